@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"endovisor/tools/figlog"
+)
+
+// chapter is one source file of the book, with its placeholders resolved.
+type chapter struct {
+	Title  string
+	src    string // path relative to the root
+	Page   string // output file name, crossing.html
+	body   string // Markdown with every placeholder replaced by HTML
+	figs   []use
+	Prev   *chapter
+	Next   *chapter
+	Number int
+}
+
+// use is one placeholder and what it resolved to.
+type use struct {
+	at   string // chapter file:line
+	ph   string // the placeholder as written
+	aggs []*figlog.Aggregate
+	text string // what the reader sees
+	out  string // the HTML it became
+}
+
+type book struct {
+	c        config
+	chapters []*chapter
+	suites   map[string]*figlog.Suite
+	logs     map[string]*figlog.Log // every log a figure came from, by path
+}
+
+// path makes a configured path absolute: relative ones are under the root.
+func (b *book) path(rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(b.c.root, rel)
+}
+
+var tocEntry = regexp.MustCompile(`^\s*[-*]\s*\[([^\]]+)\]\(([^)]+)\)\s*$`)
+
+// load reads the table of contents and every chapter it names, and
+// resolves every placeholder; the first failure is the error.
+func load(c config) (*book, error) {
+	b := &book{c: c, suites: map[string]*figlog.Suite{}, logs: map[string]*figlog.Log{}}
+	toc := filepath.Join(c.src, "SUMMARY.md")
+	f, err := os.Open(b.path(toc))
+	if err != nil {
+		return nil, fmt.Errorf("table of contents: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		m := tocEntry.FindStringSubmatch(line)
+		if m == nil {
+			if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
+				return nil, fmt.Errorf("%s:%d: want '- [Title](file.md)'", toc, n)
+			}
+			continue
+		}
+		src := filepath.Join(c.src, m[2])
+		if _, err := os.Stat(b.path(src)); err != nil {
+			return nil, fmt.Errorf("%s:%d: chapter %s does not exist", toc, n, src)
+		}
+		ch := &chapter{Title: m[1], src: src, Number: len(b.chapters) + 1,
+			Page: strings.TrimSuffix(filepath.Base(m[2]), ".md") + ".html"}
+		if len(b.chapters) > 0 {
+			ch.Prev = b.chapters[len(b.chapters)-1]
+			ch.Prev.Next = ch
+		}
+		b.chapters = append(b.chapters, ch)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(b.chapters) == 0 {
+		return nil, fmt.Errorf("%s: names no chapter", toc)
+	}
+	for _, ch := range b.chapters {
+		if err := b.resolve(ch); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// suite reads a suite's logs once.
+func (b *book) suite(name string) (*figlog.Suite, error) {
+	if s, ok := b.suites[name]; ok {
+		return s, nil
+	}
+	s, err := figlog.ReadSuite(b.path(b.c.logs), name)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range s.Logs {
+		b.logs[l.File] = l
+	}
+	b.suites[name] = s
+	return s, nil
+}
+
+func (b *book) resolve(ch *chapter) error {
+	data, err := os.ReadFile(b.path(ch.src))
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, line := range lines {
+		at := fmt.Sprintf("%s:%d", ch.src, i+1)
+		out, uses, err := b.expand(at, line)
+		if err != nil {
+			return err
+		}
+		lines[i] = out
+		ch.figs = append(ch.figs, uses...)
+	}
+	ch.body = strings.Join(lines, "\n")
+	return nil
+}
+
+func (b *book) nfigures() int {
+	n := 0
+	for _, ch := range b.chapters {
+		n += len(ch.figs)
+	}
+	return n
+}
+
+// printFigures lists every placeholder with the figure it resolved to and
+// where that figure was read.
+func (b *book) printFigures(w io.Writer) {
+	for _, ch := range b.chapters {
+		for _, u := range ch.figs {
+			fmt.Fprintf(w, "%s\t%s\t%s", u.at, u.ph, u.text)
+			for _, a := range u.aggs {
+				fmt.Fprintf(w, "\t%s:%s=%s", a.Suite, a.Key, formatNumber(a.Value))
+				if a.HasP99 {
+					fmt.Fprintf(w, " p99=%s", formatNumber(a.P99))
+				}
+				fmt.Fprintf(w, " boots=%d from %s:%d", len(a.Boots), b.rel(a.Primary.File), a.Primary.Line)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// rel names a file relative to the root, the way a reader would type it.
+func (b *book) rel(name string) string {
+	root, err := filepath.Abs(b.c.root)
+	if err != nil {
+		return name
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return name
+	}
+	if r, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return name
+}

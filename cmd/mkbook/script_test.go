@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"endovisor/tools/figlog"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mkbook": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs testdata/scripts/*.txtar.  The scripts see the
+// repository root as $REPO, and the caller's Go and home settings, so that
+// the end-to-end script can run make in the real tree.
+func TestScripts(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join(repo, "testdata", "scripts"),
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("REPO", repo)
+			for _, v := range []string{"HOME", "GOCACHE", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"} {
+				if s, ok := os.LookupEnv(v); ok {
+					env.Setenv(v, s)
+				}
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"checkfigures": cmdCheckFigures,
+		},
+	})
+}
+
+// checkfigures ROOT SITE checks SITE/figures.txt against the logs: every
+// figure it lists must be the value on the log line it names, and the text
+// the reader sees must be on the chapter's page.
+func cmdCheckFigures(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: checkfigures ROOT SITE")
+	}
+	root, site := ts.MkAbs(args[0]), ts.MkAbs(args[1])
+	data, err := os.ReadFile(filepath.Join(site, "figures.txt"))
+	ts.Check(err)
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		cols := strings.Split(line, "\t")
+		if len(cols) < 4 {
+			ts.Fatalf("figures.txt: short line %q", line)
+		}
+		for _, c := range cols[3:] {
+			if err := checkFigure(root, c); err != nil {
+				ts.Fatalf("%s: %v", cols[0], err)
+			}
+		}
+		page := strings.TrimSuffix(filepath.Base(strings.SplitN(cols[0], ":", 2)[0]), ".md") + ".html"
+		html, err := os.ReadFile(filepath.Join(site, page))
+		ts.Check(err)
+		if !strings.Contains(string(html), ">"+cols[2]+"<") {
+			ts.Fatalf("%s: %s does not show %q", cols[0], page, cols[2])
+		}
+		n++
+	}
+	if n == 0 {
+		ts.Fatalf("figures.txt lists no figures")
+	}
+	ts.Logf("%d figures match their logs", n)
+}
+
+// checkFigure checks one "suite:key=V ... from FILE:LINE" column.
+func checkFigure(root, col string) error {
+	head, from, ok := strings.Cut(col, " from ")
+	if !ok {
+		return fmt.Errorf("no provenance in %q", col)
+	}
+	name, val, _ := strings.Cut(strings.Fields(head)[0], "=")
+	key := name[strings.Index(name, ":")+1:]
+	file, lineNo, _ := strings.Cut(from, ":")
+	want, err := strconv.Atoi(lineNo)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(filepath.Join(root, file))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		if n != want {
+			continue
+		}
+		_, rest, ok := strings.Cut(sc.Text(), "EVFIG "+key+" ")
+		if !ok {
+			return fmt.Errorf("%s:%d is not figure %s: %q", file, n, key, sc.Text())
+		}
+		fields, err := figlog.ParseFields(rest)
+		if err != nil {
+			return err
+		}
+		v, _ := strconv.ParseFloat(fields["value"], 64)
+		if got := formatNumber(v); got != val {
+			return fmt.Errorf("%s:%d has %s=%s, the book says %s", file, n, key, got, val)
+		}
+		return nil
+	}
+	return fmt.Errorf("%s has no line %d", file, want)
+}

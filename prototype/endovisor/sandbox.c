@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A sandbox: one sandbox kernel, its vCPUs and its log.  It is created in
+ * the creator's cgroup and stays there: only threads of that cgroup may
+ * carry its vCPUs, so whatever the sandbox kernel does, Linux accounts and
+ * schedules it as that cgroup's.
+ */
+#include <linux/cgroup.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "endovisor.h"
+
+#define EV_LOG_SIZE	(1 << 20)
+
+static atomic64_t ev_next_sandbox_id = ATOMIC64_INIT(0);
+
+static struct cgroup *ev_current_cgroup(void)
+{
+	struct cgroup *cgrp;
+
+	rcu_read_lock();
+	cgrp = task_dfl_cgroup(current);
+	cgroup_get(cgrp);
+	rcu_read_unlock();
+	return cgrp;
+}
+
+static bool ev_in_cgroup(struct cgroup *cgrp)
+{
+	bool in;
+
+	rcu_read_lock();
+	in = task_dfl_cgroup(current) == cgrp;
+	rcu_read_unlock();
+	return in;
+}
+
+struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus)
+{
+	struct ev_sandbox *sb;
+	unsigned int i;
+
+	if (nr_vcpus < 1 || nr_vcpus > EV_MAX_VCPUS)
+		return ERR_PTR(-EINVAL);
+	sb = kzalloc(sizeof(*sb), GFP_KERNEL);
+	if (!sb)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&sb->lock);
+	sb->id = atomic64_inc_return(&ev_next_sandbox_id);
+	sb->nr_vcpus = nr_vcpus;
+	sb->cgrp = ev_current_cgroup();
+	if (!cgroup_parent(sb->cgrp)) {
+		pr_info("endovisor: refusing a sandbox in the root cgroup\n");
+		cgroup_put(sb->cgrp);
+		kfree(sb);
+		return ERR_PTR(-EPERM);
+	}
+	sb->kernel = ev_kernel_get(name);
+	if (!sb->kernel) {
+		cgroup_put(sb->cgrp);
+		kfree(sb);
+		return ERR_PTR(-ENOENT);
+	}
+	atomic_inc(&ev_live.sandboxes);
+	if (ev_log_init(&sb->log, EV_LOG_SIZE))
+		goto fail;
+	for (i = 0; i < nr_vcpus; i++) {
+		sb->vcpus[i] = ev_vcpu_create(sb, i);
+		if (!sb->vcpus[i])
+			goto fail;
+	}
+	pr_info("endovisor: sandbox %llu created: kernel '%s', %u vCPUs\n",
+		sb->id, name, nr_vcpus);
+	return sb;
+fail:
+	ev_sandbox_destroy(sb);
+	return ERR_PTR(-ENOMEM);
+}
+
+/* The last reference to the sandbox's file is gone: no carrier is inside. */
+void ev_sandbox_destroy(struct ev_sandbox *sb)
+{
+	unsigned int i;
+
+	for (i = 0; i < sb->nr_vcpus; i++)
+		if (sb->vcpus[i])
+			ev_vcpu_destroy(sb->vcpus[i]);
+	ev_log_free(&sb->log);
+	ev_kernel_put(sb->kernel);
+	cgroup_put(sb->cgrp);
+	pr_info("endovisor: sandbox %llu destroyed\n", sb->id);
+	kfree(sb);
+	atomic_dec(&ev_live.sandboxes);
+}
+
+long ev_sandbox_run_vcpu(struct ev_sandbox *sb, unsigned long idx)
+{
+	struct ev_vcpu *v;
+	long ret;
+
+	if (idx >= sb->nr_vcpus)
+		return -EINVAL;
+	if (!ev_in_cgroup(sb->cgrp))
+		return -EPERM;
+	v = sb->vcpus[idx];
+	mutex_lock(&sb->lock);
+	if (v->state != EV_VCPU_READY) {
+		mutex_unlock(&sb->lock);
+		return -EBUSY;
+	}
+	v->state = EV_VCPU_RUNNING;
+	v->carrier = current;
+	mutex_unlock(&sb->lock);
+
+	ret = ev_vcpu_run(v);
+
+	mutex_lock(&sb->lock);
+	v->state = EV_VCPU_DONE;
+	v->exit_code = ret;
+	v->carrier = NULL;
+	if (++sb->nr_done == sb->nr_vcpus)
+		ev_log_finish(&sb->log);
+	mutex_unlock(&sb->lock);
+	return ret;
+}
+
+static bool ev_range_in(unsigned long start, unsigned long end,
+			const void *base, unsigned long size)
+{
+	unsigned long lo = (unsigned long)base;
+
+	return start >= lo && end <= lo + size;
+}
+
+/*
+ * Does [p, p + len) lie wholly in memory the sandbox owns: its kernel's
+ * data, or one of its stacks?
+ */
+bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len)
+{
+	static const enum mod_mem_type data[] = {
+		MOD_DATA, MOD_RODATA, MOD_RO_AFTER_INIT,
+	};
+	unsigned long start = (unsigned long)p, end = start + len;
+	struct module *mod = sb->kernel->owner;
+	unsigned int i;
+
+	if (end < start)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		if (ev_range_in(start, end, mod->mem[data[i]].base,
+				mod->mem[data[i]].size))
+			return true;
+	for (i = 0; i < sb->nr_vcpus; i++)
+		if (ev_vcpu_stack_owns(sb->vcpus[i], start, end))
+			return true;
+	return false;
+}

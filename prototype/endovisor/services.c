@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The service table: everything a sandbox kernel may ask of Linux.  Each
+ * entry runs on the carrier's Linux stack, called by the stub with the
+ * calling vCPU first; every other argument comes from the sandbox and is
+ * checked before use.  A bad argument is refused with an error code the
+ * sandbox sees, never with a crash.
+ */
+#include <linux/ctype.h>
+#include <linux/uaccess.h>
+
+#include "endovisor.h"
+
+static long ev_svc_nop(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
+		       unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	return 0;
+}
+
+/*
+ * log(buf, len): one line into the sandbox's log, tagged with the kernel
+ * and vCPU it came from.  The buffer must lie in memory the sandbox owns;
+ * unprintable bytes are replaced so that a line stays one line.
+ */
+static long ev_svc_log(struct ev_vcpu *v, unsigned long buf, unsigned long len,
+		       unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	char line[EV_LOG_LINE_MAX];
+	size_t i;
+
+	if (len == 0 || len > EV_LOG_LINE_MAX)
+		return -EINVAL;
+	if (!ev_sandbox_owns(v->sb, (const void *)buf, len))
+		return -EFAULT;
+	if (copy_from_kernel_nofault(line, (const void *)buf, len))
+		return -EFAULT;
+	if (line[len - 1] == '\n')
+		len--;
+	for (i = 0; i < len; i++)
+		if (!isprint(line[i]))
+			line[i] = '?';
+	ev_log_printf(&v->sb->log, "[%s.%u] %.*s\n", v->sb->kernel->name,
+		      v->id, (int)len, line);
+	return 0;
+}
+
+const ev_service_fn ev_service_table[EV_NR_SERVICES] = {
+	[EV_SVC_NOP] = ev_svc_nop,
+	[EV_SVC_LOG] = ev_svc_log,
+};

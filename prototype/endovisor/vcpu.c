@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A vCPU and its carrier.  The carrier is the Linux thread that called
+ * EV_RUN_VCPU; while it is inside, it runs the sandbox kernel's code on the
+ * vCPU's boot stack, leaving it only for services (stub/cross.S).  Linux may
+ * preempt or migrate the carrier at any point, so the per-CPU ev_cur_vcpu
+ * is kept by a preempt notifier: set when the carrier is switched in,
+ * cleared when it is switched out.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "endovisor.h"
+#include "ev_stub.h"
+
+DEFINE_PER_CPU(struct ev_vcpu *, ev_cur_vcpu);
+
+static void ev_vcpu_sched_in(struct preempt_notifier *n, int cpu)
+{
+	this_cpu_write(ev_cur_vcpu, container_of(n, struct ev_vcpu, notifier));
+}
+
+static void ev_vcpu_sched_out(struct preempt_notifier *n,
+			      struct task_struct *next)
+{
+	this_cpu_write(ev_cur_vcpu, NULL);
+}
+
+static struct preempt_ops ev_vcpu_preempt_ops = {
+	.sched_in = ev_vcpu_sched_in,
+	.sched_out = ev_vcpu_sched_out,
+};
+
+static struct ev_stack_base *ev_stack_alloc(struct ev_vcpu_shared *shared)
+{
+	struct page *page = alloc_pages(GFP_KERNEL | __GFP_ZERO, EV_STACK_ORDER);
+	struct ev_stack_base *base;
+
+	if (!page)
+		return NULL;
+	base = page_address(page);
+	base->magic = EV_STACK_MAGIC;
+	base->shared = shared;
+	atomic_inc(&ev_live.stacks);
+	return base;
+}
+
+static void ev_stack_free(struct ev_stack_base *base)
+{
+	free_pages((unsigned long)base, EV_STACK_ORDER);
+	atomic_dec(&ev_live.stacks);
+}
+
+struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
+{
+	struct ev_vcpu *v;
+
+	BUILD_BUG_ON(offsetof(struct ev_vcpu, linux_sp) != EV_VCPU_LINUX_SP);
+	BUILD_BUG_ON(sizeof(struct ev_vcpu_shared) > PAGE_SIZE);
+
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return NULL;
+	v->shared = (struct ev_vcpu_shared *)get_zeroed_page(GFP_KERNEL);
+	if (!v->shared)
+		goto fail;
+	v->boot_stack = ev_stack_alloc(v->shared);
+	if (!v->boot_stack)
+		goto fail;
+	v->sb = sb;
+	v->id = id;
+	v->state = EV_VCPU_READY;
+	v->shared->abi_version = EV_ABI_VERSION;
+	v->shared->vcpu = id;
+	v->shared->nr_vcpus = sb->nr_vcpus;
+	v->shared->sandbox_id = sb->id;
+	v->shared->cross = ev_stub_cross;
+	preempt_notifier_init(&v->notifier, &ev_vcpu_preempt_ops);
+	atomic_inc(&ev_live.vcpus);
+	return v;
+fail:
+	free_page((unsigned long)v->shared);
+	kfree(v);
+	return NULL;
+}
+
+void ev_vcpu_destroy(struct ev_vcpu *v)
+{
+	ev_stack_free(v->boot_stack);
+	free_page((unsigned long)v->shared);
+	kfree(v);
+	atomic_dec(&ev_live.vcpus);
+}
+
+bool ev_vcpu_stack_owns(struct ev_vcpu *v, unsigned long start,
+			unsigned long end)
+{
+	unsigned long lo = (unsigned long)v->boot_stack;
+
+	return start >= lo && end <= lo + EV_STACK_SIZE;
+}
+
+/*
+ * Runs the sandbox kernel's entry on this vCPU, in the calling thread,
+ * which becomes the vCPU's carrier until the entry returns.
+ */
+long ev_vcpu_run(struct ev_vcpu *v)
+{
+	unsigned long sp = (unsigned long)v->boot_stack + EV_STACK_SIZE;
+	long ret;
+
+	v->shared->carrier_tid = task_pid_vnr(current);
+
+	preempt_disable();
+	preempt_notifier_register(&v->notifier);
+	this_cpu_write(ev_cur_vcpu, v);
+	preempt_enable();
+
+	if (v->id == 0)
+		ev_crossing_calibrate(v);
+	ret = ev_stub_enter(v, v->sb->kernel->entry, v->shared, sp);
+
+	preempt_disable();
+	this_cpu_write(ev_cur_vcpu, NULL);
+	preempt_notifier_unregister(&v->notifier);
+	preempt_enable();
+
+	if (v->boot_stack->magic != EV_STACK_MAGIC) {
+		pr_err("endovisor: sandbox %llu vCPU %u overran its boot stack\n",
+		       v->sb->id, v->id);
+		ret = -EFAULT;
+	}
+	return ret;
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bufio"
+	"debug/elf"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// A module is one Kbuild file in prototype/ and the module it builds.
+type module struct {
+	name   string // evk_hello
+	kbuild string // prototype/kernels/hello/Kbuild
+	dir    string // its build directory under .build/kbuild/
+}
+
+var objM = regexp.MustCompile(`(?m)^obj-m\s*:=\s*(\S+)\.o\s*$`)
+
+// findModules lists the endovisor first (the others link against its
+// symbols), then every sandbox kernel in prototype/kernels/.
+func findModules(p paths) ([]module, error) {
+	kbuilds, _ := filepath.Glob(filepath.Join(p.proto, "kernels", "*", "Kbuild"))
+	sort.Strings(kbuilds)
+	kbuilds = append([]string{filepath.Join(p.proto, "endovisor", "Kbuild")}, kbuilds...)
+	var mods []module
+	for _, kb := range kbuilds {
+		b, err := os.ReadFile(kb)
+		if err != nil {
+			return nil, err
+		}
+		m := objM.FindSubmatch(b)
+		if m == nil {
+			return nil, fmt.Errorf("%s: no 'obj-m := NAME.o' line", kb)
+		}
+		name := string(m[1])
+		mods = append(mods, module{name: name, kbuild: kb, dir: filepath.Join(p.build, "kbuild", name)})
+	}
+	return mods, nil
+}
+
+// mirror fills dir with a link to every C, assembly, header and make
+// fragment of prototype/, at the same relative path, so that Kbuild writes
+// its objects into dir and never into the source tree.
+func mirror(p paths, dir string) error {
+	want := map[string]bool{}
+	err := filepath.WalkDir(p.proto, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path == p.build {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".c", ".S", ".h", ".mk":
+		default:
+			return nil
+		}
+		rel, _ := filepath.Rel(p.proto, path)
+		want[rel] = true
+		link := filepath.Join(dir, rel)
+		if cur, err := os.Readlink(link); err == nil && cur == path {
+			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			return err
+		}
+		os.Remove(link)
+		return os.Symlink(path, link)
+	})
+	if err != nil {
+		return err
+	}
+	// Drop links to sources that no longer exist.
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink == 0 {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if !want[rel] {
+			return os.Remove(path)
+		}
+		return nil
+	})
+}
+
+// buildModule runs Kbuild for one module; a compiler, objtool or modpost
+// warning fails the build, as an error would.
+func buildModule(p paths, k *kernel, m module, extraSymbols string) error {
+	if err := os.MkdirAll(m.dir, 0o755); err != nil {
+		return err
+	}
+	if err := mirror(p, m.dir); err != nil {
+		return err
+	}
+	kb, err := os.ReadFile(m.kbuild)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(m.dir, "Kbuild"), kb, 0o644); err != nil {
+		return err
+	}
+	args := []string{"-C", k.kdir, "M=" + m.dir, "CONFIG_DEBUG_INFO_BTF_MODULES=", "-j2", "modules"}
+	if extraSymbols != "" {
+		args = append(args, "KBUILD_EXTRA_SYMBOLS="+extraSymbols)
+	}
+	out, err := output("", nil, "make", args...)
+	if err != nil {
+		return fmt.Errorf("building %s:\n%s", m.name, out)
+	}
+	if w := warnings(out); w != "" {
+		return fmt.Errorf("building %s: warnings are errors here:\n%s", m.name, w)
+	}
+	return nil
+}
+
+func warnings(out string) string {
+	var w []string
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.Contains(l, "warning:") || strings.Contains(l, "WARNING:") {
+			w = append(w, l)
+		}
+	}
+	return strings.Join(w, "\n")
+}
+
+// sandboxImports are the only undefined symbols a sandbox kernel's module
+// may have: its registration with the endovisor, and the code the compiler
+// itself calls (Spectre thunks, and the string functions it may emit for
+// struct copies).  Anything else would be a call into Linux that bypasses
+// the service table.
+var sandboxImports = regexp.MustCompile(`^(ev_register_kernel|ev_unregister_kernel|__x86_indirect_thunk_r\w+|__x86_return_thunk|memcpy|memset|memmove)$`)
+
+// checkSandboxImports fails if a sandbox kernel's module would link against
+// anything of Linux's.
+func checkSandboxImports(ko string) error {
+	f, err := elf.Open(ko)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		return err
+	}
+	var bad []string
+	for _, s := range syms {
+		if s.Section == elf.SHN_UNDEF && s.Name != "" && !sandboxImports.MatchString(s.Name) {
+			bad = append(bad, s.Name)
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%s imports %s from Linux; a sandbox kernel reaches Linux only through the service table",
+			filepath.Base(ko), strings.Join(bad, ", "))
+	}
+	return nil
+}
+
+// buildAll builds every module, every guest program and the initramfs.
+func buildAll(p paths, k *kernel) error {
+	mods, err := findModules(p)
+	if err != nil {
+		return err
+	}
+	out := filepath.Join(p.build, "modules")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	var kos []string
+	symvers := ""
+	for i, m := range mods {
+		if err := buildModule(p, k, m, symvers); err != nil {
+			return err
+		}
+		ko := filepath.Join(m.dir, m.name+".ko")
+		if i == 0 {
+			symvers = filepath.Join(m.dir, "Module.symvers")
+		} else if err := checkSandboxImports(ko); err != nil {
+			return err
+		}
+		kos = append(kos, ko)
+	}
+	logf("built %d modules against %s", len(mods), k.version)
+	progs, err := buildPrograms(p)
+	if err != nil {
+		return err
+	}
+	return packInitramfs(p, kos, progs)
+}
+
+// A program is a static guest binary built from one directory's C files.
+type program struct {
+	name string // its name in the guest's /bin
+	dir  string // under prototype/
+}
+
+var programs = []program{
+	{"launcher", "launcher"},
+}
+
+func buildPrograms(p paths) ([]string, error) {
+	bin := filepath.Join(p.build, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return nil, err
+	}
+	var built []string
+	for _, pr := range programs {
+		srcs, _ := filepath.Glob(filepath.Join(p.proto, pr.dir, "*.c"))
+		if len(srcs) == 0 {
+			return nil, fmt.Errorf("no C sources in %s", filepath.Join(p.proto, pr.dir))
+		}
+		exe := filepath.Join(bin, pr.name)
+		args := append([]string{"-static", "-O2", "-Wall", "-Wextra", "-Werror", "-pthread",
+			"-I", filepath.Join(p.proto, "abi"), "-o", exe}, srcs...)
+		if out, err := output("", nil, "gcc", args...); err != nil {
+			return nil, fmt.Errorf("building %s:\n%s", pr.name, out)
+		}
+		built = append(built, exe)
+	}
+	return built, nil
+}

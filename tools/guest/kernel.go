@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// kernel is the unpacked pinned guest kernel.
+type kernel struct {
+	version string // Debian package version, 6.12.95-1~bpo12+1
+	abi     string // 6.12.95+deb12
+	kdir    string // the headers tree Kbuild builds against
+	vmlinuz string
+}
+
+type pin struct {
+	abi, version, suite, flavour string
+}
+
+func readPin(p paths) (pin, error) {
+	name := filepath.Join(p.proto, "guest", "kernel.pin")
+	f, err := os.Open(name)
+	if err != nil {
+		return pin{}, err
+	}
+	defer f.Close()
+	kv := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(t, "=")
+		if !ok {
+			return pin{}, fmt.Errorf("%s:%d: want key=value", name, line)
+		}
+		kv[k] = v
+	}
+	pn := pin{kv["abi"], kv["version"], kv["suite"], kv["flavour"]}
+	if pn.abi == "" || pn.version == "" || pn.suite == "" || pn.flavour == "" {
+		return pin{}, fmt.Errorf("%s: needs abi, version, suite and flavour", name)
+	}
+	return pn, sc.Err()
+}
+
+func (pn pin) packages() []string {
+	return []string{
+		"linux-image-" + pn.abi + "-" + pn.flavour + "-unsigned",
+		"linux-headers-" + pn.abi + "-" + pn.flavour,
+		"linux-headers-" + pn.abi + "-common",
+		"linux-kbuild-" + pn.abi,
+	}
+}
+
+// debianMirror takes the Debian mirror from the machine's own apt sources,
+// so that the private fetch uses whatever mirror this machine can reach.
+func debianMirror() string {
+	files, _ := filepath.Glob("/etc/apt/sources.list.d/*.sources")
+	lists, _ := filepath.Glob("/etc/apt/sources.list.d/*.list")
+	files = append(append(files, "/etc/apt/sources.list"), lists...)
+	uri := regexp.MustCompile(`(?:^URIs:\s*|^deb\s+(?:\[[^]]*\]\s+)?)(\S+)`)
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			m := uri.FindStringSubmatch(strings.TrimSpace(line))
+			if m != nil && strings.HasSuffix(strings.TrimRight(m[1], "/"), "/debian") {
+				return strings.TrimRight(m[1], "/")
+			}
+		}
+	}
+	return "http://deb.debian.org/debian"
+}
+
+// fetchKernel downloads the pinned .debs with apt-get, using a sources list
+// and state directory of its own so that the machine's apt setup is never
+// touched, and unpacks them into one tree.
+func fetchKernel(p paths) (*kernel, error) {
+	pn, err := readPin(p)
+	if err != nil {
+		return nil, err
+	}
+	kroot := filepath.Join(p.build, "kernel")
+	k := &kernel{
+		version: pn.version,
+		abi:     pn.abi,
+		kdir:    filepath.Join(kroot, "usr/src/linux-headers-"+pn.abi+"-"+pn.flavour),
+		vmlinuz: filepath.Join(kroot, "boot/vmlinuz-"+pn.abi+"-"+pn.flavour),
+	}
+	stamp := filepath.Join(kroot, "PINNED")
+	if b, err := os.ReadFile(stamp); err == nil && strings.TrimSpace(string(b)) == pn.version {
+		return k, nil
+	}
+
+	apt := filepath.Join(p.build, "apt")
+	debs := filepath.Join(apt, "debs")
+	for _, d := range []string{"lists/partial", "cache/archives/partial", "debs"} {
+		if err := os.MkdirAll(filepath.Join(apt, d), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	mirror := debianMirror()
+	list := filepath.Join(apt, "sources.list")
+	src := fmt.Sprintf("deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n", mirror, pn.suite)
+	if err := os.WriteFile(list, []byte(src), 0o644); err != nil {
+		return nil, err
+	}
+	opts := []string{
+		"-o", "Dir::Etc::SourceList=" + list,
+		"-o", "Dir::Etc::SourceParts=/dev/null",
+		"-o", "Dir::State::Lists=" + filepath.Join(apt, "lists"),
+		"-o", "Dir::Cache=" + filepath.Join(apt, "cache"),
+		"-o", "APT::Sandbox::User=root",
+	}
+	logf("fetching guest kernel %s from %s %s", pn.version, mirror, pn.suite)
+	if _, err := output("", nil, "apt-get", append(opts, "-q", "update")...); err != nil {
+		return nil, err
+	}
+	var want []string
+	for _, pkg := range pn.packages() {
+		want = append(want, pkg+"="+pn.version)
+	}
+	if out, err := output(debs, nil, "apt-get", append(append(opts, "-q", "download"), want...)...); err != nil {
+		return nil, fmt.Errorf("the mirror does not serve the pinned kernel %s (%s); it serves: %s\n%s",
+			pn.version, filepath.Join(p.proto, "guest", "kernel.pin"), newestServed(opts), out)
+	}
+
+	if err := os.RemoveAll(kroot); err != nil {
+		return nil, err
+	}
+	for _, pkg := range pn.packages() {
+		matches, _ := filepath.Glob(filepath.Join(debs, pkg+"_*.deb"))
+		if len(matches) != 1 {
+			return nil, fmt.Errorf("want one .deb for %s in %s, have %d", pkg, debs, len(matches))
+		}
+		if err := run("", nil, "dpkg", "-x", matches[0], kroot); err != nil {
+			return nil, err
+		}
+	}
+	// The headers' top Makefile includes the common tree by absolute path.
+	mk := filepath.Join(k.kdir, "Makefile")
+	b, err := os.ReadFile(mk)
+	if err != nil {
+		return nil, err
+	}
+	fixed := strings.ReplaceAll(string(b), "include /usr/src/", "include "+filepath.Join(kroot, "usr/src")+"/")
+	if err := os.WriteFile(mk, []byte(fixed), 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(stamp, []byte(pn.version+"\n"), 0o644); err != nil {
+		return nil, err
+	}
+	logf("guest kernel %s unpacked in %s", pn.version, kroot)
+	return k, nil
+}
+
+// newestServed names the 6.12 cloud kernel images the mirror serves, newest
+// last, for the message that asks for the pin to be moved.
+func newestServed(opts []string) string {
+	out, err := output("", nil, "apt-cache", append(opts, "search", "--names-only", `^linux-image-6\.12\..*-cloud-amd64-unsigned$`)...)
+	if err != nil {
+		return "(apt-cache search failed)"
+	}
+	var names []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			names = append(names, f[0])
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return "no 6.12 cloud kernel"
+	}
+	return strings.Join(names, ", ")
+}

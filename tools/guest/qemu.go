@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// accel is how QEMU runs the guest: KVM where a probe shows it works,
+// otherwise TCG (software emulation) with the CPU model in
+// prototype/guest/cpu-model.
+type accel struct {
+	name   string // kvm or tcg
+	cpu    string
+	reason string // why this one
+}
+
+func (a accel) args() []string {
+	if a.name == "kvm" {
+		return []string{"-accel", "kvm", "-cpu", "host"}
+	}
+	return []string{"-accel", "tcg,thread=multi", "-cpu", a.cpu}
+}
+
+const (
+	guestCPUs = 2
+	guestMem  = "512M"
+)
+
+// cpuModel reads the TCG CPU model chosen by the survey.
+func cpuModel(p paths) (string, error) {
+	name := filepath.Join(p.proto, "guest", "cpu-model")
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "model="); ok {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("%s: no model= line", name)
+}
+
+// chooseAccel probes KVM once per build directory: a guest that boots to
+// user space within the bound means KVM works.  The answer is cached in
+// .build/accel so that every later boot uses the same.
+func chooseAccel(p paths, k *kernel) (accel, error) {
+	model, err := cpuModel(p)
+	if err != nil {
+		return accel{}, err
+	}
+	tcg := accel{name: "tcg", cpu: model}
+	cache := filepath.Join(p.build, "accel")
+	if b, err := os.ReadFile(cache); err == nil {
+		name, reason, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+		if name == "kvm" {
+			return accel{name: "kvm", cpu: "host", reason: reason}, nil
+		}
+		tcg.reason = reason
+		return tcg, nil
+	}
+	a := tcg
+	if f, err := os.OpenFile("/dev/kvm", os.O_RDWR, 0); err != nil {
+		a.reason = "no usable /dev/kvm"
+	} else {
+		f.Close()
+		kvm := accel{name: "kvm", cpu: "host"}
+		r := boot(p, k, kvm, "probe", 1, 1, filepath.Join(p.build, "kvm-probe.log"), 30*time.Second)
+		if r.err == nil && r.sawProbe {
+			kvm.reason = "kvm probe booted"
+			a = kvm
+		} else {
+			a.reason = "kvm probe failed"
+		}
+	}
+	if err := os.WriteFile(cache, []byte(a.name+" "+a.reason+"\n"), 0o644); err != nil {
+		return accel{}, err
+	}
+	return a, nil
+}
+
+// badConsole matches what must never appear on a good boot's console: a
+// WARN or BUG splat (each begins with "cut here"), an oops or panic, a
+// lockup or stall report, a user program's crash, or a guest-side failure.
+var badConsole = regexp.MustCompile(`cut here|WARNING: (CPU|stack|can't|kernel stack)|BUG:|kernel BUG|Oops|Kernel panic|general protection fault|Call Trace:|double fault|stack-protector|soft lockup|hard LOCKUP|blocked for more than|rcu: INFO|detected stalls|UBSAN|KFENCE|segfault at|traps:|EV-FAIL`)
+
+type bootResult struct {
+	err      error
+	sawProbe bool
+	elapsed  time.Duration
+}
+
+func qemuVersion() string {
+	out, err := exec.Command("qemu-system-x86_64", "--version").Output()
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(strings.SplitN(string(out), "\n", 2)[0])
+	if len(f) >= 4 {
+		return f[3]
+	}
+	return "unknown"
+}
+
+func hostCPU() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "model name"); ok {
+			return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
+		}
+	}
+	return "unknown"
+}
+
+// boot runs one guest boot of suite and writes its console to out, after a
+// header line that says how the boot was made.  A boot fails if QEMU
+// fails, if it runs past timeout, if the console shows a panic, BUG, oops
+// or warning, or if the guest's init did not report EV-DONE status=ok.  A
+// failed boot's console is kept in out.failed and out is left alone.
+func boot(p paths, k *kernel, a accel, suite string, n, of int, out string, timeout time.Duration) bootResult {
+	start := time.Now()
+	cmdline := fmt.Sprintf("console=ttyS0 loglevel=4 panic=-1 oops=panic preempt=full ev.suite=%s ev.boot=%d", suite, n)
+	args := append([]string{"-nodefaults", "-no-user-config", "-machine", "pc"}, a.args()...)
+	args = append(args, "-smp", fmt.Sprint(guestCPUs), "-m", guestMem,
+		"-display", "none", "-monitor", "none", "-serial", "stdio", "-no-reboot",
+		"-kernel", k.vmlinuz, "-initrd", filepath.Join(p.build, "initramfs.cpio"),
+		"-append", cmdline)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "qemu-system-x86_64", args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return bootResult{err: err}
+	}
+	cmd.Stderr = cmd.Stdout
+	header := fmt.Sprintf("EVRUN suite=%s boot=%d of=%d accel=%s cpu=%s smp=%d mem=%s kernel=%s qemu=%s host=%q date=%s",
+		suite, n, of, a.name, a.cpu, guestCPUs, guestMem, k.version, qemuVersion(), hostCPU(),
+		time.Now().UTC().Format(time.RFC3339))
+	lines := []string{header}
+	if err := cmd.Start(); err != nil {
+		return bootResult{err: err}
+	}
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
+	}
+	waitErr := cmd.Wait()
+	r := bootResult{elapsed: time.Since(start)}
+
+	var bad []string
+	done := false
+	for _, l := range lines[1:] {
+		if badConsole.MatchString(l) {
+			bad = append(bad, l)
+		}
+		if strings.HasPrefix(l, "EV-DONE status=ok") {
+			done = true
+		}
+		if strings.HasPrefix(l, "EV-PROBE-OK") {
+			r.sawProbe = true
+		}
+	}
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		r.err = fmt.Errorf("boot %d of %s ran past %v", n, suite, timeout)
+	case waitErr != nil:
+		r.err = fmt.Errorf("qemu: %v", waitErr)
+	case len(bad) > 0:
+		r.err = fmt.Errorf("boot %d of %s: the console shows %q", n, suite, bad[0])
+	case !done:
+		r.err = fmt.Errorf("boot %d of %s: the guest did not report EV-DONE status=ok", n, suite)
+	}
+	text := strings.Join(lines, "\n") + "\n"
+	if r.err != nil {
+		tail := lines
+		if len(tail) > 40 {
+			tail = tail[len(tail)-40:]
+		}
+		r.err = fmt.Errorf("%v\nconsole tail (whole console in %s.failed):\n%s", r.err, out, strings.Join(tail, "\n"))
+		os.WriteFile(out+".failed", []byte(text), 0o644)
+		return r
+	}
+	os.Remove(out + ".failed")
+	if err := writeAtomic(out, []byte(text)); err != nil {
+		r.err = err
+	}
+	return r
+}
+
+func writeAtomic(name string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	tmp := name + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, name)
+}
+
+// bootLog names boot n's log: out itself for a single boot, out with -n
+// before .log for several.
+func bootLog(out string, n, boots int) string {
+	if boots == 1 {
+		return out
+	}
+	return fmt.Sprintf("%s-%d.log", strings.TrimSuffix(out, ".log"), n)
+}
+
+func cmdRun(p paths, args []string) error {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	boots := fs.Int("boots", 1, "number of boots")
+	out := fs.String("out", "", "log file (default prototype/.build/SUITE.log)")
+	timeout := fs.Duration("timeout", 5*time.Minute, "bound on one boot")
+	fs.Parse(args)
+	if fs.NArg() != 1 || *boots < 1 {
+		return fmt.Errorf("usage: guest run [-boots N] [-out FILE] SUITE")
+	}
+	suite := fs.Arg(0)
+	if _, err := os.Stat(filepath.Join(p.proto, "guest", "suites", suite+".sh")); err != nil {
+		return fmt.Errorf("no suite %q in prototype/guest/suites", suite)
+	}
+	if *out == "" {
+		*out = filepath.Join(p.build, suite+".log")
+	}
+	k, err := prepare(p, true)
+	if err != nil {
+		return err
+	}
+	a, err := chooseAccel(p, k)
+	if err != nil {
+		return err
+	}
+	logf("accelerator %s, CPU model %s (%s)", a.name, a.cpu, a.reason)
+	for i := 1; i <= *boots; i++ {
+		log := bootLog(*out, i, *boots)
+		r := boot(p, k, a, suite, i, *boots, log, *timeout)
+		if r.err != nil {
+			return r.err
+		}
+		logf("%s boot %d/%d ok in %.1fs: %s", suite, i, *boots, r.elapsed.Seconds(), log)
+	}
+	return nil
+}
+
+// cmdSurvey boots the hello suite several times under each CPU model and
+// counts the clean boots: the evidence behind prototype/guest/cpu-model.
+func cmdSurvey(p paths, args []string) error {
+	fs := flag.NewFlagSet("survey", flag.ExitOnError)
+	boots := fs.Int("boots", 10, "boots per model")
+	fs.Parse(args)
+	if fs.NArg() == 0 {
+		return fmt.Errorf("usage: guest survey [-boots N] MODEL...")
+	}
+	k, err := prepare(p, true)
+	if err != nil {
+		return err
+	}
+	var report []string
+	for _, model := range fs.Args() {
+		a := accel{name: "tcg", cpu: model}
+		clean := 0
+		for i := 1; i <= *boots; i++ {
+			log := filepath.Join(p.build, "survey", fmt.Sprintf("%s-%d.log", strings.ReplaceAll(model, ",", "_"), i))
+			r := boot(p, k, a, "hello", i, *boots, log, 5*time.Minute)
+			res := "clean"
+			if r.err != nil {
+				res = "FAILED: " + strings.SplitN(r.err.Error(), "\n", 2)[0]
+			} else {
+				clean++
+			}
+			line := fmt.Sprintf("survey model=%s boot=%d %.1fs %s", model, i, r.elapsed.Seconds(), res)
+			logf("%s", line)
+			report = append(report, line)
+		}
+		report = append(report, fmt.Sprintf("survey model=%s clean=%d of=%d", model, clean, *boots))
+	}
+	text := strings.Join(report, "\n") + "\n"
+	fmt.Print(text)
+	return writeAtomic(filepath.Join(p.build, "cpu-survey.log"), []byte(text))
+}
