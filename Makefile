@@ -4,20 +4,35 @@
 #                no log exists yet)
 #   make hello   boot the guest once: the hello sandbox kernel on two vCPUs;
 #                the console lands in prototype/.build/hello.log
+#   make bench   every measurement, BOOTS boots each (default 5): sched-perf
+#                and sched-fair; logs in prototype/.build/SUITE-N.log
+#   make sched-test  the kernelet's functional tests, one boot
 #   make check   check the book against the logs and the code; write nothing
 #   make test    go vet, gofmt, and every test (which boots the guest)
 #   make clean   remove everything built
 GO ?= go
+BOOTS ?= 5
 BUILD := prototype/.build
 GUEST := $(GO) run ./tools/guest
 MKBOOK := $(GO) run ./cmd/mkbook
 
-.PHONY: all book hello check test clean
+.PHONY: all book hello bench sched-test sched-perf sched-fair check test clean
 
 all: book
 
 hello:
 	$(GUEST) run hello
+
+sched-test:
+	$(GUEST) run sched-test
+
+sched-perf:
+	$(GUEST) run -boots $(BOOTS) sched-perf
+
+sched-fair:
+	$(GUEST) run -boots $(BOOTS) -timeout 10m sched-fair
+
+bench: hello sched-perf sched-fair
 
 $(BUILD)/hello.log:
 	$(GUEST) run hello

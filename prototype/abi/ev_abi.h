@@ -12,22 +12,43 @@
 #ifndef EV_ABI_H
 #define EV_ABI_H
 
+#include <linux/const.h>
+
 #define EV_ABI_VERSION		1
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		8
 
 /* Every sandbox stack is this size and aligned to it (see ev_stack_base). */
 #define EV_STACK_ORDER		2
-#define EV_STACK_SIZE		(4096UL << EV_STACK_ORDER)
+#define EV_STACK_SIZE		(_AC(4096, UL) << EV_STACK_ORDER)
 #define EV_STACK_MAGIC		0x65767374616b6321ULL	/* "evstakc!" */
+/* Offsets the sandbox's assembly uses (stub/switch.S); checked in vostd/boot.c. */
+#define EV_STACK_BASE_SHARED	8
+#define EV_SHARED_UPCALL_IP	112
 
 /* The longest line the log service takes; longer is refused (-EINVAL). */
 #define EV_LOG_LINE_MAX		256
 
-/* Service numbers: the index into the endovisor's service table. */
+/*
+ * Service numbers: the index into the endovisor's service table.  Each
+ * returns a value >= 0 on success or -errno; the errors each can return are
+ * listed beside it, and an unknown number returns -ENOSYS.
+ */
 #define EV_SVC_NOP		0	/* (): nothing; the crossing is timed with it */
-#define EV_SVC_LOG		1	/* (const char *buf, size_t len) */
-#define EV_NR_SERVICES		2
+#define EV_SVC_LOG		1	/* (buf, len): -EINVAL bad length, -EFAULT not the sandbox's */
+#define EV_SVC_MEM_ALLOC	2	/* (size, flags): address; -EINVAL, -ENOMEM */
+#define EV_SVC_MEM_FREE		3	/* (address): -ENOENT no block starts there, -EINVAL inside one */
+#define EV_SVC_VCPU_IDLE	4	/* (): sleep until kicked; -EINTR on a signal */
+#define EV_SVC_VCPU_KICK	5	/* (vcpu): -EINVAL no such vCPU */
+#define EV_SVC_SET_UPCALL	6	/* (entry): -EFAULT not in the kernel's text */
+#define EV_NR_SERVICES		7
+
+/* mem_alloc flags, and its limits. */
+#define EV_MEM_ZERO		1UL
+#define EV_MEM_MAX_BLOCK	(4UL << 20)	/* largest block */
+#define EV_MEM_QUOTA		(64UL << 20)	/* all blocks of one sandbox */
+
+#define EV_ARGS_MAX		64
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
@@ -48,6 +69,29 @@ struct ev_vcpu_shared {
 	__u32 carrier_tid;	/* the Linux thread carrying this vCPU */
 	__u64 sandbox_id;
 	ev_cross_fn cross;	/* the stub's crossing */
+	__u32 tsc_khz;		/* the cycle counter's rate */
+	char args[EV_ARGS_MAX];	/* the launcher's arguments for the kernel */
+	/*
+	 * Set by vcpu_kick, cleared by the sandbox kernel when it takes the
+	 * kick.  While it is set and upcall_mask is zero, the endovisor may
+	 * divert the vCPU to the upcall entry at any instruction of the
+	 * sandbox kernel's text.
+	 */
+	__u32 kick_pending;
+	/*
+	 * Nonzero while upcalls must wait.  The sandbox kernel raises and
+	 * lowers it; the endovisor raises it by one when it diverts the vCPU,
+	 * and the upcall handler lowers it when it is done.
+	 */
+	__u32 upcall_mask;
+	/* Where the diverted vCPU was: the upcall entry returns there. */
+	__u64 upcall_ip;
+	/*
+	 * One zeroed page per sandbox, the same for every vCPU, for the
+	 * sandbox kernel's own state.  Its module's static data is shared by
+	 * every sandbox of that kernel; this page is not.
+	 */
+	void *globals;
 	/* Written by the sandbox kernel, read by nobody but it. */
 	void *kernel_owned;
 };

@@ -16,11 +16,37 @@ struct ev_create {
 	char kernel[32];	/* a registered sandbox kernel's name */
 	__u32 nr_vcpus;		/* 1 .. EV_MAX_VCPUS */
 	__u32 flags;		/* must be 0 */
+	char args[64];		/* for the kernel, NUL-terminated */
+};
+
+/* Per vCPU, what the endovisor saw of it. */
+struct ev_vcpu_stats {
+	__u64 stolen_ns;	/* runnable but not running, while carrying the vCPU */
+	__u64 preemptions;	/* times Linux switched the carrier out while runnable */
+	__u64 kicks;		/* kicks aimed at this vCPU */
+	__u64 ipis;		/* of those, sent as an interrupt */
+	__u64 wakeups;		/* of those, waking it from vcpu_idle */
+	__u64 upcalls;		/* upcalls delivered */
+	__u64 timer_upcalls;	/* of those, by the timer sched_in arms */
+	__u64 deferred;		/* upcall attempts that found it masked or outside its text */
+	__u64 idle_ns;		/* time asleep in vcpu_idle */
+	__u64 arm_to_upcall_ns;	/* summed over timer upcalls: from arming to diverting */
+};
+
+struct ev_stats {
+	__u32 nr_vcpus;
+	__u32 census_max;	/* most carriers Linux had runnable at once */
+	__u32 census_max_threads;	/* the same for all the creator's threads */
+	__u32 pad;
+	__u64 census_samples;	/* census ticks taken, one a millisecond */
+	__u64 census_sum;	/* sum of runnable carriers over the ticks */
+	struct ev_vcpu_stats vcpu[8];
 };
 
 #define EV_IOC_MAGIC	0xE7
 #define EV_CREATE	_IOW(EV_IOC_MAGIC, 1, struct ev_create)
 /* Argument: the vCPU index.  Returns that vCPU's exit code, or -errno. */
 #define EV_RUN_VCPU	_IO(EV_IOC_MAGIC, 2)
+#define EV_STATS	_IOR(EV_IOC_MAGIC, 3, struct ev_stats)
 
 #endif /* EV_IOCTL_H */

@@ -5,12 +5,16 @@
 
 #include <linux/atomic.h>
 #include <linux/cgroup.h>
+#include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/rbtree.h>
+#include <linux/smp.h>
 #include <linux/wait.h>
 
 #include "ev_abi.h"
+#include "ev_ioctl.h"
 
 struct ev_sandbox;
 
@@ -23,6 +27,8 @@ enum ev_vcpu_state {
 struct ev_vcpu {
 	/* The Linux stack pointer while sandbox code runs: stub/cross.S. */
 	unsigned long linux_sp;
+	/* Set to make the stub leave sandbox code for good: stub/cross.S. */
+	unsigned long bail;
 	struct ev_sandbox *sb;
 	unsigned int id;
 	enum ev_vcpu_state state;
@@ -31,6 +37,19 @@ struct ev_vcpu {
 	struct preempt_notifier notifier;
 	struct ev_stack_base *boot_stack;
 	struct ev_vcpu_shared *shared;
+
+	/* kick.c: idling, kicks and upcalls */
+	int cpu;			/* where the carrier last ran */
+	bool carrying;			/* inside ev_vcpu_run */
+	bool idling;			/* asleep in vcpu_idle */
+	wait_queue_head_t idle_wq;
+	call_single_data_t kick_csd;
+	struct hrtimer upcall_timer;
+	u64 preempted_at;		/* local_clock() when Linux preempted it */
+	u64 armed_at;			/* local_clock() when the upcall timer was armed */
+	struct ev_vcpu_stats stats;	/* the fields its own carrier updates */
+	atomic64_t kicks, ipis, wakeups;	/* updated by whoever kicks it */
+	atomic_t ipis_in_flight;	/* teardown waits for these */
 };
 
 struct ev_log {
@@ -42,15 +61,33 @@ struct ev_log {
 	wait_queue_head_t readers;
 };
 
+struct ev_heap {
+	spinlock_t lock;		/* taken in hard interrupts too */
+	struct rb_root blocks;		/* struct ev_block, by address */
+	unsigned long bytes;		/* held now, against EV_MEM_QUOTA */
+	unsigned long nr_blocks;
+};
+
 struct ev_sandbox {
 	u64 id;
 	struct ev_kernel *kernel;
 	struct cgroup *cgrp;		/* the creator's cgroup; carriers must be in it */
+	struct task_struct *leader;	/* the creating process, whose threads carry */
 	struct mutex lock;		/* vCPU state changes */
 	unsigned int nr_vcpus;
+	unsigned int nr_running;
 	unsigned int nr_done;
 	struct ev_vcpu *vcpus[EV_MAX_VCPUS];
 	struct ev_log log;
+	struct ev_heap heap;
+	void *globals;			/* the kernel's per-sandbox page */
+	unsigned long upcall_entry;	/* in the kernel's text, or 0 */
+	char args[EV_ARGS_MAX];
+
+	/* census.c */
+	struct hrtimer census_timer;
+	u32 census_max, census_max_threads;
+	u64 census_samples, census_sum;
 };
 
 DECLARE_PER_CPU(struct ev_vcpu *, ev_cur_vcpu);
@@ -60,6 +97,8 @@ struct ev_live {
 	atomic_t sandboxes;
 	atomic_t vcpus;
 	atomic_t stacks;
+	atomic_t blocks;
+	atomic_long_t block_bytes;
 };
 extern struct ev_live ev_live;
 
@@ -68,7 +107,8 @@ struct ev_kernel *ev_kernel_get(const char *name);
 void ev_kernel_put(struct ev_kernel *k);
 
 /* sandbox.c */
-struct ev_sandbox *ev_sandbox_create(const char *kernel, unsigned int nr_vcpus);
+struct ev_sandbox *ev_sandbox_create(const char *kernel, unsigned int nr_vcpus,
+				     const char *args);
 void ev_sandbox_destroy(struct ev_sandbox *sb);
 long ev_sandbox_run_vcpu(struct ev_sandbox *sb, unsigned long idx);
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len);
@@ -78,6 +118,36 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id);
 void ev_vcpu_destroy(struct ev_vcpu *v);
 long ev_vcpu_run(struct ev_vcpu *v);
 bool ev_vcpu_stack_owns(struct ev_vcpu *v, unsigned long start, unsigned long end);
+
+/* heap.c */
+void ev_heap_init(struct ev_heap *h);
+void ev_heap_teardown(struct ev_heap *h);
+bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end);
+long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags,
+		      unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
+		     unsigned long a2, unsigned long a3, unsigned long a4);
+
+/* kick.c */
+int ev_kick_module_init(void);
+void ev_kick_module_exit(void);
+void ev_kick_init(struct ev_vcpu *v);
+void ev_kick_sched_in(struct ev_vcpu *v, int cpu);
+void ev_kick_sched_out(struct ev_vcpu *v);
+void ev_kick_stop(struct ev_vcpu *v);
+long ev_svc_vcpu_idle(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
+		      unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_svc_vcpu_kick(struct ev_vcpu *v, unsigned long target, unsigned long a1,
+		      unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_svc_set_upcall(struct ev_vcpu *v, unsigned long entry, unsigned long a1,
+		       unsigned long a2, unsigned long a3, unsigned long a4);
+bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip);
+
+/* census.c */
+void ev_census_init(struct ev_sandbox *sb);
+void ev_census_start(struct ev_sandbox *sb);
+void ev_census_stop(struct ev_sandbox *sb);
+void ev_stats_read(struct ev_sandbox *sb, struct ev_stats *st);
 
 /* crossing.c */
 void ev_crossing_calibrate(struct ev_vcpu *v);

@@ -51,14 +51,15 @@ static long ev_ioctl_create(struct ev_file *f, void __user *arg)
 
 	if (copy_from_user(&c, arg, sizeof(c)))
 		return -EFAULT;
-	if (c.flags || !memchr(c.kernel, '\0', sizeof(c.kernel)))
+	if (c.flags || !memchr(c.kernel, '\0', sizeof(c.kernel)) ||
+	    !memchr(c.args, '\0', sizeof(c.args)))
 		return -EINVAL;
 	mutex_lock(&f->lock);
 	if (f->sb) {
 		mutex_unlock(&f->lock);
 		return -EBUSY;
 	}
-	sb = ev_sandbox_create(c.kernel, c.nr_vcpus);
+	sb = ev_sandbox_create(c.kernel, c.nr_vcpus, c.args);
 	if (!IS_ERR(sb))
 		smp_store_release(&f->sb, sb);
 	mutex_unlock(&f->lock);
@@ -78,6 +79,12 @@ static long ev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case EV_RUN_VCPU:
 		return ev_sandbox_run_vcpu(sb, arg);
+	case EV_STATS: {
+		struct ev_stats st;
+
+		ev_stats_read(sb, &st);
+		return copy_to_user((void __user *)arg, &st, sizeof(st)) ? -EFAULT : 0;
+	}
 	default:
 		return -ENOTTY;
 	}
@@ -105,10 +112,12 @@ static const struct file_operations ev_fops = {
 static ssize_t live_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\n",
+	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\nblocks %d\nblock_bytes %ld\n",
 			  atomic_read(&ev_live.sandboxes),
 			  atomic_read(&ev_live.vcpus),
-			  atomic_read(&ev_live.stacks));
+			  atomic_read(&ev_live.stacks),
+			  atomic_read(&ev_live.blocks),
+			  atomic_long_read(&ev_live.block_bytes));
 }
 static DEVICE_ATTR_RO(live);
 
@@ -130,10 +139,14 @@ static int __init ev_init(void)
 {
 	int ret;
 
+	ret = ev_kick_module_init();
+	if (ret)
+		return ret;
 	preempt_notifier_inc();
 	ret = misc_register(&ev_misc);
 	if (ret) {
 		preempt_notifier_dec();
+		ev_kick_module_exit();
 		return ret;
 	}
 	pr_info("endovisor: loaded, ABI %d, %s preemption\n", EV_ABI_VERSION,
@@ -145,11 +158,12 @@ static void __exit ev_exit(void)
 {
 	misc_deregister(&ev_misc);
 	preempt_notifier_dec();
+	ev_kick_module_exit();
 	WARN(atomic_read(&ev_live.sandboxes) || atomic_read(&ev_live.vcpus) ||
-	     atomic_read(&ev_live.stacks),
-	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks live\n",
+	     atomic_read(&ev_live.stacks) || atomic_read(&ev_live.blocks),
+	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks, %d blocks live\n",
 	     atomic_read(&ev_live.sandboxes), atomic_read(&ev_live.vcpus),
-	     atomic_read(&ev_live.stacks));
+	     atomic_read(&ev_live.stacks), atomic_read(&ev_live.blocks));
 	pr_info("endovisor: unloaded\n");
 }
 

@@ -6,6 +6,7 @@
  * schedules it as that cgroup's.
  */
 #include <linux/cgroup.h>
+#include <linux/gfp.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -38,7 +39,8 @@ static bool ev_in_cgroup(struct cgroup *cgrp)
 	return in;
 }
 
-struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus)
+struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus,
+				     const char *args)
 {
 	struct ev_sandbox *sb;
 	unsigned int i;
@@ -49,23 +51,30 @@ struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus)
 	if (!sb)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&sb->lock);
+	strscpy(sb->args, args, sizeof(sb->args));
+	ev_heap_init(&sb->heap);
+	ev_census_init(sb);
+	sb->leader = get_task_struct(current->group_leader);
 	sb->id = atomic64_inc_return(&ev_next_sandbox_id);
 	sb->nr_vcpus = nr_vcpus;
 	sb->cgrp = ev_current_cgroup();
 	if (!cgroup_parent(sb->cgrp)) {
 		pr_info("endovisor: refusing a sandbox in the root cgroup\n");
 		cgroup_put(sb->cgrp);
+		put_task_struct(sb->leader);
 		kfree(sb);
 		return ERR_PTR(-EPERM);
 	}
 	sb->kernel = ev_kernel_get(name);
 	if (!sb->kernel) {
 		cgroup_put(sb->cgrp);
+		put_task_struct(sb->leader);
 		kfree(sb);
 		return ERR_PTR(-ENOENT);
 	}
 	atomic_inc(&ev_live.sandboxes);
-	if (ev_log_init(&sb->log, EV_LOG_SIZE))
+	sb->globals = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!sb->globals || ev_log_init(&sb->log, EV_LOG_SIZE))
 		goto fail;
 	for (i = 0; i < nr_vcpus; i++) {
 		sb->vcpus[i] = ev_vcpu_create(sb, i);
@@ -88,9 +97,15 @@ void ev_sandbox_destroy(struct ev_sandbox *sb)
 	for (i = 0; i < sb->nr_vcpus; i++)
 		if (sb->vcpus[i])
 			ev_vcpu_destroy(sb->vcpus[i]);
+	if (sb->heap.nr_blocks)
+		pr_info("endovisor: sandbox %llu left %lu blocks (%lu bytes); freeing them\n",
+			sb->id, sb->heap.nr_blocks, sb->heap.bytes);
+	ev_heap_teardown(&sb->heap);
+	free_page((unsigned long)sb->globals);
 	ev_log_free(&sb->log);
 	ev_kernel_put(sb->kernel);
 	cgroup_put(sb->cgrp);
+	put_task_struct(sb->leader);
 	pr_info("endovisor: sandbox %llu destroyed\n", sb->id);
 	kfree(sb);
 	atomic_dec(&ev_live.sandboxes);
@@ -113,6 +128,8 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, unsigned long idx)
 	}
 	v->state = EV_VCPU_RUNNING;
 	v->carrier = current;
+	if (sb->nr_running++ == 0)
+		ev_census_start(sb);
 	mutex_unlock(&sb->lock);
 
 	ret = ev_vcpu_run(v);
@@ -121,6 +138,8 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, unsigned long idx)
 	v->state = EV_VCPU_DONE;
 	v->exit_code = ret;
 	v->carrier = NULL;
+	if (--sb->nr_running == 0)
+		ev_census_stop(sb);
 	if (++sb->nr_done == sb->nr_vcpus)
 		ev_log_finish(&sb->log);
 	mutex_unlock(&sb->lock);
@@ -137,7 +156,8 @@ static bool ev_range_in(unsigned long start, unsigned long end,
 
 /*
  * Does [p, p + len) lie wholly in memory the sandbox owns: its kernel's
- * data, or one of its stacks?
+ * data, its globals page, one of its boot stacks, or one block of its heap?  Safe in hard
+ * interrupts (kick.c asks it there).
  */
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len)
 {
@@ -154,8 +174,10 @@ bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len)
 		if (ev_range_in(start, end, mod->mem[data[i]].base,
 				mod->mem[data[i]].size))
 			return true;
+	if (ev_range_in(start, end, sb->globals, PAGE_SIZE))
+		return true;
 	for (i = 0; i < sb->nr_vcpus; i++)
 		if (ev_vcpu_stack_owns(sb->vcpus[i], start, end))
 			return true;
-	return false;
+	return ev_heap_owns(&sb->heap, start, end);
 }

@@ -47,4 +47,9 @@ static long ev_svc_log(struct ev_vcpu *v, unsigned long buf, unsigned long len,
 const ev_service_fn ev_service_table[EV_NR_SERVICES] = {
 	[EV_SVC_NOP] = ev_svc_nop,
 	[EV_SVC_LOG] = ev_svc_log,
+	[EV_SVC_MEM_ALLOC] = ev_svc_mem_alloc,
+	[EV_SVC_MEM_FREE] = ev_svc_mem_free,
+	[EV_SVC_VCPU_IDLE] = ev_svc_vcpu_idle,
+	[EV_SVC_VCPU_KICK] = ev_svc_vcpu_kick,
+	[EV_SVC_SET_UPCALL] = ev_svc_set_upcall,
 };

@@ -11,6 +11,8 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <asm/tsc.h>
 
 #include "endovisor.h"
 #include "ev_stub.h"
@@ -19,13 +21,17 @@ DEFINE_PER_CPU(struct ev_vcpu *, ev_cur_vcpu);
 
 static void ev_vcpu_sched_in(struct preempt_notifier *n, int cpu)
 {
-	this_cpu_write(ev_cur_vcpu, container_of(n, struct ev_vcpu, notifier));
+	struct ev_vcpu *v = container_of(n, struct ev_vcpu, notifier);
+
+	this_cpu_write(ev_cur_vcpu, v);
+	ev_kick_sched_in(v, cpu);
 }
 
 static void ev_vcpu_sched_out(struct preempt_notifier *n,
 			      struct task_struct *next)
 {
 	this_cpu_write(ev_cur_vcpu, NULL);
+	ev_kick_sched_out(container_of(n, struct ev_vcpu, notifier));
 }
 
 static struct preempt_ops ev_vcpu_preempt_ops = {
@@ -59,6 +65,8 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 
 	BUILD_BUG_ON(offsetof(struct ev_vcpu, linux_sp) != EV_VCPU_LINUX_SP);
 	BUILD_BUG_ON(sizeof(struct ev_vcpu_shared) > PAGE_SIZE);
+	BUILD_BUG_ON(offsetof(struct ev_vcpu_shared, upcall_ip) != EV_SHARED_UPCALL_IP);
+	BUILD_BUG_ON(offsetof(struct ev_stack_base, shared) != EV_STACK_BASE_SHARED);
 
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
 	if (!v)
@@ -77,7 +85,11 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	v->shared->nr_vcpus = sb->nr_vcpus;
 	v->shared->sandbox_id = sb->id;
 	v->shared->cross = ev_stub_cross;
+	v->shared->tsc_khz = tsc_khz;
+	v->shared->globals = sb->globals;
+	memcpy(v->shared->args, sb->args, sizeof(v->shared->args));
 	preempt_notifier_init(&v->notifier, &ev_vcpu_preempt_ops);
+	ev_kick_init(v);
 	atomic_inc(&ev_live.vcpus);
 	return v;
 fail:
@@ -116,6 +128,8 @@ long ev_vcpu_run(struct ev_vcpu *v)
 	preempt_disable();
 	preempt_notifier_register(&v->notifier);
 	this_cpu_write(ev_cur_vcpu, v);
+	WRITE_ONCE(v->cpu, smp_processor_id());
+	WRITE_ONCE(v->carrying, true);
 	preempt_enable();
 
 	if (v->id == 0)
@@ -123,9 +137,11 @@ long ev_vcpu_run(struct ev_vcpu *v)
 	ret = ev_stub_enter(v, v->sb->kernel->entry, v->shared, sp);
 
 	preempt_disable();
+	WRITE_ONCE(v->carrying, false);
 	this_cpu_write(ev_cur_vcpu, NULL);
 	preempt_notifier_unregister(&v->notifier);
 	preempt_enable();
+	ev_kick_stop(v);
 
 	if (v->boot_stack->magic != EV_STACK_MAGIC) {
 		pr_err("endovisor: sandbox %llu vCPU %u overran its boot stack\n",

@@ -2,13 +2,17 @@
 /*
  * launcher: runs one sandbox in the guest.
  *
- *   launcher [-v VCPUS] KERNEL
+ *   launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-s LABEL] KERNEL
  *
- * It moves itself into a cgroup v2 group of its own, creates a sandbox of
- * VCPUS vCPUs for the sandbox kernel KERNEL through /dev/endovisor, starts
- * one carrier thread per vCPU (each inherits the group), and copies the
- * sandbox's log to standard output until every vCPU is done.  It exits 0
- * only if every vCPU's kernel returned 0.
+ * It moves itself into a cgroup v2 group of its own (confined to CPUS with
+ * cpuset.cpus, if given), creates a sandbox of VCPUS vCPUs for the sandbox
+ * kernel KERNEL through /dev/endovisor, passing it ARGS, starts one carrier
+ * thread per vCPU (each inherits the group), and copies the sandbox's log to
+ * standard output until every vCPU is done.  Then it prints what the
+ * endovisor saw of the run (EV_STATS).  With -s, every figure of the run is
+ * keyed LABEL.*, those in the sandbox's log included, so that one boot can
+ * hold several runs' figures apart.  It exits 0 only if every vCPU's kernel
+ * returned 0.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,22 +53,72 @@ static void write_file(const char *path, const char *s)
 }
 
 /* Moves the calling process into a new cgroup CGROUP_ROOT/ev-KERNEL-PID. */
-static void enter_own_cgroup(const char *kernel, char *path, size_t size)
+static void enter_own_cgroup(const char *kernel, const char *cpus, char *path,
+			     size_t size)
 {
-	char procs[320];
+	char file[320];
 
 	snprintf(path, size, CGROUP_ROOT "/ev-%s-%d", kernel, getpid());
 	if (mkdir(path, 0755) && errno != EEXIST)
 		die(path);
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
-	write_file(procs, "0");
+	if (cpus) {
+		snprintf(file, sizeof(file), "%s/cpuset.cpus", path);
+		write_file(file, cpus);
+	}
+	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
+	write_file(file, "0");
 }
 
+/*
+ * Moves back to the root group and removes ours.  Threads that have just
+ * exited may keep the group populated for a moment, so EBUSY is retried.
+ */
 static void leave_cgroup(const char *path)
 {
+	int tries;
+
 	write_file(CGROUP_ROOT "/cgroup.procs", "0");
-	if (rmdir(path))
-		die(path);
+	for (tries = 0; rmdir(path); tries++) {
+		if (errno != EBUSY || tries == 200)
+			die(path);
+		usleep(5000);
+	}
+}
+
+/* Copies the sandbox's log, prefixing figure keys with label if there is one. */
+static void copy_log(int fd, const char *label)
+{
+	static char buf[1 << 16];
+	size_t len = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0) {
+		char *line = buf, *nl;
+
+		len += n;
+		buf[len] = 0;
+		while ((nl = memchr(line, '\n', buf + len - line))) {
+			char *fig = label ? strstr(line, "EVFIG ") : NULL;
+
+			*nl = 0;
+			if (fig && fig < nl)
+				printf("%.*sEVFIG %s.%s\n", (int)(fig - line), line,
+				       label, fig + 6);
+			else
+				printf("%s\n", line);
+			line = nl + 1;
+		}
+		len = buf + len - line;
+		memmove(buf, line, len);
+		if (len == sizeof(buf) - 1) {	/* a line longer than the buffer */
+			fwrite(buf, 1, len, stdout);
+			len = 0;
+		}
+	}
+	if (n < 0)
+		die("read log");
+	fwrite(buf, 1, len, stdout);
+	fflush(stdout);
 }
 
 static void *carry(void *arg)
@@ -76,19 +130,78 @@ static void *carry(void *arg)
 	return NULL;
 }
 
+/* What the endovisor saw: one line per vCPU, and the figures if labelled. */
+static void print_stats(int fd, const char *label)
+{
+	struct ev_stats st;
+	unsigned long long stolen = 0, preempt = 0;
+	unsigned int i;
+
+	if (ioctl(fd, EV_STATS, &st))
+		die("EV_STATS");
+	for (i = 0; i < st.nr_vcpus && i < 8; i++) {
+		struct ev_vcpu_stats *v = &st.vcpu[i];
+
+		printf("launcher: vCPU %u stolen_ns=%llu preemptions=%llu kicks=%llu ipis=%llu wakeups=%llu upcalls=%llu timer_upcalls=%llu deferred=%llu idle_ns=%llu arm_to_upcall_ns=%llu\n",
+		       i, (unsigned long long)v->stolen_ns,
+		       (unsigned long long)v->preemptions,
+		       (unsigned long long)v->kicks, (unsigned long long)v->ipis,
+		       (unsigned long long)v->wakeups,
+		       (unsigned long long)v->upcalls,
+		       (unsigned long long)v->timer_upcalls,
+		       (unsigned long long)v->deferred,
+		       (unsigned long long)v->idle_ns,
+		       (unsigned long long)v->arm_to_upcall_ns);
+		stolen += v->stolen_ns;
+		preempt += v->preemptions;
+	}
+	printf("launcher: census samples=%llu max_runnable_carriers=%u mean_runnable_carriers=%.2f max_runnable_threads=%u\n",
+	       (unsigned long long)st.census_samples, st.census_max,
+	       st.census_samples ? (double)st.census_sum / st.census_samples : 0,
+	       st.census_max_threads);
+	if (label) {
+		printf("EVFIG %s.max_runnable value=%u stat=max n=%llu unit=carriers\n",
+		       label, st.census_max, (unsigned long long)st.census_samples);
+		printf("EVFIG %s.mean_runnable value=%.2f stat=mean n=%llu unit=carriers\n",
+		       label, st.census_samples ? (double)st.census_sum / st.census_samples : 0,
+		       (unsigned long long)st.census_samples);
+		printf("EVFIG %s.max_runnable_threads value=%u stat=max n=%llu unit=threads\n",
+		       label, st.census_max_threads, (unsigned long long)st.census_samples);
+		printf("EVFIG %s.stolen value=%.1f stat=sum n=%llu unit=ms\n",
+		       label, stolen / 1e6, preempt);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct ev_create create = { .nr_vcpus = 1 };
 	struct carrier carriers[8];
-	char cgroup[256], buf[4096];
+	const char *cpus = NULL, *label = NULL;
+	char cgroup[256];
 	unsigned int i;
 	int fd, opt, failed = 0;
-	ssize_t n;
 
-	while ((opt = getopt(argc, argv, "v:")) != -1) {
-		if (opt != 'v')
+	while ((opt = getopt(argc, argv, "v:a:c:s:")) != -1) {
+		switch (opt) {
+		case 'v':
+			create.nr_vcpus = strtoul(optarg, NULL, 10);
+			break;
+		case 'a':
+			if (strlen(optarg) >= sizeof(create.args)) {
+				fprintf(stderr, "launcher: arguments too long\n");
+				return 2;
+			}
+			strcpy(create.args, optarg);
+			break;
+		case 'c':
+			cpus = optarg;
+			break;
+		case 's':
+			label = optarg;
+			break;
+		default:
 			goto usage;
-		create.nr_vcpus = strtoul(optarg, NULL, 10);
+		}
 	}
 	if (optind != argc - 1 || create.nr_vcpus < 1 || create.nr_vcpus > 8)
 		goto usage;
@@ -98,7 +211,7 @@ int main(int argc, char **argv)
 	}
 	strcpy(create.kernel, argv[optind]);
 
-	enter_own_cgroup(create.kernel, cgroup, sizeof(cgroup));
+	enter_own_cgroup(create.kernel, cpus, cgroup, sizeof(cgroup));
 	fd = open("/dev/endovisor", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		die("/dev/endovisor");
@@ -115,12 +228,7 @@ int main(int argc, char **argv)
 		if (errno)
 			die("pthread_create");
 	}
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		if (fwrite(buf, 1, n, stdout) != (size_t)n)
-			die("stdout");
-	if (n < 0)
-		die("read log");
-	fflush(stdout);
+	copy_log(fd, label);
 	for (i = 0; i < create.nr_vcpus; i++) {
 		pthread_join(carriers[i].thread, NULL);
 		printf("launcher: vCPU %u exit %ld%s%s\n", i,
@@ -128,12 +236,13 @@ int main(int argc, char **argv)
 		       carriers[i].err ? strerror(carriers[i].err) : "");
 		failed |= carriers[i].exit_code != 0;
 	}
+	print_stats(fd, label);
 	close(fd);
 	leave_cgroup(cgroup);
 	printf("launcher: sandbox '%s' %s\n", create.kernel,
 	       failed ? "FAILED" : "ok");
 	return failed;
 usage:
-	fprintf(stderr, "usage: launcher [-v VCPUS] KERNEL\n");
+	fprintf(stderr, "usage: launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-s LABEL] KERNEL\n");
 	return 2;
 }

@@ -12,11 +12,16 @@
  * Both find the calling vCPU through the per-CPU ev_cur_vcpu, which the
  * carrier's preempt notifier keeps right across Linux context switches, so
  * no pointer the sandbox hands over is trusted to name its vCPU.
+ *
+ * A service that finds the carrier must stop carrying (a fatal signal) sets
+ * the vCPU's bail word; the crossing then does not go back to sandbox code
+ * but returns from ev_stub_enter with -EINTR, abandoning the sandbox stack.
  */
 #include <linux/linkage.h>
 #include <linux/errno.h>
 #include <asm/percpu.h>
 #include <asm/nospec-branch.h>
+#include <asm/unwind_hints.h>
 #include "ev_abi.h"
 #include "ev_stub.h"
 
@@ -79,10 +84,13 @@ SYM_FUNC_START(ev_stub_cross)
 	movq	%rbx, %rdi
 	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
 	CALL_NOSPEC rax
+	cmpq	$0, EV_VCPU_BAIL(%rbx)
+	jne	.Lbail
 	leaq	-8(%rbp), %rsp
 .Lout:
 	popq	%rbx
 	popq	%rbp
+	UNWIND_HINT_SAVE
 	RET
 .Lno_such_service:
 	movq	$-ENOSYS, %rax
@@ -90,4 +98,22 @@ SYM_FUNC_START(ev_stub_cross)
 .Lnot_a_carrier:
 	movq	$-EPERM, %rax
 	jmp	.Lout
+.Lbail:
+	/*
+	 * Unwind to ev_stub_enter's frame and return from it.  From here on
+	 * the stack is ev_stub_enter's, which objtool cannot know.
+	 */
+	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
+	/* Six saved registers and ev_stub_enter's return address. */
+	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=56 type=UNWIND_HINT_TYPE_CALL
+	movq	$-EINTR, %rax
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbx
+	popq	%rbp
+	/* The same state as any return: objtool takes it from .Lout's. */
+	UNWIND_HINT_RESTORE
+	RET
 SYM_FUNC_END(ev_stub_cross)

@@ -4,6 +4,7 @@
 #define EV_STUB_H
 
 #define EV_VCPU_LINUX_SP	0
+#define EV_VCPU_BAIL		8
 
 #ifndef __ASSEMBLY__
 struct ev_vcpu;

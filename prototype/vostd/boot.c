@@ -1,15 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vOSTD's entry on each vCPU: check what the endovisor handed over, then run the kernel. */
+/*
+ * vOSTD's entry on each vCPU: check what the endovisor handed over, tell it
+ * where upcalls enter, then run the kernel.
+ */
 #include "vostd.h"
+
+void vostd_upcall_entry(void);
 
 long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared)
 {
 	long (*fn)(void) = shared->vcpu == 0 ? k->main : k->ap_main;
+	long ret;
 
+	BUILD_BUG_ON(offsetof(struct ev_vcpu_shared, upcall_ip) != EV_SHARED_UPCALL_IP);
+	BUILD_BUG_ON(offsetof(struct ev_stack_base, shared) != EV_STACK_BASE_SHARED);
 	if (shared->abi_version != EV_ABI_VERSION)
 		return -EPROTO;
 	if (vostd_stack_base()->shared != shared ||
 	    vostd_stack_base()->magic != EV_STACK_MAGIC)
 		return -EFAULT;
+	ret = vostd_call(EV_SVC_SET_UPCALL, (unsigned long)vostd_upcall_entry,
+			 0, 0, 0, 0);
+	if (ret)
+		return ret;
 	return fn ? fn() : 0;
 }

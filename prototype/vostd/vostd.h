@@ -9,6 +9,7 @@
 #define VOSTD_H
 
 #include <linux/compiler.h>
+#include <linux/errno.h>
 #include <linux/module.h>
 #include <linux/stdarg.h>
 #include <linux/types.h>
@@ -48,13 +49,142 @@ static __always_inline u64 vostd_cycles(void)
 	return ((u64)hi << 32) | lo;
 }
 
-/* One service call through the stub. */
+void vostd_upcall(void);
+void vostd_upcall_taken(void);
+
+/*
+ * One service call through the stub.  A kick that arrived while the
+ * carrier was in the service could not be taken there; take it now.
+ */
 static inline long vostd_call(unsigned long svc, unsigned long a0,
 			      unsigned long a1, unsigned long a2,
 			      unsigned long a3, unsigned long a4)
 {
-	return vostd_vcpu()->cross(svc, a0, a1, a2, a3, a4);
+	struct ev_vcpu_shared *sh = vostd_vcpu();
+	long ret = sh->cross(svc, a0, a1, a2, a3, a4);
+
+	if (unlikely(READ_ONCE(sh->kick_pending)) && !READ_ONCE(sh->upcall_mask))
+		vostd_upcall();
+	return ret;
 }
+
+/* Is a service's return value an error (-4095 .. -1)? */
+static inline bool vostd_is_err(long ret)
+{
+	return (unsigned long)ret >= (unsigned long)-4095;
+}
+
+/* Cycles to nanoseconds, by the rate the endovisor reported. */
+static inline u64 vostd_cycles_to_ns(u64 cycles)
+{
+	return cycles * 1000000ULL / vostd_vcpu()->tsc_khz;
+}
+
+static inline u64 vostd_ns_to_cycles(u64 ns)
+{
+	return ns * vostd_vcpu()->tsc_khz / 1000000ULL;
+}
+
+/*
+ * Upcalls.  While a vCPU's mask is nonzero no kick diverts it; the last
+ * vostd_upcall_enable takes a kick that came meanwhile.  Every lock a
+ * sandbox kernel shares with upcall handlers is held with upcalls masked.
+ */
+static __always_inline void vostd_upcall_disable(void)
+{
+	struct ev_vcpu_shared *sh = vostd_vcpu();
+
+	WRITE_ONCE(sh->upcall_mask, sh->upcall_mask + 1);
+	barrier();
+}
+
+static __always_inline void vostd_upcall_enable(void)
+{
+	struct ev_vcpu_shared *sh = vostd_vcpu();
+
+	barrier();
+	WRITE_ONCE(sh->upcall_mask, sh->upcall_mask - 1);
+	if (!sh->upcall_mask && unlikely(READ_ONCE(sh->kick_pending)))
+		vostd_upcall();
+}
+
+static __always_inline unsigned int vostd_upcall_depth(void)
+{
+	return READ_ONCE(vostd_vcpu()->upcall_mask);
+}
+
+/*
+ * Per-sandbox state.  A module's static data is shared by every sandbox
+ * of its kernel, so state of one sandbox hangs off its globals page, one
+ * pointer per slot, each set once by whichever vCPU gets there first.
+ */
+enum vostd_slot {
+	VOSTD_SLOT_SCHED,	/* the injected scheduler's ops */
+	VOSTD_SLOT_SCHEDULER,	/* the scheduler's own state */
+	VOSTD_SLOT_KERNEL,	/* the kernel's */
+	VOSTD_NR_SLOTS
+};
+
+static __always_inline void **vostd_slots(void)
+{
+	return vostd_vcpu()->globals;
+}
+
+/* The slot's object: size zeroed bytes from the heap on first use. */
+void *vostd_global(enum vostd_slot slot, size_t size);
+
+/*
+ * The scheduler is not vOSTD's: a kernel injects one, as with OSTD's
+ * inject_scheduler.  vOSTD calls upcall() when a kick is taken, with
+ * upcalls masked, and exit() when a task's function returns.
+ */
+struct vostd_sched_ops {
+	void (*upcall)(void);
+	void (*task_start)(void);
+	void (*task_exit)(void);	/* does not return */
+};
+void vostd_inject_scheduler(const struct vostd_sched_ops *ops);
+
+/* A spinlock of the sandbox's own; hold it with upcalls masked. */
+typedef struct {
+	u32 locked;
+} vostd_spinlock_t;
+
+static __always_inline void vostd_spin_lock(vostd_spinlock_t *l)
+{
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
+			asm volatile("pause");
+}
+
+static __always_inline void vostd_spin_unlock(vostd_spinlock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
+/* heap.c: the sandbox heap, on the endovisor's mem_alloc and mem_free. */
+void *vostd_alloc(size_t size, bool zero);
+long vostd_free(void *p);
+
+/*
+ * task.c: a task's stack and its first frame.  The stack is EV_STACK_SIZE,
+ * aligned to it, with an ev_stack_base naming vCPU shared and owner.
+ */
+struct ev_stack_base *vostd_stack_alloc(struct ev_vcpu_shared *shared, void *owner);
+void vostd_stack_free(struct ev_stack_base *stack);
+unsigned long vostd_stack_frame(struct ev_stack_base *stack,
+				void (*fn)(void *), void *arg);
+bool vostd_stack_intact(struct ev_stack_base *stack);
+void vostd_switch(unsigned long *save_sp, const unsigned long *next_sp);
+void __noreturn vostd_task_main(void (*fn)(void *), void *arg);
+
+/* cpu.c: the vCPU services. */
+long vostd_idle(void);
+long vostd_kick(unsigned int vcpu);
+
+/* stats.c: order statistics over samples. */
+void vostd_sort_u64(u64 *v, size_t n);
+u64 vostd_percentile(const u64 *sorted, size_t n, unsigned int pct);
 
 /* format.c */
 int vostd_vsnprintf(char *buf, size_t size, const char *fmt, va_list args);

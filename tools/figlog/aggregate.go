@@ -92,3 +92,12 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// Keys lists every figure key of the suite's first boot, in log order.
+func (s *Suite) Keys() []string {
+	var keys []string
+	for _, f := range s.Logs[0].Figures {
+		keys = append(keys, f.Key)
+	}
+	return keys
+}

@@ -205,6 +205,7 @@ type program struct {
 
 var programs = []program{
 	{"launcher", "launcher"},
+	{"baseline", "baseline"},
 }
 
 func buildPrograms(p paths) ([]string, error) {

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // paths names everything the pipeline reads and writes, relative to the
@@ -66,7 +67,11 @@ func main() {
 		fatalf("%v", err)
 	}
 	args := flag.Args()[1:]
-	var err error
+	unlock, err := lockBuild(p)
+	if err != nil {
+		fatalf("%v", err)
+	}
+	defer unlock()
 	switch flag.Arg(0) {
 	case "deps":
 		err = ensureDeps()
@@ -83,8 +88,26 @@ func main() {
 		os.Exit(2)
 	}
 	if err != nil {
+		unlock()
 		fatalf("%v", err)
 	}
+}
+
+// lockBuild takes the build directory for this process alone: two guest
+// runs at once would build over each other, and their boots would share two
+// processors and perturb each other's measurements.
+func lockBuild(p paths) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(p.build, "lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		logf("waiting for another guest run to finish")
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			return nil, err
+		}
+	}
+	return func() { f.Close() }, nil
 }
 
 // prepare runs the steps every boot needs: packages, kernel and, if

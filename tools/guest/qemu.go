@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"io"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"endovisor/tools/figlog"
 )
 
 // accel is how QEMU runs the guest: KVM where a probe shows it works,
@@ -242,6 +245,7 @@ func cmdRun(p paths, args []string) error {
 		return err
 	}
 	logf("accelerator %s, CPU model %s (%s)", a.name, a.cpu, a.reason)
+	removeStaleLogs(*out, *boots)
 	for i := 1; i <= *boots; i++ {
 		log := bootLog(*out, i, *boots)
 		r := boot(p, k, a, suite, i, *boots, log, *timeout)
@@ -250,7 +254,24 @@ func cmdRun(p paths, args []string) error {
 		}
 		logf("%s boot %d/%d ok in %.1fs: %s", suite, i, *boots, r.elapsed.Seconds(), log)
 	}
-	return nil
+	return printSummary(os.Stdout, filepath.Dir(*out), strings.TrimSuffix(filepath.Base(*out), ".log"))
+}
+
+// removeStaleLogs removes the logs an earlier run with another number of
+// boots left under the same name, so that a suite's logs are always one
+// run's.
+func removeStaleLogs(out string, boots int) {
+	base := strings.TrimSuffix(out, ".log")
+	if boots > 1 {
+		os.Remove(out)
+	}
+	stale, _ := filepath.Glob(base + "-*.log")
+	for _, name := range stale {
+		var n int
+		if _, err := fmt.Sscanf(strings.TrimPrefix(name, base+"-"), "%d.log", &n); err == nil && (boots == 1 || n > boots) {
+			os.Remove(name)
+		}
+	}
 }
 
 // cmdSurvey boots the hello suite several times under each CPU model and
@@ -288,4 +309,32 @@ func cmdSurvey(p paths, args []string) error {
 	text := strings.Join(report, "\n") + "\n"
 	fmt.Print(text)
 	return writeAtomic(filepath.Join(p.build, "cpu-survey.log"), []byte(text))
+}
+
+// printSummary prints every figure of a suite's logs aggregated over its
+// boots, with its Linux baseline and the ratio where it names one.
+func printSummary(w io.Writer, dir, suite string) error {
+	s, err := figlog.ReadSuite(dir, suite)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s: %d boot(s); median of boot medians, worst p99\n", suite, len(s.Logs))
+	for _, key := range s.Keys() {
+		a, err := s.Figure(key)
+		if err != nil {
+			fmt.Fprintf(w, "  %-28s %v\n", key, err)
+			continue
+		}
+		line := fmt.Sprintf("  %-28s %12.1f %s", key, a.Value, a.Unit)
+		if a.HasP99 {
+			line += fmt.Sprintf("  p99 %.0f", a.P99)
+		}
+		if b := a.Primary.Fields["baseline"]; b != "" {
+			if base, err := s.Figure(b); err == nil && base.Value != 0 {
+				line += fmt.Sprintf("  vs %s %.0f: ratio %.3f", b, base.Value, a.Value/base.Value)
+			}
+		}
+		fmt.Fprintln(w, line)
+	}
+	return nil
 }

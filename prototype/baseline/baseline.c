@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * baseline: what Linux itself costs, measured in the same boot as the
+ * sandbox it is compared with, and the sibling load of the fairness test.
+ *
+ *   baseline yield N         two processes on CPU 0 calling sched_yield();
+ *                            N round trips -> EVFIG linux.sched_yield_rt
+ *   baseline pipe N          a process on CPU 0 waking one on CPU 1 through a
+ *                            pipe and waiting for its answer; N round trips,
+ *                            timed on CPU 0's clock -> EVFIG linux.pipe_wake_rt
+ *   baseline sibling LABEL SECS
+ *                            two busy loops in the cgroup "sibling" for SECS
+ *                            seconds -> EVFIG LABEL.sibling_share, the
+ *                            processors the group got
+ *
+ * Each timing is taken with the cycle counter, after a warm-up, and
+ * reported as the median and the 99th percentile, as the sandbox kernels
+ * report theirs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#define WARMUP 100
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+static void die(const char *what)
+{
+	fprintf(stderr, "baseline: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static uint64_t cycles(void)
+{
+	_mm_lfence();
+	return __rdtsc();
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest rank, as vOSTD's vostd_percentile. */
+static uint64_t percentile(const uint64_t *sorted, size_t n, unsigned int pct)
+{
+	size_t rank = (n * pct + 99) / 100;
+
+	return sorted[rank ? rank - 1 : 0];
+}
+
+static void report(const char *key, uint64_t *s, size_t n)
+{
+	qsort(s, n, sizeof(*s), cmp_u64);
+	printf("EVFIG %s value=%llu stat=median p99=%llu n=%zu unit=cycles\n", key,
+	       (unsigned long long)percentile(s, n, 50),
+	       (unsigned long long)percentile(s, n, 99), n);
+	fflush(stdout);
+}
+
+static void write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		die(path);
+	close(fd);
+}
+
+/* Into a cgroup of its own, as the launcher puts a sandbox in one. */
+static void own_cgroup(char *path, size_t size)
+{
+	char procs[320];
+
+	snprintf(path, size, CGROUP_ROOT "/ev-baseline-%d", getpid());
+	if (mkdir(path, 0755) && errno != EEXIST)
+		die(path);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+	write_file(procs, "0");
+}
+
+static void leave_cgroup(const char *path)
+{
+	int tries;
+
+	write_file(CGROUP_ROOT "/cgroup.procs", "0");
+	for (tries = 0; rmdir(path); tries++) {
+		if (errno != EBUSY || tries == 200)
+			die(path);
+		usleep(5000);
+	}
+}
+
+static void yield_rt(size_t n)
+{
+	volatile uint32_t *done = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	uint64_t *s = calloc(n, sizeof(*s));
+	pid_t child;
+	size_t i;
+
+	if (done == MAP_FAILED || !s)
+		die("memory");
+	pin(0);
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		while (!*done)
+			sched_yield();
+		_exit(0);
+	}
+	for (i = 0; i < n + WARMUP; i++) {
+		uint64_t t0 = cycles();
+
+		sched_yield();
+		if (i >= WARMUP)
+			s[i - WARMUP] = cycles() - t0;
+	}
+	*done = 1;
+	waitpid(child, NULL, 0);
+	report("linux.sched_yield_rt", s, n);
+}
+
+static void pipe_rt(size_t n)
+{
+	int ping[2], pong[2];
+	uint64_t *s = calloc(n, sizeof(*s));
+	pid_t child;
+	char c = 0;
+	size_t i;
+
+	if (!s || pipe(ping) || pipe(pong))
+		die("pipe");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		close(ping[1]);		/* so that the parent's close is our end of file */
+		close(pong[0]);
+		pin(1);
+		while (read(ping[0], &c, 1) == 1)
+			if (write(pong[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	close(ping[0]);
+	close(pong[1]);
+	pin(0);
+	for (i = 0; i < n + WARMUP; i++) {
+		uint64_t t0 = cycles();
+
+		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1)
+			die("pipe round trip");
+		if (i >= WARMUP)
+			s[i - WARMUP] = cycles() - t0;
+	}
+	close(ping[1]);
+	waitpid(child, NULL, 0);
+	report("linux.pipe_wake_rt", s, n);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* usage_usec from a cgroup's cpu.stat. */
+static double cgroup_usage(const char *group)
+{
+	char path[256], line[256];
+	double usec = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), CGROUP_ROOT "/%s/cpu.stat", group);
+	f = fopen(path, "r");
+	if (!f)
+		die(path);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "usage_usec %lf", &usec) == 1)
+			break;
+	fclose(f);
+	return usec;
+}
+
+static void sibling(const char *label, int secs)
+{
+	pid_t kids[2];
+	double u0, u1, t0, t1;
+	int i;
+
+	write_file(CGROUP_ROOT "/sibling/cgroup.procs", "0");
+	for (i = 0; i < 2; i++) {
+		kids[i] = fork();
+		if (kids[i] < 0)
+			die("fork");
+		if (kids[i] == 0)
+			for (;;)
+				;
+	}
+	t0 = now();
+	u0 = cgroup_usage("sibling");
+	sleep(secs);
+	u1 = cgroup_usage("sibling");
+	t1 = now();
+	for (i = 0; i < 2; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], NULL, 0);
+	}
+	write_file(CGROUP_ROOT "/cgroup.procs", "0");
+	printf("EVFIG %s.sibling_share value=%.3f stat=mean n=%d unit=processors\n",
+	       label, (u1 - u0) / 1e6 / (t1 - t0), secs);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	char cgroup[256];
+
+	if (argc == 3 && !strcmp(argv[1], "yield")) {
+		own_cgroup(cgroup, sizeof(cgroup));
+		yield_rt(strtoul(argv[2], NULL, 10));
+		leave_cgroup(cgroup);
+	} else if (argc == 3 && !strcmp(argv[1], "pipe")) {
+		own_cgroup(cgroup, sizeof(cgroup));
+		pipe_rt(strtoul(argv[2], NULL, 10));
+		leave_cgroup(cgroup);
+	} else if (argc == 4 && !strcmp(argv[1], "sibling")) {
+		sibling(argv[2], atoi(argv[3]));
+	} else {
+		fprintf(stderr, "usage: baseline yield N | pipe N | sibling LABEL SECS\n");
+		return 2;
+	}
+	return 0;
+}

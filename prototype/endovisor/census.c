@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What Linux sees of a sandbox.  However many tasks the sandbox kernel
+ * runs, Linux schedules only the threads of the process that created the
+ * sandbox: its carriers, and whatever else that process runs (the launcher's
+ * log reader).  While any vCPU runs, a timer counts once a millisecond how
+ * many of those threads are on a Linux run queue (on_rq, queued or being
+ * migrated between queues), and keeps the
+ * largest count; with the stolen time the preempt notifier accounts
+ * (kick.c), it is what the fairness chapter reports.
+ */
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/string.h>
+
+#include "endovisor.h"
+
+#define EV_CENSUS_PERIOD_NS	NSEC_PER_MSEC
+
+static enum hrtimer_restart ev_census_tick(struct hrtimer *t)
+{
+	struct ev_sandbox *sb = container_of(t, struct ev_sandbox, census_timer);
+	struct task_struct *p;
+	u32 threads = 0, carriers = 0;
+	unsigned int i;
+
+	/* Task structs are freed after a grace period: safe to look at here. */
+	rcu_read_lock();
+	for_each_thread(sb->leader, p)
+		if (READ_ONCE(p->on_rq))
+			threads++;
+	for (i = 0; i < sb->nr_vcpus; i++) {
+		struct task_struct *c = READ_ONCE(sb->vcpus[i]->carrier);
+
+		if (c && READ_ONCE(c->on_rq))
+			carriers++;
+	}
+	rcu_read_unlock();
+	sb->census_samples++;
+	sb->census_sum += carriers;
+	sb->census_max = max(sb->census_max, carriers);
+	sb->census_max_threads = max(sb->census_max_threads, threads);
+	hrtimer_forward_now(t, ns_to_ktime(EV_CENSUS_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+void ev_census_init(struct ev_sandbox *sb)
+{
+	hrtimer_init(&sb->census_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	sb->census_timer.function = ev_census_tick;
+}
+
+/* The first carrier is in: start counting. sb->lock held. */
+void ev_census_start(struct ev_sandbox *sb)
+{
+	hrtimer_start(&sb->census_timer, ns_to_ktime(EV_CENSUS_PERIOD_NS),
+		      HRTIMER_MODE_REL_HARD);
+}
+
+/* The last carrier is out. sb->lock held. */
+void ev_census_stop(struct ev_sandbox *sb)
+{
+	hrtimer_cancel(&sb->census_timer);
+}
+
+void ev_stats_read(struct ev_sandbox *sb, struct ev_stats *st)
+{
+	unsigned int i;
+
+	memset(st, 0, sizeof(*st));
+	mutex_lock(&sb->lock);
+	st->nr_vcpus = sb->nr_vcpus;
+	st->census_max = sb->census_max;
+	st->census_max_threads = sb->census_max_threads;
+	st->census_samples = sb->census_samples;
+	st->census_sum = sb->census_sum;
+	for (i = 0; i < sb->nr_vcpus && i < ARRAY_SIZE(st->vcpu); i++) {
+		struct ev_vcpu *v = sb->vcpus[i];
+
+		st->vcpu[i] = v->stats;
+		st->vcpu[i].kicks = atomic64_read(&v->kicks);
+		st->vcpu[i].ipis = atomic64_read(&v->ipis);
+		st->vcpu[i].wakeups = atomic64_read(&v->wakeups);
+	}
+	mutex_unlock(&sb->lock);
+}

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Idling, kicks and upcalls.
+ *
+ * A vCPU with nothing to run sleeps in vcpu_idle, an ordinary Linux wait,
+ * so that an idle sandbox costs Linux nothing.  vcpu_kick(t) marks vCPU t's
+ * shared page (kick_pending) and then makes sure t notices: if t's carrier
+ * sleeps in vcpu_idle it is woken; if it runs, its processor is sent a
+ * function-call interrupt.  An interrupt lands wherever the carrier happens
+ * to be, and only one place can take it as an upcall: sandbox code with
+ * upcalls unmasked.  There the endovisor diverts the carrier to the
+ * kernel's upcall entry, much as Linux delivers a signal: it records the
+ * interrupted instruction's address in the shared page, raises the upcall
+ * mask so that no second upcall can come before the first has saved it, and
+ * points the saved instruction pointer at the entry, which saves what the
+ * interrupted code had in registers, runs the sandbox kernel's handler and
+ * returns to it.  It must not write the sandbox stack: an interrupt from
+ * kernel mode leaves its own frame there, just below the interrupted stack
+ * pointer.
+ *
+ * Diverting needs the interrupted registers, and Linux does not record them
+ * for a function-call interrupt (get_irq_regs() is only set for timer and
+ * device interrupts).  It does pass them, as the only argument, to
+ * __sysvec_call_function_single, a static function of arch/x86/kernel/smp.c
+ * that is not exported.  The endovisor puts a kprobe on its entry at load
+ * (refusing to load if it cannot) and reads the argument there.
+ *
+ * Anywhere else (in a service, masked, preempted) the kick stays pending:
+ * vOSTD checks for it after every crossing and when it unmasks, and when
+ * Linux puts a preempted carrier back on a processor, sched_in arms a timer
+ * to expire at once, whose interrupt (a timer interrupt, which Linux does
+ * record) diverts it.
+ */
+#include <linux/hrtimer.h>
+#include <linux/kprobes.h>
+#include <asm/irq_regs.h>
+#include <linux/module.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
+#include <linux/smp.h>
+
+#include "endovisor.h"
+
+bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip)
+{
+	struct module_memory *text = &sb->kernel->owner->mem[MOD_TEXT];
+	unsigned long lo = (unsigned long)text->base;
+
+	return ip >= lo && ip < lo + text->size;
+}
+
+/*
+ * In an interrupt that came while v's carrier ran, with regs the
+ * interrupted state: take a pending kick there if sandbox code was running
+ * unmasked.  Returns whether it did.
+ */
+static bool ev_upcall_divert(struct ev_vcpu *v, struct pt_regs *regs)
+{
+	struct ev_sandbox *sb = v->sb;
+	struct ev_vcpu_shared *sh = v->shared;
+
+	if (!regs || current != v->carrier || user_mode(regs) ||
+	    !READ_ONCE(sh->kick_pending))
+		return false;
+	if (READ_ONCE(sh->upcall_mask) || !sb->upcall_entry ||
+	    !ev_in_kernel_text(sb, regs->ip)) {
+		v->stats.deferred++;
+		return false;
+	}
+	WRITE_ONCE(sh->upcall_ip, regs->ip);
+	WRITE_ONCE(sh->upcall_mask, 1);
+	regs->ip = sb->upcall_entry;
+	v->stats.upcalls++;
+	return true;
+}
+
+static enum hrtimer_restart ev_upcall_timer(struct hrtimer *t)
+{
+	struct ev_vcpu *v = container_of(t, struct ev_vcpu, upcall_timer);
+
+	if (ev_upcall_divert(v, get_irq_regs())) {
+		v->stats.timer_upcalls++;
+		v->stats.arm_to_upcall_ns += local_clock() - v->armed_at;
+	}
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * On every function-call interrupt, before Linux runs the queued calls:
+ * if this processor carries a vCPU with a kick pending, take it.  di holds
+ * __sysvec_call_function_single's argument, the interrupted registers.
+ */
+static int ev_ipi_probe_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
+
+	if (v)
+		ev_upcall_divert(v, (struct pt_regs *)regs->di);
+	return 0;
+}
+
+static struct kprobe ev_ipi_probe = {
+	.symbol_name = "__sysvec_call_function_single",
+	.pre_handler = ev_ipi_probe_pre,
+};
+
+int ev_kick_module_init(void)
+{
+	int ret = register_kprobe(&ev_ipi_probe);
+
+	if (ret)
+		pr_err("endovisor: cannot probe %s (%d): kicks need the interrupted registers it is passed\n",
+		       ev_ipi_probe.symbol_name, ret);
+	return ret;
+}
+
+void ev_kick_module_exit(void)
+{
+	unregister_kprobe(&ev_ipi_probe);
+}
+
+static void ev_upcall_arm(struct ev_vcpu *v)
+{
+	v->armed_at = local_clock();
+	hrtimer_start(&v->upcall_timer, 0, HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/*
+ * The kick's interrupt has arrived; the probe above has already taken the
+ * kick if it could.  This only tells teardown the interrupt is done.
+ */
+static void ev_kick_ipi(void *info)
+{
+	struct ev_vcpu *v = info;
+
+	/* The last touch of v: teardown waits for this. */
+	atomic_dec(&v->ipis_in_flight);
+}
+
+void ev_kick_init(struct ev_vcpu *v)
+{
+	init_waitqueue_head(&v->idle_wq);
+	INIT_CSD(&v->kick_csd, ev_kick_ipi, v);
+	hrtimer_init(&v->upcall_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	v->upcall_timer.function = ev_upcall_timer;
+	v->cpu = -1;
+}
+
+/* Linux has put the carrier on cpu: account the time it waited, take a kick. */
+void ev_kick_sched_in(struct ev_vcpu *v, int cpu)
+{
+	WRITE_ONCE(v->cpu, cpu);
+	if (v->preempted_at) {
+		v->stats.stolen_ns += local_clock() - v->preempted_at;
+		v->preempted_at = 0;
+	}
+	/* Pairs with the barrier in vcpu_kick: it sees the new cpu, or we the kick. */
+	smp_mb();
+	if (READ_ONCE(v->shared->kick_pending) && !v->idling)
+		ev_upcall_arm(v);
+}
+
+void ev_kick_sched_out(struct ev_vcpu *v)
+{
+	if (v->carrying && task_is_running(current)) {
+		v->preempted_at = local_clock();
+		v->stats.preemptions++;
+	}
+}
+
+/* The vCPU's run is over: no timer or interrupt may touch it any more. */
+void ev_kick_stop(struct ev_vcpu *v)
+{
+	while (atomic_read(&v->ipis_in_flight))
+		cpu_relax();
+	hrtimer_cancel(&v->upcall_timer);
+}
+
+/* vcpu_idle(): sleep until kicked.  -EINTR if a signal came instead. */
+long ev_svc_vcpu_idle(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
+		      unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	u64 t0 = local_clock();
+	int ret;
+
+	WRITE_ONCE(v->idling, true);
+	/* Pairs with vcpu_kick: it sees idling, or we see kick_pending. */
+	smp_mb();
+	ret = wait_event_interruptible(v->idle_wq,
+				       READ_ONCE(v->shared->kick_pending));
+	WRITE_ONCE(v->idling, false);
+	v->stats.idle_ns += local_clock() - t0;
+	if (ret) {
+		if (fatal_signal_pending(current))
+			WRITE_ONCE(v->bail, 1);
+		return -EINTR;
+	}
+	return 0;
+}
+
+/* vcpu_kick(target): make vCPU target take an upcall soon. */
+long ev_svc_vcpu_kick(struct ev_vcpu *v, unsigned long target, unsigned long a1,
+		      unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	struct ev_vcpu *t;
+	int cpu;
+
+	if (target >= v->sb->nr_vcpus)
+		return -EINVAL;
+	t = v->sb->vcpus[target];
+	atomic64_inc(&t->kicks);
+	WRITE_ONCE(t->shared->kick_pending, 1);
+	smp_mb();
+	if (t == v)
+		return 0;	/* vOSTD takes it when this crossing returns */
+	if (READ_ONCE(t->idling)) {
+		atomic64_inc(&t->wakeups);
+		wake_up(&t->idle_wq);
+		return 0;
+	}
+	cpu = READ_ONCE(t->cpu);
+	if (!READ_ONCE(t->carrying) || cpu < 0)
+		return 0;	/* not running yet: it looks when it starts */
+	atomic64_inc(&t->ipis);
+	atomic_inc(&t->ipis_in_flight);
+	/* -EBUSY: an earlier kick's interrupt is still on its way, and will do. */
+	if (smp_call_function_single_async(cpu, &t->kick_csd))
+		atomic_dec(&t->ipis_in_flight);
+	return 0;
+}
+
+/* set_upcall(entry): where upcalls enter; it must be the kernel's own code. */
+long ev_svc_set_upcall(struct ev_vcpu *v, unsigned long entry, unsigned long a1,
+		       unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	if (!ev_in_kernel_text(v->sb, entry))
+		return -EFAULT;
+	WRITE_ONCE(v->sb->upcall_entry, entry);
+	return 0;
+}

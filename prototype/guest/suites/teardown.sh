@@ -1,0 +1,10 @@
+# Shared by the suites: teardown left nothing live, and every module unloads.
+echo "EV-LIVE $(tr '\n' ' ' < /sys/class/misc/endovisor/live)"
+for f in sandboxes vcpus stacks blocks block_bytes; do
+	grep -q "^$f 0$" /sys/class/misc/endovisor/live || fail "$f still live after teardown"
+done
+for m in $(lsmod | sed -n 's/^\(evk_[a-z_]*\) .*/\1/p'); do
+	rmmod "$m" || fail "rmmod $m"
+done
+rmmod endovisor || fail "rmmod endovisor"
+dmesg | grep -q 'endovisor: unloaded' || fail "endovisor did not unload"

@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched: the sandbox kernel that tests and measures the kernelet.
+ *
+ *   test              functional tests, one KLTEST line each
+ *   perf              the scheduling measurements, one EVFIG line each
+ *   fair SECS N [guard]
+ *                     N busy tasks (and, with guard, one that holds a guard
+ *                     for 10 ms at a time) for SECS seconds, for the
+ *                     fairness measurement Linux makes from outside
+ *
+ * vCPU 0 runs a coordinator task that does the work and then stops the
+ * kernelet; every vCPU runs kl_run until then.
+ */
+#include "kernelet.h"
+
+#define WARMUP		100
+
+static u64 ms_cycles(u64 ms)
+{
+	return vostd_ns_to_cycles(ms * 1000000ULL);
+}
+
+static void spin_cycles(u64 cycles)
+{
+	u64 end = vostd_cycles() + cycles;
+
+	while (vostd_cycles() < end)
+		asm volatile("pause");
+}
+
+/* Waiting for a flag another task sets, with a bound so a bug cannot hang. */
+static bool wait_flag(volatile u32 *flag, u64 bound_ms)
+{
+	u64 end = vostd_cycles() + ms_cycles(bound_ms);
+
+	while (!*flag) {
+		if (vostd_cycles() > end)
+			return false;
+		asm volatile("pause");
+	}
+	return true;
+}
+
+/* A count of tasks to finish and the task waiting for them. */
+struct join {
+	u32 left;
+	struct kl_task *waiter;
+};
+
+static void join_done(struct join *j)
+{
+	if (__atomic_sub_fetch(&j->left, 1, __ATOMIC_ACQ_REL) == 0)
+		kl_wake(j->waiter);
+}
+
+static void join_wait(struct join *j)
+{
+	while (__atomic_load_n(&j->left, __ATOMIC_ACQUIRE))
+		kl_block();
+}
+
+static u64 *samples_alloc(unsigned int n)
+{
+	return vostd_alloc(n * sizeof(u64), true);
+}
+
+/* One EVFIG line: the median and p99 of n samples, in cycles. */
+static void report(const char *key, u64 *s, unsigned int n, const char *baseline)
+{
+	vostd_sort_u64(s, n);
+	vostd_println("EVFIG %s value=%llu stat=median p99=%llu n=%u unit=cycles%s%s",
+		      key, vostd_percentile(s, n, 50), vostd_percentile(s, n, 99), n,
+		      baseline ? " baseline=" : "", baseline ? baseline : "");
+}
+
+/* ---- row 1: two tasks yielding to each other on one vCPU ---- */
+
+struct yield_pair {
+	u64 *s;
+	unsigned int n;
+	volatile u32 done;
+	struct join join;
+};
+
+static void yield_a(void *arg)
+{
+	struct yield_pair *p = arg;
+	unsigned int i;
+
+	for (i = 0; i < p->n + WARMUP; i++) {
+		u64 t0 = vostd_cycles();
+
+		kl_yield();
+		if (i >= WARMUP)
+			p->s[i - WARMUP] = vostd_cycles() - t0;
+	}
+	p->done = 1;
+	join_done(&p->join);
+}
+
+static void yield_b(void *arg)
+{
+	struct yield_pair *p = arg;
+
+	while (!p->done)
+		kl_yield();
+	join_done(&p->join);
+}
+
+static void perf_yield(unsigned int n)
+{
+	struct yield_pair p = { .n = n, .join = { 2, kl_current() } };
+
+	p.s = samples_alloc(n);
+	if (!p.s)
+		return;
+	kl_spawn("yield-a", yield_a, &p, KL_PRIO_NORMAL, 0);
+	kl_spawn("yield-b", yield_b, &p, KL_PRIO_NORMAL, 0);
+	join_wait(&p.join);
+	report("kl.yield_rt", p.s, n, "linux.sched_yield_rt");
+	vostd_free(p.s);
+}
+
+/* ---- row 2: a high-priority task woken by a lower one on the same vCPU ---- */
+
+struct wake_pair {
+	u64 *s;
+	unsigned int n;
+	u64 t0;
+	volatile u32 done, ran;
+	struct kl_task *high;
+	struct join join;
+};
+
+static void wake_high(void *arg)
+{
+	struct wake_pair *p = arg;
+	unsigned int i = 0;
+
+	for (;;) {
+		kl_block();
+		if (p->done)
+			break;
+		if (i >= WARMUP)
+			p->s[i - WARMUP] = vostd_cycles() - p->t0;
+		i++;
+		p->ran = 1;
+	}
+	join_done(&p->join);
+}
+
+static void wake_low(void *arg)
+{
+	struct wake_pair *p = arg;
+	unsigned int i;
+
+	for (i = 0; i < p->n + WARMUP; i++) {
+		p->ran = 0;
+		p->t0 = vostd_cycles();
+		kl_wake(p->high);
+		if (!p->ran)
+			vostd_println("KLTEST wake_local FAIL: the high task had not run when kl_wake returned");
+	}
+	p->done = 1;
+	kl_wake(p->high);
+	join_done(&p->join);
+}
+
+static void perf_wake_local(unsigned int n)
+{
+	struct wake_pair p = { .n = n, .join = { 2, kl_current() } };
+
+	p.s = samples_alloc(n);
+	if (!p.s)
+		return;
+	p.high = kl_spawn("wake-high", wake_high, &p, KL_PRIO_HIGH, 0);
+	/* Let the high task reach its first block before the low one starts. */
+	kl_yield();
+	kl_spawn("wake-low", wake_low, &p, KL_PRIO_LOW, 0);
+	join_wait(&p.join);
+	report("kl.wake_local", p.s, n, NULL);
+	vostd_free(p.s);
+}
+
+/* ---- row 3: the same across vCPUs, timed as a round trip on vCPU 0 ---- */
+
+enum background { BG_NONE, BG_SPIN, BG_YIELD };
+
+struct remote_pair {
+	u64 *s;
+	unsigned int n;
+	volatile u32 done, stop_bg;
+	struct kl_task *a, *b;
+	enum background bg;
+	struct join join, bg_join;
+};
+
+static void remote_a(void *arg)
+{
+	struct remote_pair *p = arg;
+	unsigned int i;
+
+	for (i = 0; i < p->n + WARMUP; i++) {
+		u64 t0 = vostd_cycles();
+
+		kl_wake(p->b);
+		kl_block();
+		if (i >= WARMUP)
+			p->s[i - WARMUP] = vostd_cycles() - t0;
+	}
+	p->done = 1;
+	kl_wake(p->b);
+	join_done(&p->join);
+}
+
+static void remote_b(void *arg)
+{
+	struct remote_pair *p = arg;
+
+	for (;;) {
+		kl_block();
+		if (p->done)
+			break;
+		kl_wake(p->a);
+	}
+	join_done(&p->join);
+}
+
+/* A low-priority task that keeps its vCPU busy: spinning, or yielding. */
+static void background(void *arg)
+{
+	struct remote_pair *p = arg;
+
+	while (!p->stop_bg) {
+		if (p->bg == BG_YIELD)
+			kl_yield();
+		else
+			asm volatile("pause");
+	}
+	join_done(&p->bg_join);
+}
+
+static void perf_remote(const char *key, enum background bg, unsigned int n,
+			const char *baseline)
+{
+	struct remote_pair p = { .n = n, .bg = bg, .join = { 2, kl_current() },
+				 .bg_join = { 2, kl_current() } };
+	struct kl_cpu_stats before[2], after[2];
+	unsigned int v;
+
+	p.s = samples_alloc(n);
+	if (!p.s)
+		return;
+	if (bg != BG_NONE) {
+		kl_spawn("bg-0", background, &p, KL_PRIO_LOW, 0);
+		kl_spawn("bg-1", background, &p, KL_PRIO_LOW, 1);
+	}
+	kl_stats(0, &before[0]);
+	kl_stats(1, &before[1]);
+	p.b = kl_spawn("remote-b", remote_b, &p, KL_PRIO_HIGH, 1);
+	p.a = kl_spawn("remote-a", remote_a, &p, KL_PRIO_HIGH, 0);
+	join_wait(&p.join);
+	kl_stats(0, &after[0]);
+	kl_stats(1, &after[1]);
+	p.stop_bg = 1;
+	if (bg != BG_NONE)
+		join_wait(&p.bg_join);
+	report(key, p.s, n, baseline);
+	for (v = 0; v < 2; v++)
+		vostd_println("%s vcpu=%u kicks_sent=%llu kicks_saved=%llu upcalls=%llu resched=%llu spurious=%llu spurious_cycles=%llu idles=%llu",
+			      key, v, after[v].kicks_sent - before[v].kicks_sent,
+			      after[v].kicks_saved - before[v].kicks_saved,
+			      after[v].upcalls - before[v].upcalls,
+			      after[v].upcall_resched - before[v].upcall_resched,
+			      after[v].upcall_spurious - before[v].upcall_spurious,
+			      after[v].spurious_cycles - before[v].spurious_cycles,
+			      after[v].idles - before[v].idles);
+	if (bg == BG_YIELD) {
+		u64 spurious = 0, cycles = 0;
+
+		for (v = 0; v < 2; v++) {
+			spurious += after[v].upcall_spurious - before[v].upcall_spurious;
+			cycles += after[v].spurious_cycles - before[v].spurious_cycles;
+		}
+		vostd_println("EVFIG kl.window_spurious value=%llu stat=count n=%u unit=upcalls",
+			      spurious, 2 * (n + WARMUP));
+		if (spurious)
+			vostd_println("EVFIG kl.window_handler value=%llu stat=mean n=%llu unit=cycles",
+				      cycles / spurious, spurious);
+	}
+	vostd_free(p.s);
+}
+
+static void perf(void)
+{
+	perf_yield(5000);
+	perf_wake_local(5000);
+	perf_remote("kl.wake_remote_rt", BG_SPIN, 2000, "linux.pipe_wake_rt");
+	perf_remote("kl.wake_remote_idle_rt", BG_NONE, 2000, "linux.pipe_wake_rt");
+	perf_remote("kl.wake_remote_yield_rt", BG_YIELD, 2000, "linux.pipe_wake_rt");
+}
+
+/* ---- functional tests ---- */
+
+/* This sandbox's count of failed tests (module statics are every sandbox's). */
+static u32 *failures(void)
+{
+	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(u32));
+}
+
+static void check(const char *name, bool ok, const char *why)
+{
+	if (ok) {
+		vostd_println("KLTEST %s ok", name);
+	} else {
+		(*failures())++;
+		vostd_println("KLTEST %s FAIL: %s", name, why);
+	}
+}
+
+struct order {
+	char log[64];
+	u32 len;
+	unsigned int rounds;
+	struct join join;
+};
+
+static void order_task(void *arg)
+{
+	struct order *o = arg;
+	char me = kl_task_name(kl_current())[0];
+	unsigned int i;
+
+	for (i = 0; i < o->rounds; i++) {
+		o->log[__atomic_fetch_add(&o->len, 1, __ATOMIC_RELAXED)] = me;
+		kl_yield();
+	}
+	join_done(&o->join);
+}
+
+/* Two tasks of one priority yielding to each other alternate. */
+static void test_yield(void)
+{
+	struct order o = { .rounds = 8, .join = { 2, kl_current() } };
+	bool ok = true;
+	unsigned int i;
+
+	kl_spawn("a", order_task, &o, KL_PRIO_NORMAL, 0);
+	kl_spawn("b", order_task, &o, KL_PRIO_NORMAL, 0);
+	join_wait(&o.join);
+	for (i = 1; i < o.len; i++)
+		ok &= o.log[i] != o.log[i - 1];
+	o.log[o.len] = 0;
+	check("yield", ok && o.len == 16, o.log);
+}
+
+struct flagged {
+	volatile u32 flag, stop;
+	struct kl_task *t;
+	struct join join;
+};
+
+static void set_flag_after_block(void *arg)
+{
+	struct flagged *f = arg;
+
+	kl_block();
+	f->flag = 1;
+	join_done(&f->join);
+}
+
+/* A high-priority task woken on its own vCPU runs before kl_wake returns. */
+static void test_prio_wake(void)
+{
+	struct flagged f = { .join = { 1, kl_current() } };
+	bool ran;
+
+	f.t = kl_spawn("high", set_flag_after_block, &f, KL_PRIO_HIGH, 0);
+	kl_yield();		/* it runs and blocks */
+	kl_wake(f.t);
+	ran = f.flag;
+	join_wait(&f.join);
+	check("prio_wake", ran, "kl_wake returned before the high task ran");
+}
+
+static void spinner(void *arg)
+{
+	struct flagged *f = arg;
+
+	while (!f->stop)
+		asm volatile("pause");
+	join_done(&f->join);
+}
+
+/*
+ * A task on vCPU 1, woken from vCPU 0 while vCPU 1 runs a spinning
+ * lower-priority task: only the kick's upcall can make it run.
+ */
+static void test_remote_wake(void)
+{
+	struct flagged f = { .join = { 2, kl_current() } };
+	struct kl_cpu_stats before, after;
+	bool ran;
+
+	kl_spawn("spin", spinner, &f, KL_PRIO_LOW, 1);
+	f.t = kl_spawn("high", set_flag_after_block, &f, KL_PRIO_HIGH, 1);
+	spin_cycles(ms_cycles(20));	/* it blocks; the spinner takes vCPU 1 */
+	kl_stats(1, &before);
+	kl_wake(f.t);
+	ran = wait_flag(&f.flag, 2000);
+	kl_stats(1, &after);
+	f.stop = 1;
+	join_wait(&f.join);
+	check("remote_wake", ran && after.upcall_resched > before.upcall_resched,
+	      ran ? "it ran, but not through an upcall" : "it did not run within 2 s");
+}
+
+/* vCPU 1 asleep in vcpu_idle: a wake from vCPU 0 kicks it awake. */
+static void test_idle_kick(void)
+{
+	struct flagged f = { .join = { 1, kl_current() } };
+	struct kl_cpu_stats before0, after0, before1, after1;
+	bool ran;
+
+	f.t = kl_spawn("sleeper", set_flag_after_block, &f, KL_PRIO_NORMAL, 1);
+	spin_cycles(ms_cycles(20));	/* it blocks; vCPU 1 goes idle */
+	kl_stats(0, &before0);
+	kl_stats(1, &before1);
+	kl_wake(f.t);
+	ran = wait_flag(&f.flag, 2000);
+	kl_stats(0, &after0);
+	kl_stats(1, &after1);
+	join_wait(&f.join);
+	check("idle_kick", ran && before1.idles > 0 &&
+	      after0.kicks_sent > before0.kicks_sent,
+	      ran ? "it ran, but vCPU 1 was not idle or was not kicked" :
+		    "it did not run within 2 s");
+}
+
+struct race {
+	volatile u32 stop;
+	u32 woken;
+	unsigned int rounds;
+	struct kl_task *high;
+	struct join join;
+};
+
+static void race_high(void *arg)
+{
+	struct race *r = arg;
+
+	for (;;) {
+		kl_block();
+		if (r->stop)
+			break;
+		__atomic_add_fetch(&r->woken, 1, __ATOMIC_RELEASE);
+	}
+	join_done(&r->join);
+}
+
+static void race_yielder(void *arg)
+{
+	struct race *r = arg;
+
+	while (!r->stop)
+		kl_yield();
+	join_done(&r->join);
+}
+
+/*
+ * The reschedule window: vCPU 1 runs a task that yields all the time, so
+ * the woken task is often picked by that yield before the kick lands.  The
+ * upcall must then find nothing to do, and no wake may be lost.
+ */
+static void test_kick_race(void)
+{
+	struct race r = { .rounds = 500, .join = { 2, kl_current() } };
+	struct kl_cpu_stats before, after;
+	unsigned int i;
+	bool ok = true;
+
+	r.high = kl_spawn("high", race_high, &r, KL_PRIO_HIGH, 1);
+	kl_spawn("yielder", race_yielder, &r, KL_PRIO_LOW, 1);
+	spin_cycles(ms_cycles(20));
+	kl_stats(1, &before);
+	for (i = 1; i <= r.rounds && ok; i++) {
+		u64 end = vostd_cycles() + ms_cycles(2000);
+
+		kl_wake(r.high);
+		while (__atomic_load_n(&r.woken, __ATOMIC_ACQUIRE) < i && ok)
+			ok = vostd_cycles() < end;
+	}
+	spin_cycles(ms_cycles(20));	/* let late kicks land */
+	kl_stats(1, &after);
+	r.stop = 1;
+	kl_wake(r.high);
+	join_wait(&r.join);
+	vostd_println("kick_race rounds=%u woken=%u upcalls=%llu resched=%llu spurious=%llu",
+		      r.rounds, r.woken, after.upcalls - before.upcalls,
+		      after.upcall_resched - before.upcall_resched,
+		      after.upcall_spurious - before.upcall_spurious);
+	check("kick_race", ok && r.woken == r.rounds &&
+	      after.upcall_spurious > before.upcall_spurious,
+	      ok ? "no upcall found the note taken: the window was not exercised" :
+		   "a wake was lost");
+}
+
+static void guard_holder(void *arg)
+{
+	struct flagged *f = arg;
+	struct kl_cpu_stats before, after;
+	bool ran_inside;
+
+	kl_guard_begin();
+	kl_wake(f->t);			/* higher priority, same vCPU: must wait */
+	spin_cycles(ms_cycles(5));
+	kl_stats(0, &before);
+	kl_yield();			/* refused inside a guard */
+	kl_stats(0, &after);
+	ran_inside = f->flag;
+	kl_guard_end();			/* now it runs */
+	check("guard", !ran_inside && f->flag && after.refused == before.refused + 1,
+	      ran_inside ? "the woken task ran inside the guard" :
+			   "the woken task did not run at the guard's end");
+	join_done(&f->join);
+}
+
+/* A guard keeps the kernelet from switching, and its end lets the wake in. */
+static void test_guard(void)
+{
+	struct flagged f = { .join = { 2, kl_current() } };
+
+	f.t = kl_spawn("high", set_flag_after_block, &f, KL_PRIO_HIGH, 0);
+	kl_yield();
+	kl_spawn("holder", guard_holder, &f, KL_PRIO_NORMAL, 0);
+	join_wait(&f.join);
+}
+
+static void tests(void)
+{
+	test_yield();
+	test_prio_wake();
+	test_remote_wake();
+	test_idle_kick();
+	test_kick_race();
+	test_guard();
+	vostd_println("KLTEST all %s (%u failed)", *failures() ? "FAIL" : "ok",
+		      *failures());
+}
+
+/* ---- fairness: busy tasks for Linux to measure against ---- */
+
+struct fair {
+	u64 deadline;
+	struct join join;
+	u64 guard_holds;
+};
+
+static void fair_busy(void *arg)
+{
+	struct fair *f = arg;
+
+	while (vostd_cycles() < f->deadline) {
+		spin_cycles(ms_cycles(1) / 10);
+		kl_yield();
+	}
+	join_done(&f->join);
+}
+
+static void fair_guard(void *arg)
+{
+	struct fair *f = arg;
+
+	while (vostd_cycles() < f->deadline) {
+		kl_guard_begin();
+		spin_cycles(ms_cycles(10));
+		kl_guard_end();
+		f->guard_holds++;
+		kl_yield();
+	}
+	join_done(&f->join);
+}
+
+static unsigned int parse_uint(const char **s)
+{
+	unsigned int v = 0;
+
+	while (**s == ' ')
+		(*s)++;
+	while (**s >= '0' && **s <= '9')
+		v = v * 10 + *(*s)++ - '0';
+	return v;
+}
+
+static void fair(const char *args)
+{
+	unsigned int secs = parse_uint(&args), n = parse_uint(&args), i;
+	bool guard = args[0] == ' ' && args[1] == 'g';
+	struct fair f = { .join = { n + guard, kl_current() } };
+
+	if (!secs || !n || n > 200) {
+		vostd_println("fair: want 'fair SECS N [guard]'");
+		(*failures())++;
+		return;
+	}
+	f.deadline = vostd_cycles() + ms_cycles(secs * 1000ULL);
+	for (i = 0; i < n; i++)
+		kl_spawn("busy", fair_busy, &f, KL_PRIO_NORMAL, i % vostd_nr_cpus());
+	if (guard)
+		kl_spawn("guard", fair_guard, &f, KL_PRIO_NORMAL, 0);
+	join_wait(&f.join);
+	vostd_println("fair done secs=%u tasks=%u guard=%d guard_holds=%llu",
+		      secs, n, guard, f.guard_holds);
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return false;
+	return true;
+}
+
+static void coordinator(void *arg)
+{
+	const char *args = vostd_vcpu()->args;
+
+	if (has_prefix(args, "test"))
+		tests();
+	else if (has_prefix(args, "perf"))
+		perf();
+	else if (has_prefix(args, "fair"))
+		fair(args + 4);
+	else {
+		vostd_println("sched: unknown mode '%s' (want test, perf or fair)", args);
+		(*failures())++;
+	}
+	kl_stop();
+}
+
+static long sched_main(void)
+{
+	if (vostd_nr_cpus() < 2) {
+		vostd_println("sched: needs two vCPUs");
+		return -EINVAL;
+	}
+	if (!failures() ||
+	    !kl_spawn("coordinator", coordinator, NULL, KL_PRIO_NORMAL, 0))
+		return -ENOMEM;
+	kl_run();
+	return *failures() ? -EIO : 0;
+}
+
+static long sched_ap_main(void)
+{
+	return kl_run();
+}
+
+VOSTD_KERNEL(sched, sched_main, sched_ap_main);
