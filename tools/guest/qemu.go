@@ -3,10 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
-	"io"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
