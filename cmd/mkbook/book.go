@@ -146,7 +146,7 @@ func (b *book) printFigures(w io.Writer) {
 		for _, u := range ch.figs {
 			fmt.Fprintf(w, "%s\t%s\t%s", u.at, u.ph, u.text)
 			for _, a := range u.aggs {
-				fmt.Fprintf(w, "\t%s:%s=%s", a.Suite, a.Key, formatNumber(a.Value))
+				fmt.Fprintf(w, "\t%s:%s=%s", a.Suite, a.Key, formatValue(a, a.Value))
 				if a.HasP99 {
 					fmt.Fprintf(w, " p99=%s", formatNumber(a.P99))
 				}

@@ -99,9 +99,9 @@ func (b *book) placeholder(at string, words []string) (use, error) {
 			if c.Value == 0 {
 				return use{}, fmt.Errorf("%s is zero", words[2])
 			}
-			text = strconv.FormatFloat(a.Value/c.Value, 'f', 1, 64) + "×"
+			text = formatRatio(a.Value/c.Value) + "×"
 		} else {
-			text = formatNumber(a.Value-c.Value) + " " + a.Unit
+			text = formatValue(a, a.Value-c.Value) + " " + a.Unit
 		}
 		return use{aggs: []*figlog.Aggregate{a, c}, text: text, out: b.figureLink(a, text, false)}, nil
 	case "run":
@@ -137,9 +137,9 @@ func (b *book) figure(name string) (*figlog.Aggregate, error) {
 func figureText(a *figlog.Aggregate, field string) (string, error) {
 	switch field {
 	case "with-unit":
-		return formatNumber(a.Value) + " " + a.Unit, nil
+		return formatValue(a, a.Value) + " " + a.Unit, nil
 	case "value":
-		return formatNumber(a.Value), nil
+		return formatValue(a, a.Value), nil
 	case "p99":
 		if !a.HasP99 {
 			return "", fmt.Errorf("figure %s has no p99", a.Key)
@@ -158,8 +158,8 @@ func figureText(a *figlog.Aggregate, field string) (string, error) {
 func (b *book) figureLink(a *figlog.Aggregate, text string, isRef bool) string {
 	p := a.Primary
 	href := fmt.Sprintf("logs/%s.html#L%d", filepath.Base(p.File), p.Line)
-	title := fmt.Sprintf("%s of %d boot(s), %s; this boot: %s line %d",
-		orDefault(a.Stat, "value"), len(a.Boots), a.Suite, b.rel(p.File), p.Line)
+	title := fmt.Sprintf("median over %d boot(s) of %s of each boot's %s; the boot nearest it: %s line %d",
+		len(a.Boots), a.Suite, orDefault(a.Stat, "value"), b.rel(p.File), p.Line)
 	if isRef {
 		return fmt.Sprintf(`<a class="logref" href="%s" title="%s"><code>%s</code></a>`,
 			href, html.EscapeString(title), html.EscapeString(text))
@@ -175,17 +175,34 @@ func orDefault(s, d string) string {
 	return s
 }
 
+// formatRatio prints a ratio with two significant digits below 10 (2.5,
+// 0.13, 0.0043) and as a whole number above.
+func formatRatio(r float64) string {
+	if r >= 10 {
+		return formatNumber(math.Round(r))
+	}
+	return strconv.FormatFloat(r, 'g', 2, 64)
+}
+
+// formatValue prints a figure's value as precisely as its logs wrote it:
+// a share logged as 0.994 stays 0.994, a count stays whole.
+func formatValue(a *figlog.Aggregate, v float64) string {
+	return formatDecimals(v, a.Decimals)
+}
+
 // formatNumber prints whole numbers with thousands separators and others
 // with one decimal: 3,600 and 36.2.
 func formatNumber(v float64) string {
+	if v == math.Trunc(v) {
+		return formatDecimals(v, 0)
+	}
+	return formatDecimals(v, 1)
+}
+
+func formatDecimals(v float64, decimals int) string {
 	neg := v < 0
 	v = math.Abs(v)
-	var s string
-	if v == math.Trunc(v) {
-		s = strconv.FormatFloat(v, 'f', 0, 64)
-	} else {
-		s = strconv.FormatFloat(v, 'f', 1, 64)
-	}
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
 	whole, frac, _ := strings.Cut(s, ".")
 	var g []string
 	for len(whole) > 3 {

@@ -112,7 +112,11 @@ func checkFigure(root, col string) error {
 			return err
 		}
 		v, _ := strconv.ParseFloat(fields["value"], 64)
-		if got := formatNumber(v); got != val {
+		decimals := 0
+		if _, frac, ok := strings.Cut(fields["value"], "."); ok {
+			decimals = len(frac)
+		}
+		if got := formatDecimals(v, decimals); got != val {
 			return fmt.Errorf("%s:%d has %s=%s, the book says %s", file, n, key, got, val)
 		}
 		return nil

@@ -3,21 +3,23 @@ package figlog
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 )
 
 // Aggregate is one figure over all the boots of a suite: the median of
 // each boot's own value, and the worst 99th percentile any boot reported.
 type Aggregate struct {
-	Suite   string
-	Key     string
-	Value   float64 // median over boots of each boot's value
-	P99     float64 // worst boot's p99; 0 if the figure has none
-	HasP99  bool
-	Unit    string
-	Boots   []Figure // one per boot, in boot order
-	Logs    []*Log
-	Stat    string // what each boot's value is: median, min, ...
-	Primary Figure // the boot whose value is closest to the aggregate's
+	Suite    string
+	Key      string
+	Value    float64 // median over boots of each boot's value
+	P99      float64 // worst boot's p99; 0 if the figure has none
+	HasP99   bool
+	Unit     string
+	Boots    []Figure // one per boot, in boot order
+	Logs     []*Log
+	Stat     string // what each boot's value is: median, min, ...
+	Primary  Figure // the boot whose value is closest to the aggregate's
+	Decimals int    // the most decimals any boot's value was written with
 }
 
 // Suite is every boot log of one suite.
@@ -60,6 +62,9 @@ func (s *Suite) Figure(key string) (*Aggregate, error) {
 		}
 		v, _ := f.Value("value")
 		vals = append(vals, v)
+		if _, frac, ok := strings.Cut(f.Fields["value"], "."); ok && len(frac) > a.Decimals {
+			a.Decimals = len(frac)
+		}
 		if p, ok := f.Value("p99"); ok {
 			a.HasP99 = true
 			if p > a.P99 {
