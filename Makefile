@@ -4,9 +4,9 @@
 #                no log exists yet)
 #   make hello   boot the guest once: the hello sandbox kernel on two vCPUs;
 #                the console lands in prototype/.build/hello.log
-#   make bench   every measurement, BOOTS boots each (default 5): sched-perf
-#                and sched-fair; logs in prototype/.build/SUITE-N.log
-#   make sched-test  the kernelet's functional tests, one boot
+#   make bench   every measurement, BOOTS boots each (default 5): sched-perf,
+#                sched-fair and mem-perf; logs in prototype/.build/SUITE-N.log
+#   make sched-test, make mem-test   functional tests in the guest, one boot
 #   make check   check the book against the logs and the code; write nothing
 #   make test    go vet, gofmt, every test (which boots the guest), and the
 #                check of the real book (which runs the bench if it has no logs)
@@ -17,7 +17,7 @@ BUILD := prototype/.build
 GUEST := $(GO) run ./tools/guest
 MKBOOK := $(GO) run ./cmd/mkbook
 
-.PHONY: all book hello bench sched-test sched-perf sched-fair check test clean
+.PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf check test clean
 
 all: book
 
@@ -33,7 +33,13 @@ sched-perf:
 sched-fair:
 	$(GUEST) run -boots $(BOOTS) -timeout 10m sched-fair
 
-bench: hello sched-perf sched-fair
+mem-test:
+	$(GUEST) run mem-test
+
+mem-perf:
+	$(GUEST) run -boots $(BOOTS) -timeout 15m mem-perf
+
+bench: hello sched-perf sched-fair mem-perf
 
 # The book reads every suite's logs; a suite with none is run first.
 $(BUILD)/hello.log:
@@ -42,7 +48,10 @@ $(BUILD)/sched-perf-1.log:
 	$(GUEST) run -boots $(BOOTS) sched-perf
 $(BUILD)/sched-fair-1.log:
 	$(GUEST) run -boots $(BOOTS) -timeout 10m sched-fair
-LOGS := $(BUILD)/hello.log $(BUILD)/sched-perf-1.log $(BUILD)/sched-fair-1.log
+$(BUILD)/mem-perf-1.log:
+	$(GUEST) run -boots $(BOOTS) -timeout 15m mem-perf
+LOGS := $(BUILD)/hello.log $(BUILD)/sched-perf-1.log $(BUILD)/sched-fair-1.log \
+	$(BUILD)/mem-perf-1.log
 
 book: $(LOGS)
 	$(MKBOOK) build

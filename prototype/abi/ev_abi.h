@@ -41,7 +41,18 @@
 #define EV_SVC_VCPU_IDLE	4	/* (): sleep until kicked; -EINTR on a signal */
 #define EV_SVC_VCPU_KICK	5	/* (vcpu): -EINVAL no such vCPU */
 #define EV_SVC_SET_UPCALL	6	/* (entry): -EFAULT not in the kernel's text */
-#define EV_NR_SERVICES		7
+#define EV_SVC_FRAME_GRANT	7	/* (count, out): frames into out[]; -EINVAL, -EFAULT, -ENOMEM */
+#define EV_SVC_VM_CREATE	8	/* (): a tenant address space (> 0); -ENOSPC, -ENOMEM */
+#define EV_SVC_VM_DESTROY	9	/* (vm): -EBADF no such space, -EBUSY in use */
+#define EV_SVC_VM_MAP		10	/* (vm, va, frame, prot): -EBADF, -EINVAL, -EACCES, -EEXIST */
+#define EV_SVC_VM_PROTECT	11	/* (vm, va, pages, prot): -EBADF, -EINVAL, -ENOENT */
+#define EV_SVC_VM_UNMAP		12	/* (vm, va, pages): -EBADF, -EINVAL, -ENOENT */
+#define EV_SVC_VM_BATCH		13	/* (vm, ops, count): ops done, or -errno of the first to fail */
+#define EV_SVC_COPY_FROM_TENANT	14	/* (vm, dst, src, len): -EBADF, -EINVAL, -EFAULT */
+#define EV_SVC_COPY_TO_TENANT	15	/* (vm, dst, src, len): -EBADF, -EINVAL, -EFAULT */
+#define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL */
+#define EV_SVC_CALIBRATE	17	/* (what, a0, a1): Linux's own costs, into the log */
+#define EV_NR_SERVICES		18
 
 /* mem_alloc flags, and its limits. */
 #define EV_MEM_ZERO		1UL
@@ -49,6 +60,36 @@
 #define EV_MEM_QUOTA		(64UL << 20)	/* all blocks of one sandbox */
 
 #define EV_ARGS_MAX		64
+
+/* Frames: page-allocator pages granted to a sandbox, named by their address. */
+#define EV_GRANT_QUOTA		16384	/* frames per sandbox: 64 MiB */
+#define EV_GRANT_MAX_CALL	512	/* frames per frame_grant call */
+
+/*
+ * A tenant address space is a Linux mm whose tenant region is one mapping
+ * the endovisor owns; vm_map writes its page-table entries directly.
+ */
+#define EV_TENANT_BASE		_AC(0x1000000000, UL)	/* 64 GiB */
+#define EV_TENANT_SIZE		_AC(0x1000000000, UL)	/* 64 GiB of it */
+#define EV_MAX_VMS		64
+#define EV_PROT_READ		1
+#define EV_PROT_WRITE		2
+#define EV_PROT_EXEC		4
+#define EV_BATCH_MAX		4096	/* ops per vm_batch call */
+
+#define EV_VM_OP_MAP		1
+#define EV_VM_OP_PROTECT	2
+#define EV_VM_OP_UNMAP		3
+#define EV_VM_OP_FAILED		0x80000000u	/* set by vm_batch on the op that failed */
+
+/* Why tenant_run returned. */
+#define EV_TRAP_SYSCALL		1	/* the tenant made a system call */
+#define EV_TRAP_FAULT		2	/* a page fault in the tenant region */
+#define EV_TRAP_KICK		3	/* a kick arrived while it ran */
+
+/* calibrate(what, ...) */
+#define EV_CAL_HEAP		1	/* (): kmalloc and kfree, and the table alone */
+#define EV_CAL_COPY		2	/* (vm, va): copy_from_user of 64 B and 4 KiB */
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
@@ -106,6 +147,30 @@ struct ev_stack_base {
 	__u64 magic;
 	struct ev_vcpu_shared *shared;
 	void *owner;		/* sandbox kernel's own: its task, for example */
+};
+
+/* One page-table operation of vm_batch. */
+struct ev_vm_op {
+	__u32 op;		/* EV_VM_OP_* */
+	__u32 prot;		/* EV_PROT_*, for map and protect */
+	__u64 va;
+	__u64 frame;		/* for map */
+};
+
+/*
+ * A tenant thread's user registers, which tenant_run loads and the trap
+ * that ends the run saves, and what ended it.
+ */
+struct ev_tenant_ctx {
+	__u64 rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp;
+	__u64 r8, r9, r10, r11, r12, r13, r14, r15;
+	__u64 rip, rflags;
+	/* Out. */
+	__u32 trap;		/* EV_TRAP_* */
+	__u32 fault_write;	/* the fault was a write */
+	__u64 fault_addr;
+	__u64 syscall_nr;
+	__u64 linux_faults;	/* faults Linux counted for the carrier in the run */
 };
 
 /* A sandbox kernel's entry: runs on every vCPU, on that vCPU's boot stack. */

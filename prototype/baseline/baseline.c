@@ -12,6 +12,14 @@
  *                            two busy loops in the cgroup "sibling" for SECS
  *                            seconds -> EVFIG LABEL.sibling_share, the
  *                            processors the group got
+ *   baseline touch N         first touch of each of N pages: mapped with
+ *                            MAP_POPULATE (present), and not (a demand
+ *                            fault) -> EVFIG linux.touch_present, touch_fault
+ *   baseline mprotect R      mprotect of a populated 2 MiB read-only, R times
+ *                            -> EVFIG linux.mprotect_2m
+ *   baseline fork R          fork of a process with 64 MiB mapped and
+ *                            touched, until fork returns in the parent, R
+ *                            times -> EVFIG linux.fork_64m
  *
  * Each timing is taken with the cycle counter, after a warm-up, and
  * reported as the median and the 99th percentile, as the sandbox kernels
@@ -27,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -184,6 +193,93 @@ static void pipe_rt(size_t n)
 	report("linux.pipe_wake_rt", s, n);
 }
 
+static long faults(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt + ru.ru_majflt;
+}
+
+/* One timed read of a byte: the same lfence; rdtsc bracket as tenants/touch.S. */
+static uint64_t timed_read(volatile const char *p)
+{
+	uint64_t t0 = cycles();
+
+	(void)*p;
+	_mm_lfence();
+	return __rdtsc() - t0;
+}
+
+static void touch(size_t n, int populate, const char *key)
+{
+	size_t len = n * 4096, i;
+	uint64_t *s = calloc(n, sizeof(*s));
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
+	long f0;
+
+	if (p == MAP_FAILED || !s)
+		die("mmap");
+	f0 = faults();
+	for (i = 0; i < n; i++)
+		s[i] = timed_read(p + i * 4096);
+	printf("EVFIG %s_faults value=%ld stat=sum unit=faults\n", key, faults() - f0);
+	report(key, s, n);
+	munmap(p, len);
+	free(s);
+}
+
+static void mprotect_2m(size_t rounds)
+{
+	size_t len = 2 << 20, r;
+	uint64_t *s = calloc(rounds, sizeof(*s));
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (p == MAP_FAILED || !s)
+		die("mmap");
+	for (r = 0; r < rounds; r++) {
+		uint64_t t0 = cycles();
+
+		if (mprotect(p, len, PROT_READ))
+			die("mprotect");
+		s[r] = cycles() - t0;
+		if (mprotect(p, len, PROT_READ | PROT_WRITE))
+			die("mprotect");
+	}
+	report("linux.mprotect_2m", s, rounds);
+	munmap(p, len);
+	free(s);
+}
+
+static void fork_64m(size_t rounds)
+{
+	size_t len = 64 << 20, r, i;
+	uint64_t *s = calloc(rounds, sizeof(*s));
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED || !s)
+		die("mmap");
+	for (i = 0; i < len; i += 4096)
+		p[i] = 1;
+	for (r = 0; r < rounds; r++) {
+		uint64_t t0 = cycles();
+		pid_t child = fork();
+
+		if (child < 0)
+			die("fork");
+		if (child == 0)
+			_exit(0);
+		s[r] = cycles() - t0;
+		waitpid(child, NULL, 0);
+	}
+	report("linux.fork_64m", s, rounds);
+	munmap(p, len);
+	free(s);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -254,8 +350,21 @@ int main(int argc, char **argv)
 		leave_cgroup(cgroup);
 	} else if (argc == 4 && !strcmp(argv[1], "sibling")) {
 		sibling(argv[2], atoi(argv[3]));
+	} else if (argc == 3 && !strcmp(argv[1], "touch")) {
+		own_cgroup(cgroup, sizeof(cgroup));
+		touch(strtoul(argv[2], NULL, 10), 1, "linux.touch_present");
+		touch(strtoul(argv[2], NULL, 10), 0, "linux.touch_fault");
+		leave_cgroup(cgroup);
+	} else if (argc == 3 && !strcmp(argv[1], "mprotect")) {
+		own_cgroup(cgroup, sizeof(cgroup));
+		mprotect_2m(strtoul(argv[2], NULL, 10));
+		leave_cgroup(cgroup);
+	} else if (argc == 3 && !strcmp(argv[1], "fork")) {
+		own_cgroup(cgroup, sizeof(cgroup));
+		fork_64m(strtoul(argv[2], NULL, 10));
+		leave_cgroup(cgroup);
 	} else {
-		fprintf(stderr, "usage: baseline yield N | pipe N | sibling LABEL SECS\n");
+		fprintf(stderr, "usage: baseline yield N | pipe N | sibling LABEL SECS | touch N | mprotect R | fork R\n");
 		return 2;
 	}
 	return 0;

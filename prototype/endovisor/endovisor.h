@@ -10,8 +10,12 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rbtree.h>
+#include <linux/rwsem.h>
 #include <linux/smp.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <asm/ptrace.h>
 
 #include "ev_abi.h"
 #include "ev_ioctl.h"
@@ -24,11 +28,17 @@ enum ev_vcpu_state {
 	EV_VCPU_DONE,		/* its kernel returned; exit_code holds the result */
 };
 
+struct ev_vm;
+
 struct ev_vcpu {
 	/* The Linux stack pointer while sandbox code runs: stub/cross.S. */
 	unsigned long linux_sp;
-	/* Set to make the stub leave sandbox code for good: stub/cross.S. */
+	/* Set to make the stub leave sandbox code: EV_BAIL_*, stub/ev_stub.h. */
 	unsigned long bail;
+	/* The crossing a suspend left, for ev_stub_resume. */
+	unsigned long sandbox_frame;
+	/* The sandbox's r12 .. r15 then: the crossing keeps only rbx and rbp. */
+	unsigned long sandbox_r12_r15[4];
 	struct ev_sandbox *sb;
 	unsigned int id;
 	enum ev_vcpu_state state;
@@ -48,6 +58,26 @@ struct ev_vcpu {
 	u64 preempted_at;		/* local_clock() when Linux preempted it */
 	u64 armed_at;			/* local_clock() when the upcall timer was armed */
 	struct ev_vcpu_stats stats;	/* the fields its own carrier updates */
+
+	/* tenant.c: user mode */
+	struct file *file;		/* held while the vCPU runs, tenants or not */
+	bool suspended;			/* sandbox code waits in a crossing */
+	bool in_tenant;			/* the carrier runs a tenant in user mode */
+	bool trap_queued;
+	u32 trap;			/* EV_TRAP_*, set where the trap is taken */
+	u64 trap_nr;
+	unsigned long fault_addr;
+	bool fault_write;
+	u64 faults_at_entry;
+	struct ev_tenant_ctx *tenant_ctx;	/* sandbox memory: where to save */
+	struct ev_vm *tenant_vm;	/* its address space, referenced */
+	struct callback_head trap_work;
+	struct mm_struct *home_mm;	/* the launcher's, while a tenant's is current */
+	struct pt_regs home_regs;	/* the launcher's registers at EV_RUN_VCPU */
+	bool home_saved;
+	struct rseq __user *home_rseq;	/* parked while tenants run: see tenant.c */
+	u32 home_rseq_len, home_rseq_sig;
+	struct work_struct death_work;	/* the carrier died carrying: end the vCPU */
 	atomic64_t kicks, ipis, wakeups;	/* updated by whoever kicks it */
 	atomic_t ipis_in_flight;	/* teardown waits for these */
 };
@@ -63,9 +93,20 @@ struct ev_log {
 
 struct ev_heap {
 	spinlock_t lock;		/* taken in hard interrupts too */
+	/*
+	 * Held shared by a service while it writes into sandbox memory it
+	 * checked, exclusively by mem_free while it takes a block away, so
+	 * that no service writes into a block already given back to Linux.
+	 */
+	struct rw_semaphore free_sem;
 	struct rb_root blocks;		/* struct ev_block, by address */
 	unsigned long bytes;		/* held now, against EV_MEM_QUOTA */
 	unsigned long nr_blocks;
+};
+
+struct ev_grant {
+	struct xarray frames;		/* pfn -> struct page, the sandbox's frames */
+	atomic_t nr;
 };
 
 struct ev_sandbox {
@@ -80,6 +121,9 @@ struct ev_sandbox {
 	struct ev_vcpu *vcpus[EV_MAX_VCPUS];
 	struct ev_log log;
 	struct ev_heap heap;
+	struct ev_grant grant;
+	struct mutex vm_lock;		/* creating and destroying address spaces */
+	struct ev_vm __rcu *vms[EV_MAX_VMS];
 	void *globals;			/* the kernel's per-sandbox page */
 	unsigned long upcall_entry;	/* in the kernel's text, or 0 */
 	char args[EV_ARGS_MAX];
@@ -99,6 +143,8 @@ struct ev_live {
 	atomic_t stacks;
 	atomic_t blocks;
 	atomic_long_t block_bytes;
+	atomic_t frames;
+	atomic_t vms;
 };
 extern struct ev_live ev_live;
 
@@ -110,13 +156,17 @@ void ev_kernel_put(struct ev_kernel *k);
 struct ev_sandbox *ev_sandbox_create(const char *kernel, unsigned int nr_vcpus,
 				     const char *args);
 void ev_sandbox_destroy(struct ev_sandbox *sb);
-long ev_sandbox_run_vcpu(struct ev_sandbox *sb, unsigned long idx);
+long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
+			 unsigned long idx);
+void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret);
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len);
+int ev_sandbox_write(struct ev_sandbox *sb, void *dst, const void *src, size_t len);
 
 /* vcpu.c */
 struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id);
 void ev_vcpu_destroy(struct ev_vcpu *v);
 long ev_vcpu_run(struct ev_vcpu *v);
+long ev_vcpu_end(struct ev_vcpu *v, long ret);
 bool ev_vcpu_stack_owns(struct ev_vcpu *v, unsigned long start, unsigned long end);
 
 /* heap.c */
@@ -127,6 +177,65 @@ long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags
 		      unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
 		     unsigned long a2, unsigned long a3, unsigned long a4);
+
+/* symbols.c: what Linux does not export, resolved at load */
+struct ev_linux {
+	struct mm_struct *(*mm_alloc)(void);
+	void (*flush_tlb_mm_range)(struct mm_struct *mm, unsigned long start,
+				   unsigned long end, unsigned int stride_shift,
+				   bool freed_tables);
+	void (*switch_mm_irqs_off)(struct mm_struct *prev, struct mm_struct *next,
+				   struct task_struct *tsk);
+};
+extern struct ev_linux ev_linux;
+int ev_symbols_init(void);
+
+/* grant.c */
+void ev_grant_init(struct ev_grant *g);
+void ev_grant_teardown(struct ev_grant *g);
+struct page *ev_grant_page(struct ev_grant *g, unsigned long frame);
+bool ev_grant_owns(struct ev_grant *g, unsigned long start, unsigned long end);
+long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long out,
+			unsigned long a2, unsigned long a3, unsigned long a4);
+
+/* vm.c */
+struct ev_vm *ev_vm_get(struct ev_sandbox *sb, unsigned long handle);
+void ev_vm_put(struct ev_vm *vm);
+struct mm_struct *ev_vm_mm(struct ev_vm *vm);
+void ev_vm_teardown(struct ev_sandbox *sb);
+long ev_svc_vm_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
+		      unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long vm, unsigned long a1,
+		       unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_svc_vm_map(struct ev_vcpu *v, unsigned long vm, unsigned long va,
+		   unsigned long frame, unsigned long prot, unsigned long a4);
+long ev_svc_vm_protect(struct ev_vcpu *v, unsigned long vm, unsigned long va,
+		       unsigned long pages, unsigned long prot, unsigned long a4);
+long ev_svc_vm_unmap(struct ev_vcpu *v, unsigned long vm, unsigned long va,
+		     unsigned long pages, unsigned long a3, unsigned long a4);
+long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long vm, unsigned long ops,
+		     unsigned long count, unsigned long a3, unsigned long a4);
+long ev_svc_copy_from_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
+			     unsigned long src, unsigned long len, unsigned long a4);
+long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
+			   unsigned long src, unsigned long len, unsigned long a4);
+
+/* tenant.c */
+int ev_tenant_module_init(void);
+void ev_tenant_module_exit(void);
+void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next);
+bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write);
+void ev_tenant_kick(struct ev_vcpu *v);
+void ev_tenant_vcpu_init(struct ev_vcpu *v);
+void ev_tenant_carrier_dead(struct ev_vcpu *v);
+long ev_tenant_finish(struct ev_vcpu *v, long ret);
+long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long vm, unsigned long ctx,
+		       unsigned long a2, unsigned long a3, unsigned long a4);
+
+/* calibrate.c */
+long ev_svc_calibrate(struct ev_vcpu *v, unsigned long what, unsigned long a0,
+		      unsigned long a1, unsigned long a2, unsigned long a3);
+u64 ev_heap_table_round(struct ev_heap *h, unsigned int n);
 
 /* kick.c */
 int ev_kick_module_init(void);

@@ -61,9 +61,12 @@ static bool ev_upcall_divert(struct ev_vcpu *v, struct pt_regs *regs)
 	struct ev_sandbox *sb = v->sb;
 	struct ev_vcpu_shared *sh = v->shared;
 
-	if (!regs || current != v->carrier || user_mode(regs) ||
-	    !READ_ONCE(sh->kick_pending))
+	if (!regs || current != v->carrier || !READ_ONCE(sh->kick_pending))
 		return false;
+	if (user_mode(regs)) {
+		ev_tenant_kick(v);	/* a tenant runs: take the vCPU back from it */
+		return false;
+	}
 	if (READ_ONCE(sh->upcall_mask) || !sb->upcall_entry ||
 	    !ev_in_kernel_text(sb, regs->ip)) {
 		v->stats.deferred++;
@@ -164,6 +167,10 @@ void ev_kick_sched_in(struct ev_vcpu *v, int cpu)
 
 void ev_kick_sched_out(struct ev_vcpu *v)
 {
+	if (unlikely(READ_ONCE(current->__state) == TASK_DEAD)) {
+		ev_tenant_carrier_dead(v);
+		return;
+	}
 	if (v->carrying && task_is_running(current)) {
 		v->preempted_at = local_clock();
 		v->stats.preemptions++;

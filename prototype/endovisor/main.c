@@ -78,7 +78,7 @@ static long ev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return -ENXIO;
 	switch (cmd) {
 	case EV_RUN_VCPU:
-		return ev_sandbox_run_vcpu(sb, arg);
+		return ev_sandbox_run_vcpu(sb, file, arg);
 	case EV_STATS: {
 		struct ev_stats st;
 
@@ -112,12 +112,14 @@ static const struct file_operations ev_fops = {
 static ssize_t live_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\nblocks %d\nblock_bytes %ld\n",
+	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\nblocks %d\nblock_bytes %ld\nframes %d\nvms %d\n",
 			  atomic_read(&ev_live.sandboxes),
 			  atomic_read(&ev_live.vcpus),
 			  atomic_read(&ev_live.stacks),
 			  atomic_read(&ev_live.blocks),
-			  atomic_long_read(&ev_live.block_bytes));
+			  atomic_long_read(&ev_live.block_bytes),
+			  atomic_read(&ev_live.frames),
+			  atomic_read(&ev_live.vms));
 }
 static DEVICE_ATTR_RO(live);
 
@@ -139,31 +141,43 @@ static int __init ev_init(void)
 {
 	int ret;
 
+	ret = ev_symbols_init();
+	if (ret)
+		return ret;
 	ret = ev_kick_module_init();
 	if (ret)
 		return ret;
+	ret = ev_tenant_module_init();
+	if (ret)
+		goto no_tenant;
 	preempt_notifier_inc();
 	ret = misc_register(&ev_misc);
-	if (ret) {
-		preempt_notifier_dec();
-		ev_kick_module_exit();
-		return ret;
-	}
+	if (ret)
+		goto no_misc;
 	pr_info("endovisor: loaded, ABI %d, %s preemption\n", EV_ABI_VERSION,
 		preempt_model_full() ? "full" : "partial");
 	return 0;
+no_misc:
+	preempt_notifier_dec();
+	ev_tenant_module_exit();
+no_tenant:
+	ev_kick_module_exit();
+	return ret;
 }
 
 static void __exit ev_exit(void)
 {
 	misc_deregister(&ev_misc);
 	preempt_notifier_dec();
+	ev_tenant_module_exit();
 	ev_kick_module_exit();
 	WARN(atomic_read(&ev_live.sandboxes) || atomic_read(&ev_live.vcpus) ||
-	     atomic_read(&ev_live.stacks) || atomic_read(&ev_live.blocks),
-	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks, %d blocks live\n",
+	     atomic_read(&ev_live.stacks) || atomic_read(&ev_live.blocks) ||
+	     atomic_read(&ev_live.frames) || atomic_read(&ev_live.vms),
+	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks, %d blocks, %d frames, %d address spaces live\n",
 	     atomic_read(&ev_live.sandboxes), atomic_read(&ev_live.vcpus),
-	     atomic_read(&ev_live.stacks), atomic_read(&ev_live.blocks));
+	     atomic_read(&ev_live.stacks), atomic_read(&ev_live.blocks),
+	     atomic_read(&ev_live.frames), atomic_read(&ev_live.vms));
 	pr_info("endovisor: unloaded\n");
 }
 

@@ -6,6 +6,7 @@
  * schedules it as that cgroup's.
  */
 #include <linux/cgroup.h>
+#include <linux/file.h>
 #include <linux/gfp.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -51,8 +52,10 @@ struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus,
 	if (!sb)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&sb->lock);
+	mutex_init(&sb->vm_lock);
 	strscpy(sb->args, args, sizeof(sb->args));
 	ev_heap_init(&sb->heap);
+	ev_grant_init(&sb->grant);
 	ev_census_init(sb);
 	sb->leader = get_task_struct(current->group_leader);
 	sb->id = atomic64_inc_return(&ev_next_sandbox_id);
@@ -94,6 +97,9 @@ void ev_sandbox_destroy(struct ev_sandbox *sb)
 {
 	unsigned int i;
 
+	/* Address spaces first: their page tables point at granted frames. */
+	ev_vm_teardown(sb);
+	ev_grant_teardown(&sb->grant);
 	for (i = 0; i < sb->nr_vcpus; i++)
 		if (sb->vcpus[i])
 			ev_vcpu_destroy(sb->vcpus[i]);
@@ -111,7 +117,8 @@ void ev_sandbox_destroy(struct ev_sandbox *sb)
 	atomic_dec(&ev_live.sandboxes);
 }
 
-long ev_sandbox_run_vcpu(struct ev_sandbox *sb, unsigned long idx)
+long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
+			 unsigned long idx)
 {
 	struct ev_vcpu *v;
 	long ret;
@@ -128,22 +135,35 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, unsigned long idx)
 	}
 	v->state = EV_VCPU_RUNNING;
 	v->carrier = current;
+	/* The vCPU may outlive this call (tenants): it holds the file itself. */
+	v->file = get_file(file);
 	if (sb->nr_running++ == 0)
 		ev_census_start(sb);
 	mutex_unlock(&sb->lock);
 
 	ret = ev_vcpu_run(v);
+	if (v->suspended)
+		return task_pt_regs(current)->ax;	/* into the tenant */
+	return ev_vcpu_end(v, ret);
+}
+
+/* The vCPU's run is over; its file reference is the last thing to go. */
+void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret)
+{
+	struct ev_sandbox *sb = v->sb;
+	struct file *file = v->file;
 
 	mutex_lock(&sb->lock);
 	v->state = EV_VCPU_DONE;
 	v->exit_code = ret;
 	v->carrier = NULL;
+	v->file = NULL;
 	if (--sb->nr_running == 0)
 		ev_census_stop(sb);
 	if (++sb->nr_done == sb->nr_vcpus)
 		ev_log_finish(&sb->log);
 	mutex_unlock(&sb->lock);
-	return ret;
+	fput(file);
 }
 
 static bool ev_range_in(unsigned long start, unsigned long end,
@@ -156,7 +176,8 @@ static bool ev_range_in(unsigned long start, unsigned long end,
 
 /*
  * Does [p, p + len) lie wholly in memory the sandbox owns: its kernel's
- * data, its globals page, one of its boot stacks, or one block of its heap?  Safe in hard
+ * data, its globals page, its frames, one of its boot stacks, or one block
+ * of its heap?  Safe in hard
  * interrupts (kick.c asks it there).
  */
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len)
@@ -176,8 +197,27 @@ bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len)
 			return true;
 	if (ev_range_in(start, end, sb->globals, PAGE_SIZE))
 		return true;
+	if (ev_grant_owns(&sb->grant, start, end))
+		return true;
 	for (i = 0; i < sb->nr_vcpus; i++)
 		if (ev_vcpu_stack_owns(sb->vcpus[i], start, end))
 			return true;
 	return ev_heap_owns(&sb->heap, start, end);
+}
+
+/*
+ * Writes len bytes into sandbox memory at dst, if all of it is the
+ * sandbox's, with the heap kept from freeing it meanwhile.  -EFAULT if not.
+ */
+int ev_sandbox_write(struct ev_sandbox *sb, void *dst, const void *src, size_t len)
+{
+	int ret = -EFAULT;
+
+	down_read(&sb->heap.free_sem);
+	if (ev_sandbox_owns(sb, dst, len)) {
+		memcpy(dst, src, len);
+		ret = 0;
+	}
+	up_read(&sb->heap.free_sem);
+	return ret;
 }

@@ -64,6 +64,9 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	struct ev_vcpu *v;
 
 	BUILD_BUG_ON(offsetof(struct ev_vcpu, linux_sp) != EV_VCPU_LINUX_SP);
+	BUILD_BUG_ON(offsetof(struct ev_vcpu, bail) != EV_VCPU_BAIL);
+	BUILD_BUG_ON(offsetof(struct ev_vcpu, sandbox_frame) != EV_VCPU_SANDBOX_FRAME);
+	BUILD_BUG_ON(offsetof(struct ev_vcpu, sandbox_r12_r15) != EV_VCPU_SANDBOX_R12);
 	BUILD_BUG_ON(sizeof(struct ev_vcpu_shared) > PAGE_SIZE);
 	BUILD_BUG_ON(offsetof(struct ev_vcpu_shared, upcall_ip) != EV_SHARED_UPCALL_IP);
 	BUILD_BUG_ON(offsetof(struct ev_stack_base, shared) != EV_STACK_BASE_SHARED);
@@ -90,6 +93,7 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	memcpy(v->shared->args, sb->args, sizeof(v->shared->args));
 	preempt_notifier_init(&v->notifier, &ev_vcpu_preempt_ops);
 	ev_kick_init(v);
+	ev_tenant_vcpu_init(v);
 	atomic_inc(&ev_live.vcpus);
 	return v;
 fail:
@@ -116,14 +120,17 @@ bool ev_vcpu_stack_owns(struct ev_vcpu *v, unsigned long start,
 
 /*
  * Runs the sandbox kernel's entry on this vCPU, in the calling thread,
- * which becomes the vCPU's carrier until the entry returns.
+ * which becomes the vCPU's carrier until the entry returns.  Returns the
+ * entry's result, or with v->suspended set if the kernel sent the carrier
+ * to user mode to run a tenant (tenant.c); the vCPU then ends later, in
+ * ev_vcpu_end.
  */
 long ev_vcpu_run(struct ev_vcpu *v)
 {
 	unsigned long sp = (unsigned long)v->boot_stack + EV_STACK_SIZE;
-	long ret;
 
 	v->shared->carrier_tid = task_pid_vnr(current);
+	v->home_mm = current->mm;
 
 	preempt_disable();
 	preempt_notifier_register(&v->notifier);
@@ -134,7 +141,14 @@ long ev_vcpu_run(struct ev_vcpu *v)
 
 	if (v->id == 0)
 		ev_crossing_calibrate(v);
-	ret = ev_stub_enter(v, v->sb->kernel->entry, v->shared, sp);
+	v->suspended = false;
+	return ev_stub_enter(v, v->sb->kernel->entry, v->shared, sp);
+}
+
+/* The vCPU's kernel returned ret: the carrier stops carrying. */
+long ev_vcpu_end(struct ev_vcpu *v, long ret)
+{
+	ret = ev_tenant_finish(v, ret);
 
 	preempt_disable();
 	WRITE_ONCE(v->carrying, false);
@@ -148,5 +162,6 @@ long ev_vcpu_run(struct ev_vcpu *v)
 		       v->sb->id, v->id);
 		ret = -EFAULT;
 	}
+	ev_sandbox_vcpu_done(v, ret);
 	return ret;
 }

@@ -13,9 +13,14 @@
  * carrier's preempt notifier keeps right across Linux context switches, so
  * no pointer the sandbox hands over is trusted to name its vCPU.
  *
- * A service that finds the carrier must stop carrying (a fatal signal) sets
- * the vCPU's bail word; the crossing then does not go back to sandbox code
- * but returns from ev_stub_enter with -EINTR, abandoning the sandbox stack.
+ * A service can set the vCPU's bail word to make the crossing leave sandbox
+ * code instead of going back to it: the crossing then returns from the
+ * Linux frame that entered sandbox code (ev_stub_enter or ev_stub_resume).
+ * EV_BAIL_ABANDON, for a carrier that must stop (a fatal signal), returns
+ * -EINTR and leaves the sandbox stack for good.  EV_BAIL_SUSPEND, for a
+ * vCPU going to user mode, returns 0 and records the crossing's frame, so
+ * that ev_stub_resume can later return from the crossing into the sandbox
+ * kernel as if the service had just come back.
  */
 #include <linux/linkage.h>
 #include <linux/errno.h>
@@ -84,8 +89,9 @@ SYM_FUNC_START(ev_stub_cross)
 	movq	%rbx, %rdi
 	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
 	CALL_NOSPEC rax
-	cmpq	$0, EV_VCPU_BAIL(%rbx)
-	jne	.Lbail
+	movq	EV_VCPU_BAIL(%rbx), %rcx
+	testq	%rcx, %rcx
+	jnz	.Lbail
 	leaq	-8(%rbp), %rsp
 .Lout:
 	popq	%rbx
@@ -99,14 +105,28 @@ SYM_FUNC_START(ev_stub_cross)
 	movq	$-EPERM, %rax
 	jmp	.Lout
 .Lbail:
+	movq	$-EINTR, %rax
+	cmpq	$EV_BAIL_SUSPEND, %rcx
+	jne	1f
 	/*
-	 * Unwind to ev_stub_enter's frame and return from it.  From here on
-	 * the stack is ev_stub_enter's, which objtool cannot know.
+	 * The service, being C, kept the sandbox's r12 .. r15; the crossing's
+	 * frame keeps its rbx and rbp.  Both are needed to resume it.
+	 */
+	movq	%rbp, EV_VCPU_SANDBOX_FRAME(%rbx)
+	movq	%r12, EV_VCPU_SANDBOX_R12(%rbx)
+	movq	%r13, EV_VCPU_SANDBOX_R12+8(%rbx)
+	movq	%r14, EV_VCPU_SANDBOX_R12+16(%rbx)
+	movq	%r15, EV_VCPU_SANDBOX_R12+24(%rbx)
+	movq	$0, EV_VCPU_BAIL(%rbx)
+	xorl	%eax, %eax
+1:
+	/*
+	 * Unwind to the entering frame and return from it.  From here on the
+	 * stack is that frame's, which objtool cannot know.
 	 */
 	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
-	/* Six saved registers and ev_stub_enter's return address. */
+	/* Six saved registers and the entering frame's return address. */
 	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=56 type=UNWIND_HINT_TYPE_CALL
-	movq	$-EINTR, %rax
 	popq	%r15
 	popq	%r14
 	popq	%r13
@@ -117,3 +137,37 @@ SYM_FUNC_START(ev_stub_cross)
 	UNWIND_HINT_RESTORE
 	RET
 SYM_FUNC_END(ev_stub_cross)
+
+/*
+ * long ev_stub_resume(struct ev_vcpu *v, long ret)
+ *
+ * Enters sandbox code again where a suspending crossing left it: saves the
+ * Linux side exactly as ev_stub_enter does, so that the sandbox's next
+ * crossings and its final return come back to this frame, restores the
+ * sandbox's callee-saved registers as they were at the suspend, switches
+ * to the crossing's frame on the sandbox stack and finishes the crossing
+ * with ret as the service's result.
+ */
+SYM_CODE_START(ev_stub_resume)
+	UNWIND_HINT_FUNC
+	pushq	%rbp
+	movq	%rsp, %rbp
+	pushq	%rbx
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	movq	%rsp, EV_VCPU_LINUX_SP(%rdi)
+	movq	%rsi, %rax
+	movq	EV_VCPU_SANDBOX_R12(%rdi), %r12
+	movq	EV_VCPU_SANDBOX_R12+8(%rdi), %r13
+	movq	EV_VCPU_SANDBOX_R12+16(%rdi), %r14
+	movq	EV_VCPU_SANDBOX_R12+24(%rdi), %r15
+	movq	EV_VCPU_SANDBOX_FRAME(%rdi), %rbp
+	leaq	-8(%rbp), %rsp
+	/* Now on the sandbox stack, in ev_stub_cross's frame. */
+	UNWIND_HINT_UNDEFINED
+	popq	%rbx
+	popq	%rbp
+	RET
+SYM_CODE_END(ev_stub_resume)

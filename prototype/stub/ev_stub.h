@@ -5,6 +5,12 @@
 
 #define EV_VCPU_LINUX_SP	0
 #define EV_VCPU_BAIL		8
+#define EV_VCPU_SANDBOX_FRAME	16
+#define EV_VCPU_SANDBOX_R12	24	/* r12 .. r15, 8 bytes apart */
+
+/* Values of the bail word. */
+#define EV_BAIL_ABANDON		1	/* leave sandbox code for good: -EINTR */
+#define EV_BAIL_SUSPEND		2	/* leave it to be resumed: 0 */
 
 #ifndef __ASSEMBLY__
 struct ev_vcpu;
@@ -14,6 +20,8 @@ long ev_stub_enter(struct ev_vcpu *v, const void *fn, void *arg,
 		   unsigned long sandbox_sp);
 long ev_stub_cross(unsigned long svc, unsigned long a0, unsigned long a1,
 		   unsigned long a2, unsigned long a3, unsigned long a4);
+/* Return ret from the crossing a suspend left; the frame is like ev_stub_enter's. */
+long ev_stub_resume(struct ev_vcpu *v, long ret);
 #endif
 
 #endif /* EV_STUB_H */

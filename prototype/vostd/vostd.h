@@ -121,6 +121,7 @@ static __always_inline unsigned int vostd_upcall_depth(void)
 enum vostd_slot {
 	VOSTD_SLOT_SCHED,	/* the injected scheduler's ops */
 	VOSTD_SLOT_SCHEDULER,	/* the scheduler's own state */
+	VOSTD_SLOT_FRAMES,	/* the frame pool (mm.c) */
 	VOSTD_SLOT_KERNEL,	/* the kernel's */
 	VOSTD_NR_SLOTS
 };

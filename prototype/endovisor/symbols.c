@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Linux functions the endovisor needs that Linux does not export.
+ *
+ * A stock kernel exports most of what the memory services need
+ * (apply_to_page_range, vm_mmap, task_work_add, ...), but not the three
+ * functions below.  They are resolved once, at load, by name:
+ * kallsyms_lookup_name is not exported either, so its address is taken from
+ * a kprobe placed on it and removed at once, the documented way for a
+ * module to find a symbol since Linux 5.7.  If any of them is missing the
+ * module refuses to load and names it.
+ */
+#include <linux/kprobes.h>
+#include <linux/module.h>
+
+#include "endovisor.h"
+
+struct ev_linux ev_linux;
+
+static const struct {
+	const char *name;
+	size_t offset;
+} ev_needed[] = {
+	{ "mm_alloc", offsetof(struct ev_linux, mm_alloc) },
+	{ "flush_tlb_mm_range", offsetof(struct ev_linux, flush_tlb_mm_range) },
+	{ "switch_mm_irqs_off", offsetof(struct ev_linux, switch_mm_irqs_off) },
+};
+
+int ev_symbols_init(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	unsigned long (*lookup)(const char *name);
+	unsigned int i;
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret) {
+		pr_err("endovisor: cannot find kallsyms_lookup_name (%d)\n", ret);
+		return ret;
+	}
+	lookup = (void *)kp.addr;
+	unregister_kprobe(&kp);
+	for (i = 0; i < ARRAY_SIZE(ev_needed); i++) {
+		unsigned long addr = lookup(ev_needed[i].name);
+
+		if (!addr) {
+			pr_err("endovisor: this kernel has no %s; refusing to load\n",
+			       ev_needed[i].name);
+			return -ENOENT;
+		}
+		*(unsigned long *)((char *)&ev_linux + ev_needed[i].offset) = addr;
+	}
+	return 0;
+}

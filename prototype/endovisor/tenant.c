@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tenants: user-mode code of the sandbox kernel's processes, run on the
+ * carriers.
+ *
+ * A carrier is a user thread of the launcher inside EV_RUN_VCPU.  To run a
+ * tenant it does what a return from that system call does, with other
+ * registers in another address space: tenant_run loads the tenant's
+ * registers into the carrier's saved user registers, adopts the tenant's mm
+ * (ev_switch_mm), and suspends the sandbox kernel in its crossing
+ * (EV_BAIL_SUSPEND); the carrier then returns to user mode, into the tenant.
+ *
+ * Whatever brings the tenant back into the kernel (a system call, a page
+ * fault in the tenant region, a kick's interrupt) is turned into a trap:
+ * where it is taken, nothing can sleep, so the endovisor only records it and
+ * queues a task work, which Linux runs in process context just before the
+ * carrier would return to user mode.  There the tenant's registers are
+ * saved for the sandbox kernel and its crossing is resumed
+ * (ev_stub_resume), with the trap as tenant_run's result.  Linux runs no
+ * system call for a tenant: the sys_enter tracepoint's probe sets the call
+ * number to -1, which since Linux 6.9 makes Linux skip it.  Registering
+ * that probe makes every thread take the slower system-call path, which is
+ * the price of this design.
+ *
+ * When the sandbox kernel's entry finally returns on a vCPU whose carrier
+ * ran tenants, the carrier takes back the launcher's mm and registers, and
+ * returns to the launcher as if EV_RUN_VCPU had returned.
+ *
+ * Linux writes some per-thread user memory of its own accord on the way to
+ * user mode.  The one that matters is the thread's rseq area, registered by
+ * the C library in the launcher's address space: with a tenant's mm
+ * current, the write would fail and Linux would kill the launcher with
+ * SIGSEGV.  So the carrier's rseq registration is parked while it carries
+ * tenants and restored when it goes home.
+ *
+ * A carrier can die while a tenant runs (SIGKILL to the launcher): then
+ * ev_carrier_died ends the vCPU from a work item, and drops the reference
+ * to the launcher's mm that the dying thread could not, since it died with
+ * a tenant's mm current.
+ */
+#include <linux/mm.h>
+#include <linux/rseq.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
+#include <linux/task_work.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+#include <asm/ptrace.h>
+#include <asm/segment.h>
+
+#include "endovisor.h"
+#include "ev_stub.h"
+
+/*
+ * current adopts next as its mm.  The launcher's own mm is the thread's,
+ * whose reference it keeps throughout; any other is referenced while it is
+ * current.
+ */
+void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next)
+{
+	struct mm_struct *prev = current->mm;
+
+	if (prev == next)
+		return;
+	if (next != v->home_mm)
+		mmget(next);
+	task_lock(current);
+	local_irq_disable();
+	current->active_mm = next;
+	current->mm = next;
+	ev_linux.switch_mm_irqs_off(prev, next, current);
+	local_irq_enable();
+	task_unlock(current);
+	if (prev != v->home_mm)
+		mmput(prev);
+}
+
+#define EV_USER_FLAGS (X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | X86_EFLAGS_ZF | \
+		       X86_EFLAGS_SF | X86_EFLAGS_OF | X86_EFLAGS_DF)
+
+static void ev_load_user_regs(struct pt_regs *regs, const struct ev_tenant_ctx *c)
+{
+	regs->ax = c->rax;
+	regs->bx = c->rbx;
+	regs->cx = c->rcx;
+	regs->dx = c->rdx;
+	regs->si = c->rsi;
+	regs->di = c->rdi;
+	regs->bp = c->rbp;
+	regs->sp = c->rsp;
+	regs->r8 = c->r8;
+	regs->r9 = c->r9;
+	regs->r10 = c->r10;
+	regs->r11 = c->r11;
+	regs->r12 = c->r12;
+	regs->r13 = c->r13;
+	regs->r14 = c->r14;
+	regs->r15 = c->r15;
+	regs->ip = c->rip;
+	/* Only the arithmetic flags are the tenant's; no privilege, no trap flag. */
+	regs->flags = (c->rflags & EV_USER_FLAGS) | X86_EFLAGS_IF | X86_EFLAGS_FIXED;
+	regs->cs = __USER_CS;
+	regs->ss = __USER_DS;
+	regs->orig_ax = -1;
+}
+
+static void ev_save_user_regs(struct ev_tenant_ctx *c, const struct pt_regs *regs)
+{
+	c->rax = regs->ax;
+	c->rbx = regs->bx;
+	c->rcx = regs->cx;
+	c->rdx = regs->dx;
+	c->rsi = regs->si;
+	c->rdi = regs->di;
+	c->rbp = regs->bp;
+	c->rsp = regs->sp;
+	c->r8 = regs->r8;
+	c->r9 = regs->r9;
+	c->r10 = regs->r10;
+	c->r11 = regs->r11;
+	c->r12 = regs->r12;
+	c->r13 = regs->r13;
+	c->r14 = regs->r14;
+	c->r15 = regs->r15;
+	c->rip = regs->ip;
+	c->rflags = regs->flags;
+}
+
+static u64 ev_linux_faults(void)
+{
+	return current->min_flt + current->maj_flt;
+}
+
+/* Where the trap is taken, nothing may sleep: note it, finish it at the return. */
+static void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap)
+{
+	if (xchg(&v->trap_queued, true))
+		return;
+	v->trap = trap;
+	if (task_work_add(current, &v->trap_work, TWA_RESUME))
+		WRITE_ONCE(v->trap_queued, false);	/* the carrier is exiting */
+}
+
+/* The tenant made a system call: Linux is to run none. */
+static void ev_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
+
+	if (!v || !READ_ONCE(v->in_tenant) || current != v->carrier)
+		return;
+	v->trap_nr = id;
+	regs->orig_ax = -1;
+	ev_tenant_queue_trap(v, EV_TRAP_SYSCALL);
+}
+
+/* A page fault in vm's tenant region: a trap if it is the running tenant's. */
+bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write)
+{
+	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
+
+	if (!v || !READ_ONCE(v->in_tenant) || current != v->carrier ||
+	    v->tenant_vm != vm)
+		return false;
+	v->fault_addr = addr;
+	v->fault_write = write;
+	ev_tenant_queue_trap(v, EV_TRAP_FAULT);
+	return true;
+}
+
+/* A kick's interrupt found the carrier in the tenant: hand the vCPU back. */
+void ev_tenant_kick(struct ev_vcpu *v)
+{
+	if (READ_ONCE(v->in_tenant) && current == v->carrier)
+		ev_tenant_queue_trap(v, EV_TRAP_KICK);
+}
+
+static void ev_tenant_trap_work(struct callback_head *cb)
+{
+	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap_work);
+	struct ev_tenant_ctx c = {};
+	long ret;
+
+	WRITE_ONCE(v->trap_queued, false);
+	if (!READ_ONCE(v->in_tenant) || current != v->carrier)
+		return;
+	ev_save_user_regs(&c, task_pt_regs(current));
+	c.trap = v->trap;
+	if (c.trap == EV_TRAP_SYSCALL) {
+		c.syscall_nr = v->trap_nr;
+		c.rax = v->trap_nr;
+	} else if (c.trap == EV_TRAP_FAULT) {
+		c.fault_addr = v->fault_addr;
+		c.fault_write = v->fault_write;
+	}
+	c.linux_faults = ev_linux_faults() - v->faults_at_entry;
+	WRITE_ONCE(v->in_tenant, false);
+	ret = ev_sandbox_write(v->sb, v->tenant_ctx, &c, sizeof(c)) ? -EFAULT : c.trap;
+	v->suspended = false;
+	ret = ev_stub_resume(v, ret);
+	if (v->suspended)
+		return;		/* tenant_run again: its registers and mm are in place */
+	ev_vcpu_end(v, ret);
+}
+
+/*
+ * tenant_run(vm, ctx): run the tenant whose registers ctx holds in
+ * address space vm until it traps; the trap is the return value, and ctx
+ * holds the registers and what trapped.
+ */
+long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ctx,
+		       unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+	struct ev_tenant_ctx c;
+	struct ev_vm *vm;
+
+	if (!ev_sandbox_owns(v->sb, (void *)ctx, sizeof(c)) ||
+	    copy_from_kernel_nofault(&c, (void *)ctx, sizeof(c)))
+		return -EFAULT;
+	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX)
+		return -EINVAL;
+	vm = ev_vm_get(v->sb, handle);
+	if (!vm)
+		return -EBADF;
+	if (!v->home_saved) {
+		v->home_regs = *regs;
+		v->home_saved = true;
+		v->home_rseq = current->rseq;
+		v->home_rseq_len = current->rseq_len;
+		v->home_rseq_sig = current->rseq_sig;
+		current->rseq = NULL;
+		current->rseq_len = 0;
+	}
+	if (v->tenant_vm != vm) {
+		ev_switch_mm(v, ev_vm_mm(vm));
+		if (v->tenant_vm)
+			ev_vm_put(v->tenant_vm);
+		WRITE_ONCE(v->tenant_vm, vm);
+	} else {
+		ev_vm_put(vm);		/* the carrier already holds one */
+	}
+	ev_load_user_regs(regs, &c);
+	v->tenant_ctx = (struct ev_tenant_ctx *)ctx;
+	v->faults_at_entry = ev_linux_faults();
+	v->suspended = true;
+	WRITE_ONCE(v->in_tenant, true);
+	WRITE_ONCE(v->bail, EV_BAIL_SUSPEND);
+	return 0;
+}
+
+/*
+ * The vCPU's kernel has returned ret.  If its carrier left the launcher to
+ * run tenants, give it back the launcher's mm and registers, with ret as
+ * EV_RUN_VCPU's result.
+ */
+long ev_tenant_finish(struct ev_vcpu *v, long ret)
+{
+	WRITE_ONCE(v->in_tenant, false);
+	if (v->home_mm && current->mm != v->home_mm)
+		ev_switch_mm(v, v->home_mm);
+	if (v->tenant_vm) {
+		ev_vm_put(v->tenant_vm);
+		WRITE_ONCE(v->tenant_vm, NULL);
+	}
+	if (v->home_saved) {
+		struct pt_regs *regs = task_pt_regs(current);
+
+		*regs = v->home_regs;
+		regs->ax = ret;
+		v->home_saved = false;
+		current->rseq = v->home_rseq;
+		current->rseq_len = v->home_rseq_len;
+		current->rseq_sig = v->home_rseq_sig;
+		rseq_set_notify_resume(current);
+	}
+	return ret;
+}
+
+/* From a work item: the carrier is gone, and so is everything it held but this. */
+static void ev_carrier_died(struct work_struct *work)
+{
+	struct ev_vcpu *v = container_of(work, struct ev_vcpu, death_work);
+
+	pr_info("endovisor: sandbox %llu vCPU %u: its carrier died carrying; ending the vCPU\n",
+		v->sb->id, v->id);
+	if (v->tenant_vm) {
+		/* It died with the tenant's mm, whose reference exit_mm dropped. */
+		mmput(v->home_mm);
+		ev_vm_put(v->tenant_vm);
+		WRITE_ONCE(v->tenant_vm, NULL);
+	}
+	WRITE_ONCE(v->in_tenant, false);
+	WRITE_ONCE(v->carrying, false);
+	ev_kick_stop(v);
+	ev_sandbox_vcpu_done(v, -EINTR);
+}
+
+/*
+ * The carrier's last switch out, from the preempt notifier: the thread is
+ * dead and the vCPU never ended.  Nothing can be done here (the run queue
+ * is locked); the work item does it.
+ */
+void ev_tenant_carrier_dead(struct ev_vcpu *v)
+{
+	schedule_work(&v->death_work);
+}
+
+static struct tracepoint *ev_sys_enter_tp;
+
+static void ev_find_sys_enter(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sys_enter"))
+		ev_sys_enter_tp = tp;
+}
+
+int ev_tenant_module_init(void)
+{
+	int ret;
+
+	for_each_kernel_tracepoint(ev_find_sys_enter, NULL);
+	if (!ev_sys_enter_tp) {
+		pr_err("endovisor: no sys_enter tracepoint; tenants need it\n");
+		return -ENOENT;
+	}
+	ret = tracepoint_probe_register(ev_sys_enter_tp, ev_sys_enter, NULL);
+	if (ret)
+		pr_err("endovisor: cannot probe sys_enter (%d)\n", ret);
+	return ret;
+}
+
+void ev_tenant_module_exit(void)
+{
+	tracepoint_probe_unregister(ev_sys_enter_tp, ev_sys_enter, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+void ev_tenant_vcpu_init(struct ev_vcpu *v)
+{
+	init_task_work(&v->trap_work, ev_tenant_trap_work);
+	INIT_WORK(&v->death_work, ev_carrier_died);
+	v->home_mm = NULL;
+}

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tenant address spaces and their page tables.
+ *
+ * A tenant address space is a Linux mm of its own (mm_alloc, resolved at
+ * load) holding one mapping, the tenant region: [EV_TENANT_BASE,
+ * EV_TENANT_BASE + EV_TENANT_SIZE), created with vm_mmap on a file of the
+ * endovisor's, whose mmap marks it VM_PFNMAP and shared.  The endovisor
+ * writes that region's page-table entries itself with apply_to_page_range:
+ * a vm_map puts a granted frame's entry straight into the mm's page table,
+ * so a tenant's first touch of the page is a TLB miss and a hardware walk,
+ * never a fault.  The entries are "special" (pte_mkspecial): Linux neither
+ * counts nor frees the frames behind them, because the grant owns those;
+ * when the mm goes away Linux clears the entries and frees the page tables
+ * the region used.
+ *
+ * The endovisor is the only writer of these entries: Linux's own page-table
+ * walkers (reclaim, NUMA balancing, khugepaged) skip VM_PFNMAP mappings, the
+ * tenant's system calls never reach Linux, and the mm cannot go away while
+ * the endovisor holds it.  So the entries are written under the space's own
+ * mutex, found by a walk of the page table in software (ev_walk), and
+ * apply_to_page_range is called only to allocate a missing page table.
+ *
+ * A page fault in the region (an unmapped page, or a write to a page mapped
+ * read-only) reaches the endovisor's fault handler, which hands it to the
+ * sandbox kernel as a trap (tenant.c) instead of resolving it.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "endovisor.h"
+
+struct ev_vm {
+	struct ev_sandbox *sb;
+	struct mm_struct *mm;
+	unsigned int slot;
+	refcount_t users;
+	struct completion gone;
+	struct mutex lock;		/* serializes this space's page-table writes */
+	atomic_long_t mapped;
+};
+
+struct mm_struct *ev_vm_mm(struct ev_vm *vm)
+{
+	return vm->mm;
+}
+
+/* Takes a reference; NULL for a handle that names no space of this sandbox. */
+struct ev_vm *ev_vm_get(struct ev_sandbox *sb, unsigned long handle)
+{
+	struct ev_vm *vm;
+
+	if (handle == 0 || handle > EV_MAX_VMS)
+		return NULL;
+	rcu_read_lock();
+	vm = rcu_dereference(sb->vms[handle - 1]);
+	if (vm && !refcount_inc_not_zero(&vm->users))
+		vm = NULL;
+	rcu_read_unlock();
+	return vm;
+}
+
+void ev_vm_put(struct ev_vm *vm)
+{
+	if (refcount_dec_and_test(&vm->users))
+		complete(&vm->gone);
+}
+
+static vm_fault_t ev_vm_fault(struct vm_fault *vmf)
+{
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+
+	if (!ev_tenant_fault(vmf->vma->vm_private_data, vmf->address, write))
+		return VM_FAULT_SIGBUS;
+	return VM_FAULT_NOPAGE;
+}
+
+static const struct vm_operations_struct ev_tenant_vm_ops = {
+	.fault = ev_vm_fault,
+	/* A write to a page mapped read-only: without this Linux would make it writable. */
+	.pfn_mkwrite = ev_vm_fault,
+};
+
+static int ev_tenant_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct ev_vm *vm = file->private_data;
+
+	if (vma->vm_mm != vm->mm || vma->vm_start != EV_TENANT_BASE ||
+	    vma->vm_end != EV_TENANT_BASE + EV_TENANT_SIZE)
+		return -EINVAL;
+	vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_ops = &ev_tenant_vm_ops;
+	vma->vm_private_data = vm;
+	return 0;
+}
+
+static const struct file_operations ev_tenant_fops = {
+	.owner = THIS_MODULE,
+	.mmap = ev_tenant_mmap,
+};
+
+/* vm_create(): a new tenant address space with its region in place. */
+long ev_svc_vm_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
+		      unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	struct ev_sandbox *sb = v->sb;
+	struct mm_struct *was = current->mm;
+	struct file *file;
+	unsigned long addr;
+	struct ev_vm *vm;
+	unsigned int i;
+	long ret;
+
+	vm = kzalloc(sizeof(*vm), GFP_KERNEL);
+	if (!vm)
+		return -ENOMEM;
+	vm->sb = sb;
+	refcount_set(&vm->users, 1);
+	init_completion(&vm->gone);
+	mutex_init(&vm->lock);
+	vm->mm = ev_linux.mm_alloc();
+	if (!vm->mm) {
+		kfree(vm);
+		return -ENOMEM;
+	}
+	vm->mm->task_size = TASK_SIZE_MAX;
+	vm->mm->mmap_base = EV_TENANT_BASE;
+	file = anon_inode_getfile("[endovisor-tenant]", &ev_tenant_fops, vm, O_RDWR);
+	if (IS_ERR(file)) {
+		ret = PTR_ERR(file);
+		goto fail;
+	}
+	/* vm_mmap maps into current->mm, so the carrier adopts the new mm for it. */
+	ev_switch_mm(v, vm->mm);
+	addr = vm_mmap(file, EV_TENANT_BASE, EV_TENANT_SIZE,
+		       PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED | MAP_FIXED, 0);
+	ev_switch_mm(v, was);
+	fput(file);		/* the mapping holds its own reference */
+	if (IS_ERR_VALUE(addr)) {
+		ret = addr;
+		goto fail;
+	}
+	mutex_lock(&sb->vm_lock);
+	for (i = 0; i < EV_MAX_VMS; i++)
+		if (!rcu_access_pointer(sb->vms[i]))
+			break;
+	if (i == EV_MAX_VMS) {
+		mutex_unlock(&sb->vm_lock);
+		ret = -ENOSPC;
+		goto fail;
+	}
+	vm->slot = i;
+	rcu_assign_pointer(sb->vms[i], vm);
+	mutex_unlock(&sb->vm_lock);
+	atomic_inc(&ev_live.vms);
+	return i + 1;
+fail:
+	mmput(vm->mm);
+	kfree(vm);
+	return ret;
+}
+
+/* Unpublish, wait for users, drop the mm. vm_lock held. */
+static void ev_vm_free(struct ev_sandbox *sb, struct ev_vm *vm)
+{
+	RCU_INIT_POINTER(sb->vms[vm->slot], NULL);
+	ev_vm_put(vm);
+	wait_for_completion(&vm->gone);
+	synchronize_rcu();
+	mmput(vm->mm);
+	kfree(vm);
+	atomic_dec(&ev_live.vms);
+}
+
+static bool ev_vm_in_use(struct ev_sandbox *sb, struct ev_vm *vm)
+{
+	unsigned int i;
+
+	for (i = 0; i < sb->nr_vcpus; i++)
+		if (READ_ONCE(sb->vcpus[i]->tenant_vm) == vm)
+			return true;
+	return false;
+}
+
+/* vm_destroy(vm): -EBUSY while a vCPU's tenant runs in it. */
+long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
+		       unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	struct ev_sandbox *sb = v->sb;
+	struct ev_vm *vm;
+	long ret = 0;
+
+	mutex_lock(&sb->vm_lock);
+	vm = handle && handle <= EV_MAX_VMS ?
+	     rcu_dereference_protected(sb->vms[handle - 1], lockdep_is_held(&sb->vm_lock)) : NULL;
+	if (!vm)
+		ret = -EBADF;
+	else if (ev_vm_in_use(sb, vm) || current->mm == vm->mm)
+		ret = -EBUSY;
+	else
+		ev_vm_free(sb, vm);
+	mutex_unlock(&sb->vm_lock);
+	return ret;
+}
+
+/* Teardown: no carrier is left, so every space can go. */
+void ev_vm_teardown(struct ev_sandbox *sb)
+{
+	unsigned int i;
+
+	mutex_lock(&sb->vm_lock);
+	for (i = 0; i < EV_MAX_VMS; i++) {
+		struct ev_vm *vm = rcu_dereference_protected(sb->vms[i], true);
+
+		if (vm)
+			ev_vm_free(sb, vm);
+	}
+	mutex_unlock(&sb->vm_lock);
+}
+
+/* Are pages pages at va inside the tenant region, page-aligned? */
+static bool ev_va_ok(unsigned long va, unsigned long pages)
+{
+	return !(va & ~PAGE_MASK) && pages &&
+	       pages <= EV_TENANT_SIZE >> PAGE_SHIFT &&
+	       va >= EV_TENANT_BASE &&
+	       va - EV_TENANT_BASE <= EV_TENANT_SIZE - (pages << PAGE_SHIFT);
+}
+
+static bool ev_prot_ok(unsigned long prot)
+{
+	return !(prot & ~(EV_PROT_READ | EV_PROT_WRITE | EV_PROT_EXEC)) &&
+	       (prot & EV_PROT_READ);
+}
+
+/*
+ * The entry for pfn with prot: present, user, accessed, dirty if writable,
+ * executable only if asked, and special.  A read-only entry is never dirty:
+ * on x86 Write=0, Dirty=1 means a shadow-stack page.
+ */
+static pte_t ev_pte(unsigned long pfn, unsigned long prot)
+{
+	vm_flags_t flags = VM_SHARED | VM_READ;
+	pte_t pte;
+
+	if (prot & EV_PROT_WRITE)
+		flags |= VM_WRITE;
+	if (prot & EV_PROT_EXEC)
+		flags |= VM_EXEC;
+	pte = pte_mkyoung(pte_mkspecial(pfn_pte(pfn, vm_get_page_prot(flags))));
+	return prot & EV_PROT_WRITE ? pte_mkdirty(pte) : pte;
+}
+
+/*
+ * The entry that maps va in mm, or NULL if a page table on the way is
+ * missing.  The region is never mapped with huge pages, and its page tables
+ * are freed only when the mm goes, so the walk needs no lock of Linux's.
+ */
+static pte_t *ev_walk(struct mm_struct *mm, unsigned long va)
+{
+	pgd_t *pgd = pgd_offset(mm, va);
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t *pmd;
+
+	if (pgd_none(*pgd) || pgd_bad(*pgd))
+		return NULL;
+	p4d = p4d_offset(pgd, va);
+	if (p4d_none(*p4d) || p4d_bad(*p4d))
+		return NULL;
+	pud = pud_offset(p4d, va);
+	if (pud_none(*pud) || pud_bad(*pud))
+		return NULL;
+	pmd = pmd_offset(pud, va);
+	if (pmd_none(*pmd) || pmd_bad(*pmd))
+		return NULL;
+	return pte_offset_kernel(pmd, va);
+}
+
+/* The frame mapped at va (0 if none), and whether it is writable. */
+static unsigned long ev_walk_pfn(struct mm_struct *mm, unsigned long va, bool *writable)
+{
+	pte_t *ptep = ev_walk(mm, va);
+	pte_t pte;
+
+	if (!ptep)
+		return 0;
+	pte = ptep_get(ptep);
+	if (!pte_present(pte) || !pte_special(pte))
+		return 0;
+	if (writable)
+		*writable = pte_write(pte);
+	return pte_pfn(pte);
+}
+
+struct ev_map_job {
+	struct mm_struct *mm;
+	pte_t pte;
+};
+
+/* For apply_to_page_range, which allocates the page tables a map needs. */
+static int ev_pte_install(pte_t *ptep, unsigned long addr, void *data)
+{
+	struct ev_map_job *job = data;
+
+	if (!pte_none(ptep_get(ptep)))
+		return -EEXIST;
+	set_pte_at(job->mm, addr, ptep, job->pte);
+	return 0;
+}
+
+static int ev_map_one(struct ev_vm *vm, unsigned long va, pte_t pte)
+{
+	struct ev_map_job job = { .mm = vm->mm, .pte = pte };
+	pte_t *ptep = ev_walk(vm->mm, va);
+
+	if (!ptep)	/* a page table is missing: let Linux allocate it */
+		return apply_to_page_range(vm->mm, va, PAGE_SIZE, ev_pte_install, &job);
+	return ev_pte_install(ptep, va, &job);
+}
+
+/* Is every page of the range mapped (for protect and unmap, before any change)? */
+static int ev_check_mapped(struct ev_vm *vm, unsigned long va, unsigned long pages)
+{
+	unsigned long i;
+
+	for (i = 0; i < pages; i++)
+		if (!ev_walk_pfn(vm->mm, va + (i << PAGE_SHIFT), NULL))
+			return -ENOENT;
+	return 0;
+}
+
+/* Protect or unmap pages already checked to be mapped. */
+static void ev_rewrite(struct ev_vm *vm, unsigned int op, unsigned long va,
+		       unsigned long pages, unsigned long prot)
+{
+	unsigned long i;
+
+	for (i = 0; i < pages; i++, va += PAGE_SIZE) {
+		pte_t *ptep = ev_walk(vm->mm, va);
+
+		if (op == EV_VM_OP_UNMAP)
+			ptep_get_and_clear(vm->mm, va, ptep);
+		else
+			set_pte_at(vm->mm, va, ptep, ev_pte(pte_pfn(ptep_get(ptep)), prot));
+	}
+}
+
+/* One op on one page, the space's lock held: what vm_map and vm_batch are made of. */
+static int ev_vm_op_locked(struct ev_sandbox *sb, struct ev_vm *vm,
+			   const struct ev_vm_op *op)
+{
+	struct page *page;
+	int ret;
+
+	if (!ev_va_ok(op->va, 1))
+		return -EINVAL;
+	switch (op->op) {
+	case EV_VM_OP_MAP:
+		if (!ev_prot_ok(op->prot))
+			return -EINVAL;
+		page = ev_grant_page(&sb->grant, op->frame);
+		if (!page)
+			return -EACCES;
+		ret = ev_map_one(vm, op->va, ev_pte(page_to_pfn(page), op->prot));
+		if (!ret)
+			atomic_long_inc(&vm->mapped);
+		return ret;
+	case EV_VM_OP_PROTECT:
+		if (!ev_prot_ok(op->prot))
+			return -EINVAL;
+		fallthrough;
+	case EV_VM_OP_UNMAP:
+		ret = ev_check_mapped(vm, op->va, 1);
+		if (ret)
+			return ret;
+		ev_rewrite(vm, op->op, op->va, 1, op->prot);
+		if (op->op == EV_VM_OP_UNMAP)
+			atomic_long_dec(&vm->mapped);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Page-table writers hold the space's mutex, and Linux's mmap lock shared. */
+static void ev_vm_lock(struct ev_vm *vm)
+{
+	mutex_lock(&vm->lock);
+	mmap_read_lock(vm->mm);
+}
+
+static void ev_vm_unlock(struct ev_vm *vm)
+{
+	mmap_read_unlock(vm->mm);
+	mutex_unlock(&vm->lock);
+}
+
+static void ev_flush(struct ev_vm *vm, unsigned long start, unsigned long end)
+{
+	if (start < end)
+		ev_linux.flush_tlb_mm_range(vm->mm, start, end, PAGE_SHIFT, false);
+}
+
+/* vm_map(vm, va, frame, prot): one page, no flush (the entry was empty). */
+long ev_svc_vm_map(struct ev_vcpu *v, unsigned long handle, unsigned long va,
+		   unsigned long frame, unsigned long prot, unsigned long a4)
+{
+	struct ev_vm_op op = { .op = EV_VM_OP_MAP, .prot = prot, .va = va, .frame = frame };
+	struct ev_vm *vm = ev_vm_get(v->sb, handle);
+	long ret;
+
+	if (!vm)
+		return -EBADF;
+	ev_vm_lock(vm);
+	ret = ev_vm_op_locked(v->sb, vm, &op);
+	ev_vm_unlock(vm);
+	ev_vm_put(vm);
+	return ret;
+}
+
+/* protect and unmap of a range: all of it mapped, or nothing changes. */
+static long ev_vm_range(struct ev_vcpu *v, unsigned long handle, unsigned int kind,
+			unsigned long va, unsigned long pages, unsigned long prot)
+{
+	struct ev_vm *vm = ev_vm_get(v->sb, handle);
+	long ret;
+
+	if (!vm)
+		return -EBADF;
+	if (!ev_va_ok(va, pages) || (kind == EV_VM_OP_PROTECT && !ev_prot_ok(prot))) {
+		ev_vm_put(vm);
+		return -EINVAL;
+	}
+	ev_vm_lock(vm);
+	ret = ev_check_mapped(vm, va, pages);
+	if (!ret) {
+		ev_rewrite(vm, kind, va, pages, prot);
+		if (kind == EV_VM_OP_UNMAP)
+			atomic_long_sub(pages, &vm->mapped);
+	}
+	ev_vm_unlock(vm);
+	if (!ret)
+		ev_flush(vm, va, va + (pages << PAGE_SHIFT));
+	ev_vm_put(vm);
+	return ret;
+}
+
+/* vm_protect(vm, va, pages, prot): rewrite the entries in place, then flush. */
+long ev_svc_vm_protect(struct ev_vcpu *v, unsigned long handle, unsigned long va,
+		       unsigned long pages, unsigned long prot, unsigned long a4)
+{
+	return ev_vm_range(v, handle, EV_VM_OP_PROTECT, va, pages, prot);
+}
+
+/* vm_unmap(vm, va, pages): clear the entries, then flush. */
+long ev_svc_vm_unmap(struct ev_vcpu *v, unsigned long handle, unsigned long va,
+		     unsigned long pages, unsigned long a3, unsigned long a4)
+{
+	return ev_vm_range(v, handle, EV_VM_OP_UNMAP, va, pages, 0);
+}
+
+#define EV_BATCH_CHUNK	64
+
+/*
+ * vm_batch(vm, ops, count): count single-page ops from sandbox memory under
+ * one hold of the locks, with one flush at the end for whatever protect or
+ * unmap changed.  The first op to fail stops the batch: the ones before it
+ * stay done, its op field gets EV_VM_OP_FAILED, and its error is returned.
+ */
+long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
+		     unsigned long count, unsigned long a3, unsigned long a4)
+{
+	struct ev_vm_op chunk[EV_BATCH_CHUNK];
+	unsigned long lo = ULONG_MAX, hi = 0, done = 0;
+	struct ev_vm *vm;
+	long ret = 0;
+
+	if (count == 0 || count > EV_BATCH_MAX)
+		return -EINVAL;
+	if (!ev_sandbox_owns(v->sb, (void *)ops, count * sizeof(struct ev_vm_op)))
+		return -EFAULT;
+	vm = ev_vm_get(v->sb, handle);
+	if (!vm)
+		return -EBADF;
+	ev_vm_lock(vm);
+	while (done < count && !ret) {
+		unsigned long n = min_t(unsigned long, count - done, EV_BATCH_CHUNK), i;
+		struct ev_vm_op *src = (struct ev_vm_op *)ops + done;
+
+		if (copy_from_kernel_nofault(chunk, src, n * sizeof(*chunk))) {
+			ret = -EFAULT;
+			break;
+		}
+		for (i = 0; i < n; i++, done++) {
+			ret = ev_vm_op_locked(v->sb, vm, &chunk[i]);
+			if (ret) {
+				u32 failed = chunk[i].op | EV_VM_OP_FAILED;
+
+				ev_sandbox_write(v->sb, &src[i].op, &failed, sizeof(failed));
+				break;
+			}
+			if (chunk[i].op != EV_VM_OP_MAP) {
+				lo = min_t(unsigned long, lo, chunk[i].va);
+				hi = max_t(unsigned long, hi, chunk[i].va + PAGE_SIZE);
+			}
+		}
+	}
+	ev_vm_unlock(vm);
+	ev_flush(vm, lo, hi);
+	ev_vm_put(vm);
+	return ret ? ret : (long)count;
+}
+
+#define EV_COPY_MAX	(1UL << 20)
+
+/*
+ * Copy len bytes between sandbox memory and tenant memory, a page at a
+ * time, each page found by a software walk of the tenant's page table.
+ */
+static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned long kaddr,
+			   unsigned long uaddr, unsigned long len, bool to_tenant)
+{
+	struct ev_vm *vm;
+	long ret = 0;
+
+	if (len == 0 || len > EV_COPY_MAX)
+		return -EINVAL;
+	if (uaddr < EV_TENANT_BASE || uaddr - EV_TENANT_BASE > EV_TENANT_SIZE - len)
+		return -EFAULT;	/* outside the tenant region: a kernel address, say */
+	vm = ev_vm_get(v->sb, handle);
+	if (!vm)
+		return -EBADF;
+	/* The sandbox's buffer stays its own while it is written (ev_sandbox_write). */
+	down_read(&v->sb->heap.free_sem);
+	if (!ev_sandbox_owns(v->sb, (void *)kaddr, len)) {
+		up_read(&v->sb->heap.free_sem);
+		ev_vm_put(vm);
+		return -EFAULT;
+	}
+	while (len) {
+		unsigned long off = uaddr & ~PAGE_MASK, n = min(len, PAGE_SIZE - off);
+		bool writable = false;
+		unsigned long pfn = ev_walk_pfn(vm->mm, uaddr & PAGE_MASK, &writable);
+		char *frame = pfn ? pfn_to_kaddr(pfn) : NULL;
+
+		if (!frame || (to_tenant && !writable)) {
+			ret = -EFAULT;
+			break;
+		}
+		if (to_tenant)
+			memcpy(frame + off, (void *)kaddr, n);
+		else
+			memcpy((void *)kaddr, frame + off, n);
+		uaddr += n;
+		kaddr += n;
+		len -= n;
+	}
+	up_read(&v->sb->heap.free_sem);
+	ev_vm_put(vm);
+	return ret;
+}
+
+/* copy_from_tenant(vm, dst, src, len): -EFAULT at an unmapped page. */
+long ev_svc_copy_from_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
+			     unsigned long src, unsigned long len, unsigned long a4)
+{
+	return ev_copy_tenant(v, vm, dst, src, len, false);
+}
+
+/* copy_to_tenant(vm, dst, src, len): -EFAULT at an unmapped or read-only page. */
+long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
+			   unsigned long src, unsigned long len, unsigned long a4)
+{
+	return ev_copy_tenant(v, vm, src, dst, len, true);
+}

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mem: the sandbox kernel that tests and measures the memory services.
+ *
+ *   test   the refusals (foreign, double and interior frees; a frame outside
+ *          the grant; copies from unmapped or kernel addresses), zero faults
+ *          on first touch and after protect, a tenant page fault, and
+ *          copy-on-write after fork; one MEMTEST line each
+ *   perf   the memory measurements, one EVFIG line each
+ *
+ * It runs on vCPU 0 only; its tenant is prototype/tenants/touch.S.  The
+ * fork is this kernel's own: a protect of the parent and a map into the
+ * child for every page, as a kernel proper would do it on vOSTD.
+ */
+#include "mm.h"
+
+extern const char tenant_touch_start[], tenant_touch_end[];
+
+#define PAGE		VOSTD_PAGE_SIZE
+#define CODE_VA		EV_TENANT_BASE			/* the tenant's code */
+#define RESULTS_VA	(EV_TENANT_BASE + 0x100000)	/* its timings, 8 bytes a page */
+#define DATA_VA		(EV_TENANT_BASE + 0x10000000)	/* the pages it touches */
+#define RW		(EV_PROT_READ | EV_PROT_WRITE)
+#define RO		EV_PROT_READ
+#define CURSOR_BATCH	64
+
+#define ROUNDS		9
+#define PAGES_2M	512
+#define FORK_PAGES	16384		/* 64 MiB */
+#define FORK_FRAMES	256		/* each mapped 64 times */
+#define FORK_ROUNDS	3
+
+static u32 *failures(void)
+{
+	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(u32));
+}
+
+static void check(const char *name, bool ok, const char *fmt, long got)
+{
+	if (ok) {
+		vostd_println("MEMTEST %s ok", name);
+	} else {
+		(*failures())++;
+		vostd_println("MEMTEST %s FAIL: %s %ld", name, fmt, got);
+	}
+}
+
+/* One EVFIG line of the median and p99 of n samples. */
+static void report(const char *key, u64 *s, unsigned int n, const char *unit,
+		   const char *baseline)
+{
+	vostd_sort_u64(s, n);
+	vostd_println("EVFIG %s value=%llu stat=median p99=%llu n=%u unit=%s%s%s",
+		      key, vostd_percentile(s, n, 50), vostd_percentile(s, n, 99), n,
+		      unit, baseline ? " baseline=" : "", baseline ? baseline : "");
+}
+
+static void report_count(const char *key, u64 v, const char *unit)
+{
+	vostd_println("EVFIG %s value=%llu stat=sum unit=%s", key, v, unit);
+}
+
+/* ---- tenants ---- */
+
+struct tenant {
+	struct vostd_vmspace *vs;
+	void *code;
+	void *results[FORK_PAGES * 8 / PAGE];
+	unsigned int result_pages;
+};
+
+/* A new address space with touch mapped at CODE_VA and room for n timings. */
+static struct tenant *tenant_new(unsigned int n)
+{
+	struct tenant *t = vostd_alloc(sizeof(*t), true);
+	unsigned int i;
+
+	if (!t)
+		return NULL;
+	t->vs = vostd_vmspace_new();
+	t->code = vostd_frame_alloc();
+	if (!t->vs || !t->code)
+		return NULL;
+	vostd_memcpy(t->code, tenant_touch_start, tenant_touch_end - tenant_touch_start);
+	if (vostd_vm_map(t->vs, CODE_VA, t->code, EV_PROT_READ | EV_PROT_EXEC))
+		return NULL;
+	t->result_pages = (n * 8 + PAGE - 1) / PAGE;
+	for (i = 0; i < t->result_pages; i++) {
+		t->results[i] = vostd_frame_alloc();
+		if (!t->results[i] ||
+		    vostd_vm_map(t->vs, RESULTS_VA + i * PAGE, t->results[i], RW))
+			return NULL;
+	}
+	return t;
+}
+
+static void tenant_free(struct tenant *t)
+{
+	unsigned int i;
+
+	vostd_vmspace_destroy(t->vs);
+	vostd_frame_free(t->code);
+	for (i = 0; i < t->result_pages; i++)
+		vostd_frame_free(t->results[i]);
+	vostd_free(t);
+}
+
+/*
+ * Run touch over n pages from va; with timings, each access's cycles land
+ * in s.  Page faults it takes are handed to fault(), which resolves them.
+ * Returns the pass's cycles, or 0 on failure; *faults is what Linux counted.
+ */
+static u64 touch(struct tenant *t, unsigned long va, unsigned long n, bool write,
+		 u64 *s, u64 *faults,
+		 long (*fault)(struct tenant *t, unsigned long addr, bool write))
+{
+	struct ev_tenant_ctx *c = vostd_alloc(sizeof(*c), true);
+	u64 total = 0;
+	long trap;
+
+	if (!c)
+		return 0;
+	c->rip = CODE_VA;
+	c->rsp = RESULTS_VA;	/* touch uses no stack */
+	c->rdi = va;
+	c->rsi = n;
+	c->r12 = PAGE;
+	c->r13 = s ? RESULTS_VA : 0;
+	c->r14 = write;
+	c->r15 = 0x5a;
+	*faults = 0;
+	for (;;) {
+		trap = vostd_user_run(t->vs, c);
+		*faults += c->linux_faults;
+		if (trap == EV_TRAP_FAULT && fault && !fault(t, c->fault_addr, c->fault_write))
+			continue;	/* resolved: the access is retried */
+		if (trap == EV_TRAP_KICK)
+			continue;
+		break;
+	}
+	if (trap == EV_TRAP_SYSCALL && c->syscall_nr == 0)
+		total = c->rbx;
+	else
+		vostd_println("mem: touch ended with trap %ld at %llx (fault %llx)",
+			      trap, c->rip, c->fault_addr);
+	if (total && s && vostd_copy_from_user(t->vs, s, RESULTS_VA, n * 8))
+		total = 0;
+	vostd_free(c);
+	return total;
+}
+
+/* Map n fresh frames (or frames[i % nframes]) at va, under one cursor. */
+static long map_range(struct vostd_vmspace *vs, unsigned long va, unsigned long n,
+		      void **frames, unsigned long nframes, unsigned int prot)
+{
+	struct vostd_cursor cur;
+	unsigned long i;
+
+	vostd_cursor_init(&cur, vs, va, va + n * PAGE, CURSOR_BATCH);
+	for (i = 0; i < n; i++) {
+		void *f = frames ? frames[i % nframes] : vostd_frame_alloc();
+
+		if (!f)
+			return -ENOMEM;
+		vostd_cursor_map(&cur, f, prot);
+	}
+	return vostd_cursor_finish(&cur);
+}
+
+/* ---- measurements ---- */
+
+static void perf_heap(void)
+{
+	u64 best = ~0ULL;
+	int r, i;
+
+	for (r = 0; r < 7; r++) {
+		u64 t0 = vostd_cycles();
+
+		for (i = 0; i < 1000; i++)
+			vostd_free(vostd_alloc(64, false));
+		best = min(best, vostd_cycles() - t0);
+	}
+	vostd_println("EVFIG mem.alloc_pair value=%llu.%llu stat=min unit=cycles rounds=7 calls=1000 baseline=heap.kmalloc_pair",
+		      best / 1000, best % 1000 / 100);
+	vostd_call(EV_SVC_CALIBRATE, EV_CAL_HEAP, 0, 0, 0, 0);
+}
+
+static void perf_touch(u64 *s)
+{
+	struct tenant *t = tenant_new(PAGES_2M);
+	u64 faults;
+	int i;
+
+	if (!t || map_range(t->vs, DATA_VA, PAGES_2M, NULL, 0, RW))
+		goto fail;
+	if (!touch(t, DATA_VA, PAGES_2M, false, s, &faults, NULL))
+		goto fail;
+	report("mem.first_touch", s, PAGES_2M, "cycles", "linux.touch_present");
+	report_count("mem.first_touch_faults", faults, "faults");
+
+	/* Copies out of tenant memory, timed one by one, and Linux's own. */
+	for (i = 0; i < 1000; i++) {
+		u64 t0 = vostd_cycles();
+
+		vostd_copy_from_user(t->vs, s + 1000, DATA_VA + (i % PAGES_2M) * PAGE, 64);
+		s[i] = vostd_cycles() - t0;
+	}
+	report("mem.copy_64", s, 1000, "cycles", "linux.copy_from_user_64");
+	for (i = 0; i < 1000; i++) {
+		u64 t0 = vostd_cycles();
+
+		vostd_copy_from_user(t->vs, s + 1000, DATA_VA + (i % PAGES_2M) * PAGE, 4096);
+		s[i] = vostd_cycles() - t0;
+	}
+	report("mem.copy_4k", s, 1000, "cycles", "linux.copy_from_user_4k");
+	vostd_call(EV_SVC_CALIBRATE, EV_CAL_COPY, t->vs->handle, DATA_VA, 0, 0);
+	tenant_free(t);
+	return;
+fail:
+	vostd_println("mem: the first-touch measurement failed");
+	(*failures())++;
+}
+
+static void perf_map(u64 *s)
+{
+	struct tenant *t = tenant_new(PAGES_2M);
+	void **frames = vostd_alloc(PAGES_2M * sizeof(void *), false);
+	u64 per_round[ROUNDS], faults;
+	unsigned long va;
+	int r, i;
+
+	if (!t || !frames)
+		goto fail;
+	for (i = 0; i < PAGES_2M; i++)
+		if (!(frames[i] = vostd_frame_alloc()))
+			goto fail;
+	/* One page per call: each its own crossing. */
+	for (r = 0; r < ROUNDS; r++) {
+		va = DATA_VA + r * 0x400000UL;
+		for (i = 0; i < PAGES_2M; i++) {
+			u64 t0 = vostd_cycles();
+			long ret = vostd_vm_map(t->vs, va + i * PAGE, frames[i], RW);
+
+			s[r * PAGES_2M + i] = vostd_cycles() - t0;
+			if (ret)
+				goto fail;
+		}
+	}
+	report("mem.map_call", s, ROUNDS * PAGES_2M, "cycles", NULL);
+	/* 512 pages under one cursor, batched and not: the cost per page. */
+	for (i = 0; i < 2; i++) {
+		unsigned int batch = i ? 1 : CURSOR_BATCH;
+
+		for (r = 0; r < ROUNDS; r++) {
+			struct vostd_cursor cur;
+			u64 t0 = vostd_cycles();
+			int p;
+
+			va = DATA_VA + (ROUNDS + i * ROUNDS + r) * 0x400000UL;
+			vostd_cursor_init(&cur, t->vs, va, va + PAGES_2M * PAGE, batch);
+			for (p = 0; p < PAGES_2M; p++)
+				vostd_cursor_map(&cur, frames[p], RW);
+			if (vostd_cursor_finish(&cur))
+				goto fail;
+			per_round[r] = (vostd_cycles() - t0) / PAGES_2M;
+		}
+		report(i ? "mem.map_cursor_unbatched" : "mem.map_cursor", per_round,
+		       ROUNDS, "cycles", NULL);
+	}
+	/* Protect the first 2 MiB read-only: one call, one flush. */
+	for (r = 0; r < ROUNDS; r++) {
+		u64 t0 = vostd_cycles();
+
+		if (vostd_vm_protect(t->vs, DATA_VA, PAGES_2M, RO))
+			goto fail;
+		per_round[r] = vostd_cycles() - t0;
+		if (r + 1 < ROUNDS && vostd_vm_protect(t->vs, DATA_VA, PAGES_2M, RW))
+			goto fail;
+	}
+	report("mem.protect_2m", per_round, ROUNDS, "cycles", "linux.mprotect_2m");
+	if (!touch(t, DATA_VA, PAGES_2M, false, s, &faults, NULL))
+		goto fail;
+	report("mem.read_after_protect", s, PAGES_2M, "cycles", NULL);
+	report_count("mem.read_after_protect_faults", faults, "faults");
+	tenant_free(t);
+	for (i = 0; i < PAGES_2M; i++)
+		vostd_frame_free(frames[i]);
+	vostd_free(frames);
+	return;
+fail:
+	vostd_println("mem: the map measurement failed");
+	(*failures())++;
+}
+
+/*
+ * The fork: for every page of the parent, protect it read-only and map the
+ * same frame read-only into the child, each under a cursor of its own.
+ */
+static struct tenant *fork_space(struct tenant *parent, unsigned long pages,
+				 void **frames, unsigned long nframes)
+{
+	struct tenant *child = tenant_new(pages);
+	struct vostd_cursor pc, cc;
+	unsigned long i;
+
+	if (!child)
+		return NULL;
+	vostd_cursor_init(&pc, parent->vs, DATA_VA, DATA_VA + pages * PAGE, CURSOR_BATCH);
+	vostd_cursor_init(&cc, child->vs, DATA_VA, DATA_VA + pages * PAGE, CURSOR_BATCH);
+	for (i = 0; i < pages; i++) {
+		vostd_cursor_protect_next(&pc, PAGE, RO);
+		vostd_cursor_map(&cc, frames[i % nframes], RO);
+	}
+	if (vostd_cursor_finish(&pc) | vostd_cursor_finish(&cc)) {
+		tenant_free(child);
+		return NULL;
+	}
+	return child;
+}
+
+static void perf_fork(void)
+{
+	u64 fork_c[FORK_ROUNDS], child_c[FORK_ROUNDS], parent_c[FORK_ROUNDS];
+	u64 unmap_c[FORK_ROUNDS], child_f = 0, parent_f = 0, faults;
+	void **frames = vostd_alloc(FORK_FRAMES * sizeof(void *), false);
+	struct tenant *parent = tenant_new(0);
+	int r, i;
+
+	if (!frames || !parent)
+		goto fail;
+	for (i = 0; i < FORK_FRAMES; i++)
+		if (!(frames[i] = vostd_frame_alloc()))
+			goto fail;
+	if (map_range(parent->vs, DATA_VA, FORK_PAGES, frames, FORK_FRAMES, RW))
+		goto fail;
+	for (r = 0; r < FORK_ROUNDS; r++) {
+		struct vostd_cursor cur;
+		struct tenant *child;
+		u64 t0 = vostd_cycles();
+
+		child = fork_space(parent, FORK_PAGES, frames, FORK_FRAMES);
+		fork_c[r] = vostd_cycles() - t0;
+		if (!child)
+			goto fail;
+		child_c[r] = touch(child, DATA_VA, FORK_PAGES, false, NULL, &faults, NULL);
+		child_f += faults;
+		parent_c[r] = touch(parent, DATA_VA, FORK_PAGES, false, NULL, &faults, NULL);
+		parent_f += faults;
+		if (!child_c[r] || !parent_c[r])
+			goto fail;
+		t0 = vostd_cycles();
+		vostd_cursor_init(&cur, child->vs, DATA_VA, DATA_VA + FORK_PAGES * PAGE,
+				  CURSOR_BATCH);
+		vostd_cursor_unmap(&cur, FORK_PAGES * PAGE);
+		if (vostd_cursor_finish(&cur))
+			goto fail;
+		unmap_c[r] = vostd_cycles() - t0;
+		tenant_free(child);
+	}
+	report("mem.fork_64m", fork_c, FORK_ROUNDS, "cycles", "linux.fork_64m");
+	report("mem.child_read_pass", child_c, FORK_ROUNDS, "cycles", NULL);
+	report_count("mem.child_read_pass_faults", child_f, "faults");
+	report("mem.parent_reread", parent_c, FORK_ROUNDS, "cycles", NULL);
+	report_count("mem.parent_reread_faults", parent_f, "faults");
+	report("mem.unmap_64m", unmap_c, FORK_ROUNDS, "cycles", NULL);
+	tenant_free(parent);
+	for (i = 0; i < FORK_FRAMES; i++)
+		vostd_frame_free(frames[i]);
+	vostd_free(frames);
+	return;
+fail:
+	vostd_println("mem: the fork measurement failed");
+	(*failures())++;
+}
+
+static void perf(void)
+{
+	u64 *s = vostd_alloc(ROUNDS * PAGES_2M * sizeof(u64), false);
+
+	if (!s) {
+		(*failures())++;
+		return;
+	}
+	perf_heap();
+	perf_touch(s);
+	perf_map(s);
+	perf_fork();
+	vostd_free(s);
+}
+
+/* ---- tests ---- */
+
+static int a_static;
+
+static void test_heap(void)
+{
+	char *p = vostd_alloc(64, false);
+	long r;
+
+	r = vostd_free(&a_static);
+	check("free_foreign", r == -ENOENT, "a free of memory the heap never gave out returned", r);
+	r = vostd_free(p + 8);
+	check("free_interior", r == -EINVAL, "a free of a pointer inside a block returned", r);
+	r = vostd_free(p);
+	check("free", r == 0, "a free of a block returned", r);
+	r = vostd_free(p);
+	check("free_double", r == -ENOENT, "a second free of the block returned", r);
+}
+
+static void test_refusals(struct tenant *t)
+{
+	void *block = vostd_alloc(PAGE, false);
+	char buf[64];
+	long r;
+
+	/* A page-aligned heap block is kernel memory, but no frame of the grant. */
+	r = vostd_vm_map(t->vs, DATA_VA + 100 * PAGE, block, RW);
+	check("map_outside_grant", r == -EACCES, "a map of a frame outside the grant returned", r);
+	r = vostd_vm_map(t->vs, DATA_VA, t->code, RW);
+	check("map_over_mapping", r == -EEXIST, "a map over an existing mapping returned", r);
+	r = vostd_vm_protect(t->vs, DATA_VA + 200 * PAGE, 1, RO);
+	check("protect_unmapped", r == -ENOENT, "a protect of an unmapped page returned", r);
+	r = vostd_vm_unmap(t->vs, DATA_VA + 200 * PAGE, 1);
+	check("unmap_unmapped", r == -ENOENT, "an unmap of an unmapped page returned", r);
+	r = vostd_copy_from_user(t->vs, buf, DATA_VA + 300 * PAGE, sizeof(buf));
+	check("copy_unmapped", r == -EFAULT, "a copy from an unmapped address returned", r);
+	r = vostd_copy_from_user(t->vs, buf, (unsigned long)buf, sizeof(buf));
+	check("copy_kernel", r == -EFAULT, "a copy from a kernel address returned", r);
+	vostd_free(block);
+}
+
+/* Resolve a fault by mapping a fresh frame where it fell. */
+static long map_on_fault(struct tenant *t, unsigned long addr, bool write)
+{
+	void *f = vostd_frame_alloc();
+
+	return f ? vostd_vm_map(t->vs, addr & ~(PAGE - 1), f, RW) : -ENOMEM;
+}
+
+static struct tenant *cow_parent;
+static void **cow_frames;
+
+/* Copy-on-write: a write to a shared read-only page gets its own copy. */
+static long cow_fault(struct tenant *t, unsigned long addr, bool write)
+{
+	unsigned long va = addr & ~(PAGE - 1), i = (va - DATA_VA) / PAGE;
+	void *copy;
+
+	if (!write || va < DATA_VA || i >= 4)
+		return -EFAULT;
+	copy = vostd_frame_alloc();
+	if (!copy)
+		return -ENOMEM;
+	vostd_memcpy(copy, cow_frames[i], PAGE);
+	if (vostd_vm_unmap(t->vs, va, 1))
+		return -EFAULT;
+	return vostd_vm_map(t->vs, va, copy, RW);
+}
+
+static void tests(void)
+{
+	struct tenant *t = tenant_new(8), *child;
+	void *frames[4];
+	u64 faults, s[8];
+	char before[1], after[1];
+	long r;
+	int i;
+
+	test_heap();
+	if (!t) {
+		check("tenant", false, "could not set up a tenant", 0);
+		return;
+	}
+	if (map_range(t->vs, DATA_VA, 8, NULL, 0, RW) ||
+	    !touch(t, DATA_VA, 8, false, s, &faults, NULL))
+		check("first_touch", false, "the tenant did not run", 0);
+	else
+		check("first_touch_no_faults", faults == 0, "first touch of mapped pages faulted", faults);
+	test_refusals(t);
+	r = vostd_vm_protect(t->vs, DATA_VA, 8, RO);
+	check("protect", r == 0, "protect returned", r);
+	if (touch(t, DATA_VA, 8, false, s, &faults, NULL))
+		check("protect_no_faults", faults == 0, "reads after protect faulted", faults);
+	/* A touch of pages nobody mapped: each faults to the kernel proper. */
+	if (touch(t, DATA_VA + 400 * PAGE, 4, false, NULL, &faults, map_on_fault))
+		check("tenant_fault", faults == 4, "page faults resolved by the kernel proper:", faults);
+	else
+		check("tenant_fault", false, "the faulting tenant did not finish", 0);
+	tenant_free(t);
+
+	/* Fork four pages, then write in the child. */
+	cow_parent = tenant_new(4);
+	for (i = 0; i < 4; i++)
+		frames[i] = vostd_frame_alloc();
+	cow_frames = frames;
+	if (!cow_parent || map_range(cow_parent->vs, DATA_VA, 4, frames, 4, RW)) {
+		check("cow", false, "could not set up the parent", 0);
+		return;
+	}
+	vostd_copy_to_user(cow_parent->vs, DATA_VA, "P", 1);
+	child = fork_space(cow_parent, 4, frames, 4);
+	if (!child || !touch(child, DATA_VA, 4, true, NULL, &faults, cow_fault)) {
+		check("cow", false, "the child's writes did not complete", 0);
+		return;
+	}
+	vostd_copy_from_user(cow_parent->vs, before, DATA_VA, 1);
+	vostd_copy_from_user(child->vs, after, DATA_VA, 1);
+	check("cow_fault_count", faults == 4, "the child's writes faulted this many times:", faults);
+	check("cow_parent_kept", before[0] == 'P', "the parent's page changed to", before[0]);
+	check("cow_child_copy", after[0] == 0x5a, "the child's page holds", after[0]);
+	r = vostd_copy_to_user(cow_parent->vs, DATA_VA, "Q", 1);
+	check("copy_to_readonly", r == -EFAULT, "a copy into the parent's read-only page returned", r);
+	tenant_free(child);
+	tenant_free(cow_parent);
+	vostd_println("MEMTEST all %s (%u failed)", *failures() ? "FAIL" : "ok", *failures());
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return false;
+	return true;
+}
+
+static long mem_main(void)
+{
+	const char *args = vostd_vcpu()->args;
+
+	if (!failures())
+		return -ENOMEM;
+	if (has_prefix(args, "test"))
+		tests();
+	else if (has_prefix(args, "perf"))
+		perf();
+	else {
+		vostd_println("mem: unknown mode '%s' (want test or perf)", args);
+		(*failures())++;
+	}
+	return *failures() ? -EIO : 0;
+}
+
+VOSTD_KERNEL(mem, mem_main, NULL);

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vOSTD's memory layer on the endovisor's services: the frame pool, address
+ * spaces and their cursors, copies, and user mode.
+ */
+#include "mm.h"
+
+#define VOSTD_GRANT_BATCH	256
+
+/* The sandbox's pool of granted frames it is not using: a stack of addresses. */
+struct vostd_frame_pool {
+	vostd_spinlock_t lock;
+	unsigned long n, cap;
+	void **free;
+};
+
+static struct vostd_frame_pool *vostd_pool(void)
+{
+	return vostd_global(VOSTD_SLOT_FRAMES, sizeof(struct vostd_frame_pool));
+}
+
+/* The string instructions: no call out of the sandbox for a page of zeroes. */
+void vostd_memset(void *p, int c, unsigned long n)
+{
+	asm volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(c) : "memory");
+}
+
+void vostd_memcpy(void *dst, const void *src, unsigned long n)
+{
+	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+}
+
+/* Refill the pool with a batch from the grant; the pool's lock is not held. */
+static bool vostd_pool_refill(struct vostd_frame_pool *pool)
+{
+	u64 *got = vostd_alloc(VOSTD_GRANT_BATCH * sizeof(u64), false);
+	void **bigger = NULL;
+	long n, i;
+
+	if (!got)
+		return false;
+	n = vostd_call(EV_SVC_FRAME_GRANT, VOSTD_GRANT_BATCH, (unsigned long)got, 0, 0, 0);
+	if (n <= 0) {
+		vostd_free(got);
+		return false;
+	}
+	vostd_upcall_disable();
+	vostd_spin_lock(&pool->lock);
+	if (pool->n + n > pool->cap) {
+		unsigned long cap = pool->cap ? pool->cap * 2 : 1024;
+
+		while (cap < pool->n + n)
+			cap *= 2;
+		vostd_spin_unlock(&pool->lock);
+		vostd_upcall_enable();
+		bigger = vostd_alloc(cap * sizeof(void *), false);
+		vostd_upcall_disable();
+		vostd_spin_lock(&pool->lock);
+		if (bigger) {
+			for (i = 0; i < (long)pool->n; i++)
+				bigger[i] = pool->free[i];
+			if (pool->free)
+				vostd_free(pool->free);
+			pool->free = bigger;
+			pool->cap = cap;
+		}
+	}
+	for (i = 0; i < n && pool->n < pool->cap; i++)
+		pool->free[pool->n++] = (void *)got[i];
+	vostd_spin_unlock(&pool->lock);
+	vostd_upcall_enable();
+	vostd_free(got);
+	return true;
+}
+
+void *vostd_frame_alloc(void)
+{
+	struct vostd_frame_pool *pool = vostd_pool();
+	void *frame = NULL;
+
+	if (!pool)
+		return NULL;
+	for (;;) {
+		vostd_upcall_disable();
+		vostd_spin_lock(&pool->lock);
+		if (pool->n)
+			frame = pool->free[--pool->n];
+		vostd_spin_unlock(&pool->lock);
+		vostd_upcall_enable();
+		if (frame || !vostd_pool_refill(pool))
+			break;
+	}
+	if (frame)
+		vostd_memset(frame, 0, VOSTD_PAGE_SIZE);
+	return frame;
+}
+
+void vostd_frame_free(void *frame)
+{
+	struct vostd_frame_pool *pool = vostd_pool();
+
+	vostd_upcall_disable();
+	vostd_spin_lock(&pool->lock);
+	if (pool->n < pool->cap)	/* always: every frame came through the pool */
+		pool->free[pool->n++] = frame;
+	vostd_spin_unlock(&pool->lock);
+	vostd_upcall_enable();
+}
+
+struct vostd_vmspace *vostd_vmspace_new(void)
+{
+	struct vostd_vmspace *vs = vostd_alloc(sizeof(*vs), true);
+
+	if (!vs)
+		return NULL;
+	vs->handle = vostd_call(EV_SVC_VM_CREATE, 0, 0, 0, 0, 0);
+	if (vostd_is_err(vs->handle)) {
+		vostd_free(vs);
+		return NULL;
+	}
+	return vs;
+}
+
+long vostd_vmspace_destroy(struct vostd_vmspace *vs)
+{
+	long ret = vostd_call(EV_SVC_VM_DESTROY, vs->handle, 0, 0, 0, 0);
+
+	if (!ret)
+		vostd_free(vs);
+	return ret;
+}
+
+long vostd_vm_map(struct vostd_vmspace *vs, unsigned long va, void *frame,
+		  unsigned int prot)
+{
+	return vostd_call(EV_SVC_VM_MAP, vs->handle, va, (unsigned long)frame, prot, 0);
+}
+
+long vostd_vm_protect(struct vostd_vmspace *vs, unsigned long va,
+		      unsigned long pages, unsigned int prot)
+{
+	return vostd_call(EV_SVC_VM_PROTECT, vs->handle, va, pages, prot, 0);
+}
+
+long vostd_vm_unmap(struct vostd_vmspace *vs, unsigned long va, unsigned long pages)
+{
+	return vostd_call(EV_SVC_VM_UNMAP, vs->handle, va, pages, 0, 0);
+}
+
+long vostd_cursor_init(struct vostd_cursor *c, struct vostd_vmspace *vs,
+		       unsigned long va, unsigned long end, unsigned int batch)
+{
+	*c = (struct vostd_cursor){ .vs = vs, .va = va, .end = end,
+				    .batch = batch ? batch : 1 };
+	if (c->batch > EV_BATCH_MAX)
+		c->batch = EV_BATCH_MAX;
+	if (va > end || (va | end) & (VOSTD_PAGE_SIZE - 1))
+		return c->err = -EINVAL;
+	c->ops = vostd_alloc(c->batch * sizeof(*c->ops), false);
+	return c->ops ? 0 : (c->err = -ENOMEM);
+}
+
+/* Send what is queued: one vm_batch crossing for the lot. */
+long vostd_cursor_flush(struct vostd_cursor *c)
+{
+	long ret;
+
+	if (c->err || !c->n)
+		return c->err;
+	ret = vostd_call(EV_SVC_VM_BATCH, c->vs->handle, (unsigned long)c->ops, c->n, 0, 0);
+	c->n = 0;
+	if (vostd_is_err(ret))
+		c->err = ret;
+	return c->err;
+}
+
+static long vostd_cursor_push(struct vostd_cursor *c, u32 op, unsigned long frame,
+			      unsigned int prot)
+{
+	if (c->err)
+		return c->err;
+	if (c->va >= c->end)
+		return c->err = -EINVAL;
+	c->ops[c->n++] = (struct ev_vm_op){ .op = op, .prot = prot, .va = c->va,
+					   .frame = frame };
+	c->va += VOSTD_PAGE_SIZE;
+	return c->n == c->batch ? vostd_cursor_flush(c) : 0;
+}
+
+long vostd_cursor_map(struct vostd_cursor *c, void *frame, unsigned int prot)
+{
+	return vostd_cursor_push(c, EV_VM_OP_MAP, (unsigned long)frame, prot);
+}
+
+long vostd_cursor_protect_next(struct vostd_cursor *c, unsigned long len,
+			       unsigned int prot)
+{
+	unsigned long pages = len / VOSTD_PAGE_SIZE;
+
+	while (pages-- && !c->err)
+		vostd_cursor_push(c, EV_VM_OP_PROTECT, 0, prot);
+	return c->err;
+}
+
+long vostd_cursor_unmap(struct vostd_cursor *c, unsigned long len)
+{
+	unsigned long pages = len / VOSTD_PAGE_SIZE;
+
+	while (pages-- && !c->err)
+		vostd_cursor_push(c, EV_VM_OP_UNMAP, 0, 0);
+	return c->err;
+}
+
+long vostd_cursor_jump(struct vostd_cursor *c, unsigned long va)
+{
+	if (!c->err && (va & (VOSTD_PAGE_SIZE - 1) || va > c->end))
+		c->err = -EINVAL;
+	if (!c->err)
+		c->va = va;
+	return c->err;
+}
+
+long vostd_cursor_finish(struct vostd_cursor *c)
+{
+	long ret = vostd_cursor_flush(c);
+
+	if (c->ops)
+		vostd_free(c->ops);
+	c->ops = NULL;
+	return ret;
+}
+
+long vostd_copy_from_user(struct vostd_vmspace *vs, void *dst,
+			  unsigned long src, unsigned long len)
+{
+	return vostd_call(EV_SVC_COPY_FROM_TENANT, vs->handle, (unsigned long)dst,
+			  src, len, 0);
+}
+
+long vostd_copy_to_user(struct vostd_vmspace *vs, unsigned long dst,
+			const void *src, unsigned long len)
+{
+	return vostd_call(EV_SVC_COPY_TO_TENANT, vs->handle, dst,
+			  (unsigned long)src, len, 0);
+}
+
+long vostd_user_run(struct vostd_vmspace *vs, struct ev_tenant_ctx *ctx)
+{
+	return vostd_call(EV_SVC_TENANT_RUN, vs->handle, (unsigned long)ctx, 0, 0, 0);
+}

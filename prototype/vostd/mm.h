@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vOSTD's memory: frames, tenant address spaces with cursors, copies and
+ * user mode, in the manner of OSTD's ostd::mm and ostd::user.
+ */
+#ifndef VOSTD_MM_H
+#define VOSTD_MM_H
+
+#include "vostd.h"
+
+#define VOSTD_PAGE_SIZE		4096UL
+
+/*
+ * Frames.  The sandbox's frames come from the endovisor's grant, a batch
+ * at a time; vOSTD keeps the ones it is not using in a pool of its own, so
+ * freeing a frame gives it back to the sandbox, not to Linux.
+ */
+void *vostd_frame_alloc(void);		/* a zeroed frame, or NULL */
+void vostd_frame_free(void *frame);
+
+/* A tenant address space (OSTD's VmSpace). */
+struct vostd_vmspace {
+	long handle;
+};
+
+struct vostd_vmspace *vostd_vmspace_new(void);
+long vostd_vmspace_destroy(struct vostd_vmspace *vs);
+
+/* One page at a time, one crossing each. */
+long vostd_vm_map(struct vostd_vmspace *vs, unsigned long va, void *frame,
+		  unsigned int prot);
+long vostd_vm_protect(struct vostd_vmspace *vs, unsigned long va,
+		      unsigned long pages, unsigned int prot);
+long vostd_vm_unmap(struct vostd_vmspace *vs, unsigned long va,
+		    unsigned long pages);
+
+/*
+ * A cursor over [va, end) of an address space, as OSTD's CursorMut: it
+ * maps, protects and unmaps at its position and moves forward.  Its work
+ * reaches the endovisor in batches of up to batch operations, one crossing
+ * and one TLB flush per batch; a batch of 1 crosses once per page.  Errors
+ * stick: the first one is returned by every later call and by the finish.
+ */
+struct vostd_cursor {
+	struct vostd_vmspace *vs;
+	unsigned long va, end;
+	struct ev_vm_op *ops;
+	unsigned int n, batch;
+	long err;
+};
+
+long vostd_cursor_init(struct vostd_cursor *c, struct vostd_vmspace *vs,
+		       unsigned long va, unsigned long end, unsigned int batch);
+long vostd_cursor_map(struct vostd_cursor *c, void *frame, unsigned int prot);
+long vostd_cursor_protect_next(struct vostd_cursor *c, unsigned long len,
+			       unsigned int prot);
+long vostd_cursor_unmap(struct vostd_cursor *c, unsigned long len);
+long vostd_cursor_jump(struct vostd_cursor *c, unsigned long va);
+long vostd_cursor_flush(struct vostd_cursor *c);
+long vostd_cursor_finish(struct vostd_cursor *c);
+
+/* Copies between the sandbox kernel's memory and a tenant's. */
+long vostd_copy_from_user(struct vostd_vmspace *vs, void *dst,
+			  unsigned long src, unsigned long len);
+long vostd_copy_to_user(struct vostd_vmspace *vs, unsigned long dst,
+			const void *src, unsigned long len);
+
+/*
+ * User mode (OSTD's UserMode::execute): run the tenant whose registers ctx
+ * holds in vs until it traps; returns EV_TRAP_* and leaves in ctx the
+ * registers and what trapped, or -errno.
+ */
+long vostd_user_run(struct vostd_vmspace *vs, struct ev_tenant_ctx *ctx);
+
+void vostd_memset(void *p, int c, unsigned long n);
+void vostd_memcpy(void *dst, const void *src, unsigned long n);
+
+#endif /* VOSTD_MM_H */
