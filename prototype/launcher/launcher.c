@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,7 @@ int main(int argc, char **argv)
 	struct ev_create create = { .nr_vcpus = 1 };
 	struct carrier carriers[8];
 	const char *cpus = NULL, *label = NULL;
+	sigset_t all, old;
 	char cgroup[256];
 	unsigned int i;
 	int fd, opt, failed = 0;
@@ -221,6 +223,13 @@ int main(int argc, char **argv)
 	       create.kernel, create.nr_vcpus, cgroup);
 	fflush(stdout);
 
+	/*
+	 * Carriers block every signal they can: a carrier running a tenant is
+	 * in the tenant's address space, where no handler of ours can run.
+	 * They inherit the mask; this thread then takes its own back.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (i = 0; i < create.nr_vcpus; i++) {
 		carriers[i] = (struct carrier){ .fd = fd, .vcpu = i };
 		errno = pthread_create(&carriers[i].thread, NULL, carry,
@@ -228,6 +237,7 @@ int main(int argc, char **argv)
 		if (errno)
 			die("pthread_create");
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	copy_log(fd, label);
 	for (i = 0; i < create.nr_vcpus; i++) {
 		pthread_join(carriers[i].thread, NULL);
