@@ -34,10 +34,13 @@ type use struct {
 }
 
 type book struct {
-	c        config
-	chapters []*chapter
-	suites   map[string]*figlog.Suite
-	logs     map[string]*figlog.Log // every log a figure came from, by path
+	c          config
+	chapters   []*chapter
+	suites     map[string]*figlog.Suite
+	logs       map[string]*figlog.Log       // every log a figure came from, by path
+	figs       map[string]*figlog.Aggregate // every figure used, by provenance anchor
+	files      map[string]bool              // logs named by {{logfile}}, to render too
+	ncodenames int                          // code names checked
 }
 
 // path makes a configured path absolute: relative ones are under the root.
@@ -50,16 +53,15 @@ func (b *book) path(rel string) string {
 
 var tocEntry = regexp.MustCompile(`^\s*[-*]\s*\[([^\]]+)\]\(([^)]+)\)\s*$`)
 
-// load reads the table of contents and every chapter it names, and
-// resolves every placeholder; the first failure is the error.
-func load(c config) (*book, error) {
-	b := &book{c: c, suites: map[string]*figlog.Suite{}, logs: map[string]*figlog.Log{}}
-	toc := filepath.Join(c.src, "SUMMARY.md")
+// readTOC reads the table of contents: the chapters, in order.
+func (b *book) readTOC() ([]*chapter, error) {
+	toc := filepath.Join(b.c.src, "SUMMARY.md")
 	f, err := os.Open(b.path(toc))
 	if err != nil {
 		return nil, fmt.Errorf("table of contents: %v", err)
 	}
 	defer f.Close()
+	var chapters []*chapter
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
@@ -70,24 +72,37 @@ func load(c config) (*book, error) {
 			}
 			continue
 		}
-		src := filepath.Join(c.src, m[2])
+		src := filepath.Join(b.c.src, m[2])
 		if _, err := os.Stat(b.path(src)); err != nil {
 			return nil, fmt.Errorf("%s:%d: chapter %s does not exist", toc, n, src)
 		}
-		ch := &chapter{Title: m[1], src: src, Number: len(b.chapters) + 1,
+		ch := &chapter{Title: m[1], src: src, Number: len(chapters) + 1,
 			Page: strings.TrimSuffix(filepath.Base(m[2]), ".md") + ".html"}
-		if len(b.chapters) > 0 {
-			ch.Prev = b.chapters[len(b.chapters)-1]
+		if len(chapters) > 0 {
+			ch.Prev = chapters[len(chapters)-1]
 			ch.Prev.Next = ch
 		}
-		b.chapters = append(b.chapters, ch)
+		chapters = append(chapters, ch)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
-	if len(b.chapters) == 0 {
+	if len(chapters) == 0 {
 		return nil, fmt.Errorf("%s: names no chapter", toc)
 	}
+	return chapters, nil
+}
+
+// load reads the table of contents and every chapter it names, and
+// resolves every placeholder; the first failure is the error.
+func load(c config) (*book, error) {
+	b := &book{c: c, suites: map[string]*figlog.Suite{}, logs: map[string]*figlog.Log{},
+		figs: map[string]*figlog.Aggregate{}, files: map[string]bool{}}
+	chapters, err := b.readTOC()
+	if err != nil {
+		return nil, err
+	}
+	b.chapters = chapters
 	for _, ch := range b.chapters {
 		if err := b.resolve(ch); err != nil {
 			return nil, err

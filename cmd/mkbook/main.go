@@ -1,17 +1,19 @@
 // Command mkbook builds the book: it reads the chapter sources in book/src/,
 // replaces every placeholder with a figure measured by the prototype (read
-// from the logs in prototype/.build/), and renders one HTML page per
-// chapter into book/site/.
+// from the logs in prototype/.build/, running the suites that have none),
+// checks the prose against the code, and renders the site into book/site/.
 //
 // Usage:
 //
-//	mkbook [flags] build     check, then render the site
-//	mkbook [flags] check     resolve every placeholder; write nothing
+//	mkbook [flags] build     run missing suites, check, then render the site
+//	mkbook [flags] check     resolve and check everything; run and write nothing
 //	mkbook [flags] figures   print every figure the chapters use, with its provenance
 //
-// A placeholder is {{fig SUITE:KEY [FIELD]}}, {{log SUITE:KEY}} or
-// {{run SUITE FIELD}}; see placeholder.go.  Any that does not resolve is an
-// error naming the chapter file and line, and then nothing is written.
+// A placeholder is {{fig SUITE:KEY [FIELD]}}, {{log SUITE:KEY}},
+// {{logfile PATH:LINE}}, {{ratio A B}}, {{diff A B}}, {{run SUITE FIELD}} or
+// {{table SUITE KEY...}}; see placeholder.go.  Any that does not resolve, and
+// any failed check (checks.go), is an error naming the chapter file and
+// line, and then nothing is written.
 package main
 
 import (
@@ -22,10 +24,12 @@ import (
 )
 
 type config struct {
-	root string // repository root; the other paths are relative to it
-	logs string
-	src  string
-	out  string
+	root     string // repository root; the other paths are relative to it
+	logs     string
+	src      string
+	out      string
+	logsOnly bool // never run a suite
+	fresh    bool // run every suite the book uses, even those with logs
 }
 
 func main() {
@@ -40,6 +44,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.logs, "logs", "prototype/.build", "directory of the prototype's logs")
 	fs.StringVar(&c.src, "src", "book/src", "directory of the chapter sources")
 	fs.StringVar(&c.out, "out", "book/site", "directory the site is written to")
+	fs.BoolVar(&c.logsOnly, "logs-only", false, "read existing logs only; run no suite")
+	fs.BoolVar(&c.fresh, "fresh", false, "run every suite the book uses, even those with logs")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mkbook [flags] build|check|figures")
 		fs.PrintDefaults()
@@ -55,14 +61,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 {
 		cmd = fs.Arg(0)
 	}
+	switch cmd {
+	case "build", "check", "figures":
+	default:
+		fs.Usage()
+		return 2
+	}
+	if cmd == "build" && !c.logsOnly {
+		if err := runSuites(c, stderr); err != nil {
+			fmt.Fprintf(stderr, "mkbook: %v\n", err)
+			return 1
+		}
+	}
 	b, err := load(c)
+	if err == nil {
+		err = b.check()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mkbook: %v\n", err)
 		return 1
 	}
 	switch cmd {
 	case "check":
-		fmt.Fprintf(stdout, "mkbook: %d chapters, %d figures: ok\n", len(b.chapters), b.nfigures())
+		fmt.Fprintf(stdout, "mkbook: %d chapters, %d figures, %d code names: ok\n",
+			len(b.chapters), b.nfigures(), b.ncodenames)
 	case "figures":
 		b.printFigures(stdout)
 	case "build":
@@ -70,10 +92,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mkbook: %v\n", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "mkbook: %d chapters, %d figures written to %s\n", len(b.chapters), b.nfigures(), c.out)
-	default:
-		fs.Usage()
-		return 2
+		fmt.Fprintf(stdout, "mkbook: %d chapters, %d figures written to %s\n",
+			len(b.chapters), b.nfigures(), c.out)
 	}
 	return 0
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"html"
-	"math"
-	"path/filepath"
+	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -13,15 +14,21 @@ import (
 
 // Placeholders, written in chapter sources between {{ and }} on one line:
 //
-//	{{fig SUITE:KEY}}        the figure with its unit: "36.2 cycles"
-//	{{fig SUITE:KEY FIELD}}  one part of it: value (bare number), p99, boots
-//	{{log SUITE:KEY}}        a link to the log file and line it came from
-//	{{ratio SUITE:A SUITE:B}} A's value over B's: "2.5×"
-//	{{diff SUITE:A SUITE:B}}  A's value less B's, with the unit
-//	{{run SUITE FIELD}}      a field of the suite's EVRUN header: accel, cpu, ...
+//	{{fig SUITE:KEY}}          the figure with its unit: "36.2 cycles"
+//	{{fig SUITE:KEY FIELD}}    one part of it: value (the bare number), p99,
+//	                           boots, or ratio (to the Linux baseline its log names)
+//	{{log SUITE:KEY}}          the log file and line the figure came from
+//	{{logfile PATH:LINE}}      a line of any log, which must exist
+//	{{ratio SUITE:A SUITE:B}}  A's value over B's: "2.5×"
+//	{{diff SUITE:A SUITE:B}}   A's value less B's, with the unit
+//	{{run SUITE FIELD}}        a field of the suite's EVRUN header: accel, cpu, ...
+//	{{table SUITE KEY...}}     a table of those figures of one suite: median,
+//	                           worst p99, boots, baseline, ratio, and a plot of
+//	                           the boots; alone on its line
 //
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
-// Every figure a placeholder prints links to its provenance.
+// Every figure a placeholder prints links to its provenance: the page that
+// lists each boot's value and log line, with the plot.
 
 func (b *book) expand(at, line string) (string, []use, error) {
 	var out strings.Builder
@@ -37,7 +44,11 @@ func (b *book) expand(at, line string) (string, []use, error) {
 			return "", nil, fmt.Errorf("%s: unclosed placeholder %q", at, line[i:])
 		}
 		ph := line[i : i+j+2]
-		u, err := b.placeholder(at, strings.Fields(ph[2:len(ph)-2]))
+		words := strings.Fields(ph[2 : len(ph)-2])
+		if len(words) > 0 && words[0] == "table" && (strings.TrimSpace(line[:i]) != "" || strings.TrimSpace(line[i+j+2:]) != "") {
+			return "", nil, fmt.Errorf("%s: %s: a table must stand alone on its line", at, ph)
+		}
+		u, err := b.placeholder(words)
 		if err != nil {
 			return "", nil, fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
@@ -51,14 +62,14 @@ func (b *book) expand(at, line string) (string, []use, error) {
 	}
 }
 
-func (b *book) placeholder(at string, words []string) (use, error) {
+func (b *book) placeholder(words []string) (use, error) {
 	if len(words) == 0 {
 		return use{}, fmt.Errorf("empty placeholder")
 	}
 	switch words[0] {
-	case "fig", "log":
-		if len(words) < 2 || len(words) > 3 || (words[0] == "log" && len(words) != 2) {
-			return use{}, fmt.Errorf("want {{fig SUITE:KEY [FIELD]}} or {{log SUITE:KEY}}")
+	case "fig":
+		if len(words) < 2 || len(words) > 3 {
+			return use{}, fmt.Errorf("want {{fig SUITE:KEY [FIELD]}}")
 		}
 		a, err := b.figure(words[1])
 		if err != nil {
@@ -68,42 +79,29 @@ func (b *book) placeholder(at string, words []string) (use, error) {
 		if len(words) == 3 {
 			field = words[2]
 		}
-		if words[0] == "log" {
-			field = "log"
-		}
-		text, err := figureText(a, field)
+		text, aggs, err := b.figureText(a, field)
 		if err != nil {
 			return use{}, err
 		}
-		if field == "log" {
-			text = fmt.Sprintf("%s:%d", b.rel(a.Primary.File), a.Primary.Line)
-		}
-		return use{aggs: []*figlog.Aggregate{a}, text: text, out: b.figureLink(a, text, field == "log")}, nil
-	case "ratio", "diff":
-		if len(words) != 3 {
-			return use{}, fmt.Errorf("want {{%s SUITE:A SUITE:B}}", words[0])
+		return use{aggs: aggs, text: text, out: b.figureLink(a, text)}, nil
+	case "log":
+		if len(words) != 2 {
+			return use{}, fmt.Errorf("want {{log SUITE:KEY}}")
 		}
 		a, err := b.figure(words[1])
 		if err != nil {
 			return use{}, err
 		}
-		c, err := b.figure(words[2])
-		if err != nil {
-			return use{}, err
+		p := a.Primary
+		text := fmt.Sprintf("%s:%d", b.rel(p.File), p.Line)
+		return use{aggs: []*figlog.Aggregate{a}, text: text, out: b.logLink(p.File, p.Line, text)}, nil
+	case "logfile":
+		if len(words) != 2 {
+			return use{}, fmt.Errorf("want {{logfile PATH:LINE}}")
 		}
-		if a.Unit != c.Unit {
-			return use{}, fmt.Errorf("%s is in %s but %s is in %s", words[1], a.Unit, words[2], c.Unit)
-		}
-		var text string
-		if words[0] == "ratio" {
-			if c.Value == 0 {
-				return use{}, fmt.Errorf("%s is zero", words[2])
-			}
-			text = formatRatio(a.Value/c.Value) + "×"
-		} else {
-			text = formatValue(a, a.Value-c.Value) + " " + a.Unit
-		}
-		return use{aggs: []*figlog.Aggregate{a, c}, text: text, out: b.figureLink(a, text, false)}, nil
+		return b.logfile(words[1])
+	case "ratio", "diff":
+		return b.compare(words)
 	case "run":
 		if len(words) != 3 {
 			return use{}, fmt.Errorf("want {{run SUITE FIELD}}")
@@ -117,8 +115,13 @@ func (b *book) placeholder(at string, words []string) (use, error) {
 			return use{}, fmt.Errorf("the EVRUN header of %s has no field %s", b.rel(s.Logs[0].File), words[2])
 		}
 		return use{out: html.EscapeString(v)}, nil
+	case "table":
+		if len(words) < 3 {
+			return use{}, fmt.Errorf("want {{table SUITE KEY...}}")
+		}
+		return b.table(words[1], words[2:])
 	}
-	return use{}, fmt.Errorf("unknown placeholder %q (want fig, log, ratio, diff or run)", words[0])
+	return use{}, fmt.Errorf("unknown placeholder %q (want fig, log, logfile, ratio, diff, run or table)", words[0])
 }
 
 // figure resolves SUITE:KEY to the figure aggregated over the suite's boots.
@@ -127,45 +130,140 @@ func (b *book) figure(name string) (*figlog.Aggregate, error) {
 	if !ok || suite == "" || key == "" {
 		return nil, fmt.Errorf("want SUITE:KEY, have %q", name)
 	}
+	return b.suiteFigure(suite, key)
+}
+
+func (b *book) suiteFigure(suite, key string) (*figlog.Aggregate, error) {
 	s, err := b.suite(suite)
 	if err != nil {
 		return nil, err
 	}
-	return s.Figure(key)
+	a, err := s.Figure(key)
+	if err != nil {
+		return nil, err
+	}
+	b.figs[anchorOf(a)] = a
+	return a, nil
 }
 
-func figureText(a *figlog.Aggregate, field string) (string, error) {
+// baseline is the Linux figure a figure's log names as its baseline=.
+func (b *book) baseline(a *figlog.Aggregate) (*figlog.Aggregate, error) {
+	name := a.Primary.Fields["baseline"]
+	if name == "" {
+		return nil, fmt.Errorf("figure %s names no baseline", a.Key)
+	}
+	c, err := b.suiteFigure(a.Suite, name)
+	if err != nil {
+		return nil, fmt.Errorf("the baseline of %s: %v", a.Key, err)
+	}
+	if c.Value == 0 {
+		return nil, fmt.Errorf("the baseline %s of %s is zero", name, a.Key)
+	}
+	return c, nil
+}
+
+func (b *book) figureText(a *figlog.Aggregate, field string) (string, []*figlog.Aggregate, error) {
+	aggs := []*figlog.Aggregate{a}
 	switch field {
 	case "with-unit":
-		return formatValue(a, a.Value) + " " + a.Unit, nil
+		return formatValue(a, a.Value) + " " + a.Unit, aggs, nil
 	case "value":
-		return formatValue(a, a.Value), nil
+		return formatValue(a, a.Value), aggs, nil
 	case "p99":
 		if !a.HasP99 {
-			return "", fmt.Errorf("figure %s has no p99", a.Key)
+			return "", nil, fmt.Errorf("figure %s has no p99", a.Key)
 		}
-		return formatNumber(a.P99), nil
+		return formatNumber(a.P99), aggs, nil
 	case "boots":
-		return strconv.Itoa(len(a.Boots)), nil
-	case "log":
-		return "", nil
+		return strconv.Itoa(len(a.Boots)), aggs, nil
+	case "ratio":
+		c, err := b.baseline(a)
+		if err != nil {
+			return "", nil, err
+		}
+		return formatRatio(a.Value/c.Value) + "×", append(aggs, c), nil
 	}
-	return "", fmt.Errorf("unknown field %q (want value, p99 or boots)", field)
+	return "", nil, fmt.Errorf("unknown field %q (want value, p99, boots or ratio)", field)
 }
 
-// figureLink wraps a figure's text in a link to the log line it came from,
-// with the boots behind it in the title.
-func (b *book) figureLink(a *figlog.Aggregate, text string, isRef bool) string {
-	p := a.Primary
-	href := fmt.Sprintf("logs/%s.html#L%d", filepath.Base(p.File), p.Line)
-	title := fmt.Sprintf("median over %d boot(s) of %s of each boot's %s; the boot nearest it: %s line %d",
-		len(a.Boots), a.Suite, orDefault(a.Stat, "value"), b.rel(p.File), p.Line)
-	if isRef {
-		return fmt.Sprintf(`<a class="logref" href="%s" title="%s"><code>%s</code></a>`,
-			href, html.EscapeString(title), html.EscapeString(text))
+func (b *book) compare(words []string) (use, error) {
+	if len(words) != 3 {
+		return use{}, fmt.Errorf("want {{%s SUITE:A SUITE:B}}", words[0])
 	}
-	return fmt.Sprintf(`<a class="fig" href="%s" title="%s">%s</a>`,
-		href, html.EscapeString(title), html.EscapeString(text))
+	a, err := b.figure(words[1])
+	if err != nil {
+		return use{}, err
+	}
+	c, err := b.figure(words[2])
+	if err != nil {
+		return use{}, err
+	}
+	if a.Unit != c.Unit {
+		return use{}, fmt.Errorf("%s is in %s but %s is in %s", words[1], a.Unit, words[2], c.Unit)
+	}
+	var text string
+	if words[0] == "ratio" {
+		if c.Value == 0 {
+			return use{}, fmt.Errorf("%s is zero", words[2])
+		}
+		text = formatRatio(a.Value/c.Value) + "×"
+	} else {
+		text = formatValue(a, a.Value-c.Value) + " " + a.Unit
+	}
+	return use{aggs: []*figlog.Aggregate{a, c}, text: text, out: b.figureLink(a, text)}, nil
+}
+
+var logfileRef = regexp.MustCompile(`^(.+):(\d+)$`)
+
+// logfile checks that PATH exists and has line LINE, and links to it.
+func (b *book) logfile(ref string) (use, error) {
+	m := logfileRef.FindStringSubmatch(ref)
+	if m == nil {
+		return use{}, fmt.Errorf("want PATH:LINE, have %q", ref)
+	}
+	line, _ := strconv.Atoi(m[2])
+	name := b.path(m[1])
+	f, err := os.Open(name)
+	if err != nil {
+		return use{}, fmt.Errorf("no log %s", m[1])
+	}
+	defer f.Close()
+	n := 0
+	for sc := bufio.NewScanner(f); sc.Scan(); {
+		n++
+	}
+	if line < 1 || line > n {
+		return use{}, fmt.Errorf("%s has %d lines, not a line %d", m[1], n, line)
+	}
+	b.files[name] = true
+	return use{out: b.logLink(name, line, ref)}, nil
+}
+
+// anchorOf names a figure's entry on the provenance page.
+func anchorOf(a *figlog.Aggregate) string {
+	return "f-" + strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return '-'
+	}, a.Suite+"-"+a.Key)
+}
+
+// figureLink wraps a figure's text in a link to its provenance, with the
+// boots behind it in the title.
+func (b *book) figureLink(a *figlog.Aggregate, text string) string {
+	title := fmt.Sprintf("%s: median over %d boot(s) of each boot's %s", a.Suite+":"+a.Key,
+		len(a.Boots), orDefault(a.Stat, "value"))
+	if a.HasP99 {
+		title += fmt.Sprintf("; worst p99 %s", formatNumber(a.P99))
+	}
+	return fmt.Sprintf(`<a class="fig" href="provenance.html#%s" title="%s">%s</a>`,
+		anchorOf(a), html.EscapeString(title), html.EscapeString(text))
+}
+
+func (b *book) logLink(file string, line int, text string) string {
+	return fmt.Sprintf(`<a class="logref" href="%s#L%d"><code>%s</code></a>`,
+		logPage(b.rel(file)), line, html.EscapeString(text))
 }
 
 func orDefault(s, d string) string {
@@ -175,47 +273,34 @@ func orDefault(s, d string) string {
 	return s
 }
 
-// formatRatio prints a ratio with two significant digits below 10 (2.5,
-// 0.13, 0.0043) and as a whole number above.
-func formatRatio(r float64) string {
-	if r >= 10 {
-		return formatNumber(math.Round(r))
+// table renders figures of one suite as rows, each with a plot of its boots.
+func (b *book) table(suite string, keys []string) (use, error) {
+	var rows strings.Builder
+	var aggs []*figlog.Aggregate
+	for _, key := range keys {
+		a, err := b.suiteFigure(suite, key)
+		if err != nil {
+			return use{}, err
+		}
+		aggs = append(aggs, a)
+		p99, base, ratio := "", "", ""
+		if a.HasP99 {
+			p99 = formatNumber(a.P99)
+		}
+		if a.Primary.Fields["baseline"] != "" {
+			c, err := b.baseline(a)
+			if err != nil {
+				return use{}, err
+			}
+			aggs = append(aggs, c)
+			base = b.figureLink(c, c.Key+" "+formatValue(c, c.Value))
+			ratio = formatRatio(a.Value/c.Value) + "×"
+		}
+		fmt.Fprintf(&rows, "<tr><td><code>%s</code></td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			html.EscapeString(a.Key), b.figureLink(a, formatValue(a, a.Value)+" "+a.Unit),
+			p99, len(a.Boots), base, ratio, plotSVG(a, 120, 18))
 	}
-	return strconv.FormatFloat(r, 'g', 2, 64)
-}
-
-// formatValue prints a figure's value as precisely as its logs wrote it:
-// a share logged as 0.994 stays 0.994, a count stays whole.
-func formatValue(a *figlog.Aggregate, v float64) string {
-	return formatDecimals(v, a.Decimals)
-}
-
-// formatNumber prints whole numbers with thousands separators and others
-// with one decimal: 3,600 and 36.2.
-func formatNumber(v float64) string {
-	if v == math.Trunc(v) {
-		return formatDecimals(v, 0)
-	}
-	return formatDecimals(v, 1)
-}
-
-func formatDecimals(v float64, decimals int) string {
-	neg := v < 0
-	v = math.Abs(v)
-	s := strconv.FormatFloat(v, 'f', decimals, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	var g []string
-	for len(whole) > 3 {
-		g = append([]string{whole[len(whole)-3:]}, g...)
-		whole = whole[:len(whole)-3]
-	}
-	g = append([]string{whole}, g...)
-	s = strings.Join(g, ",")
-	if frac != "" {
-		s += "." + frac
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
+	out := "<table class=\"figures\">\n<thead><tr><th>figure</th><th>median</th><th>worst p99</th><th>boots</th><th>Linux baseline</th><th>ratio</th><th>boots plotted</th></tr></thead>\n<tbody>\n" +
+		rows.String() + "</tbody>\n</table>"
+	return use{aggs: aggs, text: strings.Join(keys, ","), out: out}, nil
 }

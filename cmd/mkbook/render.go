@@ -8,36 +8,101 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
+	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
+
+	"endovisor/tools/figlog"
 )
 
 //go:embed site/page.html
 var pageTemplate string
 
 //go:embed site/style.css
-var styleCSS []byte
+var styleCSS string
 
 //go:embed site/book.js
 var bookJS []byte
 
 var md = goldmark.New(
-	goldmark.WithExtensions(extension.GFM),
+	goldmark.WithExtensions(extension.GFM,
+		highlighting.NewHighlighting(
+			highlighting.WithStyle("github"),
+			highlighting.WithFormatOptions(chromahtml.WithClasses(true)))),
 	goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithAttribute()),
-	// Placeholders become HTML links, so raw HTML must pass through.
+	// Placeholders become HTML, so raw HTML must pass through.
 	goldmark.WithRendererOptions(gmhtml.WithUnsafe()),
 )
 
+type section struct {
+	ID, Title string
+}
+
 type pageData struct {
 	Title    string
-	Chapter  *chapter
+	Chapter  *chapter // nil for the print and provenance pages
 	Chapters []*chapter
 	Content  template.HTML
+	Kind     string // chapter, print, provenance
+}
+
+var headingRE = regexp.MustCompile(`<h([1-4]) id="([^"]+)">(.*?)</h[1-4]>`)
+
+// anchorHeadings gives every heading a link to itself and returns the
+// second-level ones for the page's own table of contents.
+func anchorHeadings(body string) (string, []section) {
+	var secs []section
+	out := headingRE.ReplaceAllStringFunc(body, func(h string) string {
+		m := headingRE.FindStringSubmatch(h)
+		if m[1] == "2" {
+			secs = append(secs, section{ID: m[2], Title: stripTags(m[3])})
+		}
+		return fmt.Sprintf(`<h%s id="%s">%s <a class="anchor" href="#%s" aria-label="link to this section">#</a></h%s>`,
+			m[1], m[2], m[3], m[2], m[1])
+	})
+	return out, secs
+}
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+func stripTags(s string) string {
+	return html.UnescapeString(tagRE.ReplaceAllString(s, ""))
+}
+
+// chapterHTML renders a chapter's Markdown; its headings' ids are prefixed
+// when the chapter shares a page with others (the print view).  A chapter
+// page gets its own table of contents, after its title.
+func chapterHTML(ch *chapter, prefix string) (string, []section, error) {
+	var body bytes.Buffer
+	if err := md.Convert([]byte(ch.body), &body); err != nil {
+		return "", nil, fmt.Errorf("%s: %v", ch.src, err)
+	}
+	s := body.String()
+	if prefix != "" {
+		s = strings.ReplaceAll(s, ` id="`, ` id="`+prefix)
+		s = strings.ReplaceAll(s, ` href="#`, ` href="#`+prefix)
+	}
+	out, secs := anchorHeadings(s)
+	if prefix == "" && len(secs) > 0 {
+		var toc strings.Builder
+		toc.WriteString("\n<nav class=\"toc\" aria-label=\"In this chapter\"><p>In this chapter</p><ul>")
+		for _, sec := range secs {
+			fmt.Fprintf(&toc, "<li><a href=\"#%s\">%s</a></li>", sec.ID, html.EscapeString(sec.Title))
+		}
+		toc.WriteString("</ul></nav>")
+		if i := strings.Index(out, "</h1>"); i >= 0 {
+			out = out[:i+5] + toc.String() + out[i+5:]
+		}
+	}
+	return out, secs, nil
 }
 
 // render writes the whole site into a fresh directory beside the output
@@ -53,7 +118,13 @@ func (b *book) render() error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
 	if err := b.writeSite(tmp); err != nil {
+		return err
+	}
+	if err := checkLinks(tmp); err != nil {
 		return err
 	}
 	old := out + ".old"
@@ -74,20 +145,39 @@ func (b *book) writeSite(dir string) error {
 	if err != nil {
 		return err
 	}
-	for _, ch := range b.chapters {
-		var body bytes.Buffer
-		if err := md.Convert([]byte(ch.body), &body); err != nil {
-			return fmt.Errorf("%s: %v", ch.src, err)
-		}
+	write := func(name string, d pageData) error {
 		var page bytes.Buffer
-		err := tpl.Execute(&page, pageData{Title: ch.Title, Chapter: ch, Chapters: b.chapters,
-			Content: template.HTML(body.String())})
+		if err := tpl.Execute(&page, d); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, name), page.Bytes(), 0o644)
+	}
+	var print strings.Builder
+	var docs []searchDoc
+	for _, ch := range b.chapters {
+		body, _, err := chapterHTML(ch, "")
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, ch.Page), page.Bytes(), 0o644); err != nil {
+		if err := write(ch.Page, pageData{Title: ch.Title, Chapter: ch, Chapters: b.chapters,
+			Content: template.HTML(body), Kind: "chapter"}); err != nil {
 			return err
 		}
+		docs = append(docs, sectionDocs(ch, body)...)
+		pbody, _, err := chapterHTML(ch, strings.TrimSuffix(ch.Page, ".html")+"--")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&print, "<section class=\"chapter\" id=\"%s\">\n%s</section>\n",
+			strings.TrimSuffix(ch.Page, ".html"), pbody)
+	}
+	if err := write("print.html", pageData{Title: "The whole book", Chapters: b.chapters,
+		Content: template.HTML(print.String()), Kind: "print"}); err != nil {
+		return err
+	}
+	if err := write("provenance.html", pageData{Title: "Where every figure comes from",
+		Chapters: b.chapters, Content: template.HTML(b.provenance()), Kind: "provenance"}); err != nil {
+		return err
 	}
 	// The front page is the first chapter.
 	first, err := os.ReadFile(filepath.Join(dir, b.chapters[0].Page))
@@ -96,8 +186,17 @@ func (b *book) writeSite(dir string) error {
 	}
 	var figs bytes.Buffer
 	b.printFigures(&figs)
-	files := map[string][]byte{"index.html": first, "style.css": styleCSS, "book.js": bookJS,
-		"figures.txt": figs.Bytes()}
+	index, err := searchIndex(docs)
+	if err != nil {
+		return err
+	}
+	files := map[string][]byte{
+		"index.html":     first,
+		"style.css":      []byte(styleCSS + chromaCSS()),
+		"book.js":        bookJS,
+		"searchindex.js": index,
+		"figures.txt":    figs.Bytes(),
+	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return err
@@ -106,18 +205,86 @@ func (b *book) writeSite(dir string) error {
 	return b.writeLogs(filepath.Join(dir, "logs"))
 }
 
-// writeLogs renders every log a figure came from as a page with one anchor
-// per line, so that a figure's link lands on the line it was read from.
+// chromaCSS is the code highlighting's style sheet, a light and a dark one.
+func chromaCSS() string {
+	var light, dark bytes.Buffer
+	f := chromahtml.New(chromahtml.WithClasses(true))
+	f.WriteCSS(&light, styles.Get("github"))
+	f.WriteCSS(&dark, styles.Get("github-dark"))
+	d := strings.ReplaceAll(dark.String(), ".chroma", `[data-theme="dark"] .chroma`)
+	d = strings.ReplaceAll(d, ".bg ", `[data-theme="dark"] .bg `)
+	return "\n/* code: github, and github-dark under the dark theme */\n" + light.String() + d
+}
+
+// provenance lists every figure the book uses: what was aggregated, the
+// boots, and the log line of each.
+func (b *book) provenance() string {
+	var keys []string
+	for k := range b.figs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var s strings.Builder
+	s.WriteString("<h1 id=\"provenance\">Where every figure comes from</h1>\n")
+	s.WriteString("<p>Each figure of the book is the median over boots of each boot's own value, with the worst 99th percentile any boot reported. Below, every figure the chapters use, with the value of each boot and the log line it was read from. In the plots, a dot is a boot's value, a line runs from it to that boot's 99th percentile, and the upright tick is the figure.</p>\n")
+	for _, k := range keys {
+		a := b.figs[k]
+		fmt.Fprintf(&s, "<section class=\"figure\" id=\"%s\">\n<h2>%s:%s</h2>\n", k, html.EscapeString(a.Suite), html.EscapeString(a.Key))
+		fmt.Fprintf(&s, "<p><strong>%s %s</strong>, the median over %d boot(s) of each boot's %s",
+			formatValue(a, a.Value), html.EscapeString(a.Unit), len(a.Boots), html.EscapeString(orDefault(a.Stat, "value")))
+		if a.HasP99 {
+			fmt.Fprintf(&s, "; worst 99th percentile %s", formatNumber(a.P99))
+		}
+		if base := a.Primary.Fields["baseline"]; base != "" {
+			if c, ok := b.figs[anchorOf(&figlog.Aggregate{Suite: a.Suite, Key: base})]; ok && c.Value != 0 {
+				fmt.Fprintf(&s, "; its Linux baseline is <a href=\"#%s\">%s</a>, %s %s, and the ratio %s×",
+					anchorOf(c), html.EscapeString(base), formatValue(c, c.Value), html.EscapeString(c.Unit), formatRatio(a.Value/c.Value))
+			}
+		}
+		fmt.Fprintf(&s, ".</p>\n%s\n<table>\n<thead><tr><th>boot</th><th>value</th><th>p99</th><th>samples</th><th>log line</th></tr></thead>\n<tbody>\n", plotSVG(a, 320, 40))
+		for i, f := range a.Boots {
+			v, _ := f.Value("value")
+			p99 := ""
+			if p, ok := f.Value("p99"); ok {
+				p99 = formatNumber(p)
+			}
+			samples := f.Fields["n"]
+			if samples == "" && f.Fields["rounds"] != "" {
+				samples = f.Fields["rounds"] + " rounds of " + f.Fields["calls"]
+			}
+			fmt.Fprintf(&s, "<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+				i+1, formatValue(a, v), p99, html.EscapeString(samples),
+				b.logLink(f.File, f.Line, fmt.Sprintf("%s:%d", b.rel(f.File), f.Line)))
+		}
+		s.WriteString("</tbody>\n</table>\n</section>\n")
+	}
+	return s.String()
+}
+
+// logPage names the page a log is rendered to, from its path under the root.
+func logPage(rel string) string {
+	return "logs/" + strings.ReplaceAll(filepath.ToSlash(rel), "/", "_") + ".html"
+}
+
+// writeLogs renders every log a figure came from, and every log a
+// {{logfile}} names, as a page with one anchor per line.
 func (b *book) writeLogs(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var names []string
+	names := map[string]bool{}
 	for name := range b.logs {
-		names = append(names, name)
+		names[name] = true
 	}
-	sort.Strings(names)
-	for _, name := range names {
+	for name := range b.files {
+		names[name] = true
+	}
+	var sorted []string
+	for name := range names {
+		sorted = append(sorted, name)
+	}
+	sort.Strings(sorted)
+	for _, name := range sorted {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return err
@@ -125,14 +292,74 @@ func (b *book) writeLogs(dir string) error {
 		var page strings.Builder
 		rel := html.EscapeString(b.rel(name))
 		fmt.Fprintf(&page, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>"+
-			"<link rel=\"stylesheet\" href=\"../style.css\"></head><body class=\"log\"><h1>%s</h1><pre>", rel, rel)
+			"<link rel=\"stylesheet\" href=\"../style.css\"><script src=\"../book.js\" defer></script></head><body class=\"log\"><p><a href=\"../index.html\">The endovisor</a> · <a href=\"../provenance.html\">where the figures come from</a></p><h1>%s</h1><pre>", rel, rel)
 		for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
 			fmt.Fprintf(&page, "<span id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%5d</a> %s</span>\n",
 				i+1, i+1, i+1, html.EscapeString(line))
 		}
 		page.WriteString("</pre></body></html>\n")
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)+".html"), []byte(page.String()), 0o644); err != nil {
+		out := filepath.Join(dir, strings.TrimPrefix(logPage(b.rel(name)), "logs/"))
+		if err := os.WriteFile(out, []byte(page.String()), 0o644); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+var (
+	hrefRE = regexp.MustCompile(`(?:href|src)="([^"]*)"`)
+	idRE   = regexp.MustCompile(` id="([^"]+)"`)
+)
+
+// checkLinks fails if any page of the site links to a page or an anchor
+// the site does not have.
+func checkLinks(dir string) error {
+	pages := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".html") {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, path)
+			pages[filepath.ToSlash(rel)] = string(data)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	ids := map[string]map[string]bool{}
+	for name, text := range pages {
+		ids[name] = map[string]bool{}
+		for _, m := range idRE.FindAllStringSubmatch(text, -1) {
+			ids[name][m[1]] = true
+		}
+	}
+	var names []string
+	for name := range pages {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, m := range hrefRE.FindAllStringSubmatch(pages[name], -1) {
+			target := html.UnescapeString(m[1])
+			if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			file, _, _ = strings.Cut(file, "?")
+			if file == "" {
+				file = name
+			} else {
+				file = filepath.ToSlash(filepath.Join(filepath.Dir(name), file))
+			}
+			if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
+				return fmt.Errorf("site: %s links to %s, which the site does not have", name, target)
+			}
+			if anchor != "" && strings.HasSuffix(file, ".html") && !ids[file][anchor] {
+				return fmt.Errorf("site: %s links to %s, but %s has no anchor %s", name, target, file, anchor)
+			}
 		}
 	}
 	return nil

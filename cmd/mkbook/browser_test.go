@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// chromium finds Debian's Chromium: $CHROMIUM, or the package's binary.
+func chromium() string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// TestSiteInBrowser builds the good fixture book and drives its site in
+// headless Chromium from file://, as a reader would: the arrow keys change
+// chapter, S and / open the search, a search finds a word and opens its
+// chapter with the word marked, ? shows the help and Esc hides it, and
+// every internal link of every page lands on a page and an anchor that
+// exist.  Screenshots go to $EV_SCREENSHOTS if set.
+func TestSiteInBrowser(t *testing.T) {
+	bin := chromium()
+	if bin == "" {
+		t.Fatal("no Chromium: install Debian's chromium package (.ci/run does), or set $CHROMIUM")
+	}
+	root := fixture(t, "good")
+	if code := run([]string{"-root", root, "-logs-only", "build"}, io.Discard, os.Stderr); code != 0 {
+		t.Fatalf("mkbook build: exit %d", code)
+	}
+	site := filepath.Join(root, "book", "site")
+	shots := os.Getenv("EV_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 900),
+	)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+
+	url := func(page string) string { return "file://" + filepath.Join(site, page) }
+	// A step that fails or hangs past the test's bound is reported at its line.
+	do := func(steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var loc string
+	page := func() string {
+		var err error
+		if loc, err = chromedp.Run(ctx, chromedp.Location()); err != nil {
+			t.Fatal(err)
+		}
+		return filepath.Base(strings.SplitN(strings.SplitN(loc, "#", 2)[0], "?", 2)[0])
+	}
+	hidden := func(id string) bool {
+		h, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.getElementById(%q).hidden`, id)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	shot := func(name string) {
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := func(k string) {
+		t.Helper()
+		do(chromedp.KeyEvent(k), chromedp.Sleep(150*time.Millisecond))
+	}
+	wait := func(sel string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
+			t.Fatalf("waiting for %s: %v", sel, err)
+		}
+	}
+
+	// Arrow keys move between chapters.
+	do(chromedp.Navigate(url("crossing.html")), chromedp.WaitReady(chromedp.CSS("body")))
+	shot("chapter")
+	key(kb.ArrowRight)
+	wait("article")
+	if p := page(); p != "tasks.html" {
+		t.Fatalf("right arrow from chapter 1 went to %s, want tasks.html", p)
+	}
+	key(kb.ArrowLeft)
+	wait("article")
+	if p := page(); p != "crossing.html" {
+		t.Fatalf("left arrow from chapter 2 went to %s, want crossing.html", p)
+	}
+
+	// ? shows the help, Esc hides it, and so does a click outside it.
+	key("?")
+	if hidden("help") {
+		t.Fatal("? did not show the help")
+	}
+	shot("help")
+	key(kb.Escape)
+	if !hidden("help") {
+		t.Fatal("Esc did not hide the help")
+	}
+	key("?")
+	do(chromedp.MouseClickXY(1150, 880))
+	if !hidden("help") {
+		t.Fatal("a click outside did not hide the help")
+	}
+
+	// / and S open the search; a word finds its chapter and opens it marked.
+	key("/")
+	if hidden("search") {
+		t.Fatal("/ did not open the search")
+	}
+	key(kb.Escape)
+	if !hidden("search") {
+		t.Fatal("Esc did not close the search")
+	}
+	key("s")
+	if hidden("search") {
+		t.Fatal("S did not open the search")
+	}
+	do(chromedp.SendKeys(chromedp.ID("search-input"), "switch"))
+	wait("#search-results li")
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#search-results li').length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("a search for 'switch' found nothing")
+	}
+	shot("search")
+	do(chromedp.SendKeys(chromedp.ID("search-input"), kb.Enter))
+	wait("article mark")
+	if p := page(); p != "tasks.html" || !strings.Contains(loc, "highlight=switch") {
+		t.Fatalf("the search hit opened %s, want tasks.html?highlight=switch", loc)
+	}
+	marked, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("article mark")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.EqualFold(marked, "switch") {
+		t.Fatalf("the hit is marked %q, want 'switch'", marked)
+	}
+	shot("hit")
+
+	// Text in another script is found too.
+	key("s")
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('search-input').value = ''`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("search-input"), "кроссинг"),
+		chromedp.WaitVisible(chromedp.CSS("#search-results li"))); err != nil {
+		t.Fatalf("a search in Cyrillic found nothing: %v", err)
+	}
+	key(kb.Escape)
+
+	// Every internal link of every page lands on a page and anchor that exist.
+	pages, _ := filepath.Glob(filepath.Join(site, "*.html"))
+	logs, _ := filepath.Glob(filepath.Join(site, "logs", "*.html"))
+	checked := 0
+	for _, p := range append(pages, logs...) {
+		do(chromedp.Navigate("file://"+p), chromedp.WaitReady(chromedp.CSS("body")))
+		links, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+			`[...document.querySelectorAll('a[href]')].map(a => a.href).filter(h => h.startsWith('file:'))`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range links {
+			target, anchor, _ := strings.Cut(strings.TrimPrefix(l, "file://"), "#")
+			target, _, _ = strings.Cut(target, "?")
+			data, err := os.ReadFile(target)
+			if err != nil {
+				t.Errorf("%s links to %s, which does not exist", filepath.Base(p), l)
+				continue
+			}
+			if anchor != "" && !strings.Contains(string(data), `id="`+anchor+`"`) {
+				t.Errorf("%s links to %s, but the page has no anchor %s", filepath.Base(p), l, anchor)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no internal links were checked")
+	}
+	t.Logf("%d internal links checked; screenshots in %s", checked, shots)
+}

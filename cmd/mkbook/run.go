@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"endovisor/tools/figlog"
+)
+
+// suiteRef finds the suites a placeholder names: the part before the colon
+// of every SUITE:KEY, and the first argument of run and table.
+var (
+	placeholderRE = regexp.MustCompile(`\{\{\s*(\w+)\s+([^}]*)\}\}`)
+	bootLine      = regexp.MustCompile(`^guest: (\S+) boot (\d+)/(\d+) ok in (\S+):`)
+)
+
+// referencedSuites lists, in order of first use, the suites the chapters of
+// the table of contents draw figures from.
+func referencedSuites(c config) ([]string, error) {
+	b := &book{c: c}
+	toc, err := b.readTOC()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var suites []string
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			suites = append(suites, s)
+		}
+	}
+	for _, ch := range toc {
+		data, err := os.ReadFile(b.path(ch.src))
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range placeholderRE.FindAllStringSubmatch(string(data), -1) {
+			words := strings.Fields(m[2])
+			if len(words) > 0 && (m[1] == "run" || m[1] == "table") {
+				add(words[0])
+				continue
+			}
+			for _, w := range words {
+				if s, _, ok := strings.Cut(w, ":"); ok {
+					add(s)
+				}
+			}
+		}
+	}
+	return suites, nil
+}
+
+// runSuites runs, with make, every suite the book uses that has no logs
+// yet (every one, with -fresh), printing a line per boot and per suite.
+func runSuites(c config, progress io.Writer) error {
+	suites, err := referencedSuites(c)
+	if err != nil {
+		return err
+	}
+	b := &book{c: c}
+	for _, s := range suites {
+		if !c.fresh && len(figlog.SuiteLogs(b.path(c.logs), s)) > 0 {
+			continue
+		}
+		if err := runSuite(b, s, progress); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func runSuite(b *book, suite string, progress io.Writer) error {
+	start := time.Now()
+	outName := filepath.Join(b.path(b.c.logs), "mkbook-"+suite+".out")
+	if err := os.MkdirAll(filepath.Dir(outName), 0o755); err != nil {
+		return err
+	}
+	out, err := os.Create(outName)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	fmt.Fprintf(progress, "mkbook: suite %s: running make %s (output in %s)\n", suite, suite, b.rel(outName))
+	cmd := exec.Command("make", "-C", b.path("."), suite)
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	var tail []string
+	sc := bufio.NewScanner(pipe)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		line := sc.Text()
+		fmt.Fprintln(out, line)
+		if tail = append(tail, line); len(tail) > 30 {
+			tail = tail[1:]
+		}
+		if m := bootLine.FindStringSubmatch(line); m != nil {
+			fmt.Fprintf(progress, "mkbook: suite %s: boot %s/%s ok in %s\n", m[1], m[2], m[3], m[4])
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("make %s failed (%v); the end of its output:\n%s", suite, err, strings.Join(tail, "\n"))
+	}
+	fmt.Fprintf(progress, "mkbook: suite %s: done in %s\n", suite, time.Since(start).Round(time.Second))
+	return nil
+}
