@@ -6,18 +6,24 @@
 #                the console lands in prototype/.build/hello.log
 #   make bench   every measurement, BOOTS boots each (default 5): sched-perf,
 #                sched-fair and mem-perf; logs in prototype/.build/SUITE-N.log
-#   make sched-test, make mem-test   functional tests in the guest, one boot
+#   make sched-test, make mem-test, make proc-test, make hostile
+#                functional tests in the guest, one boot
+#   make soak    SOAK rounds (default 20) of one boot of each bench suite and
+#                of the hostile suite, reporting every boot that failed and
+#                why; summary in prototype/.build/soak.log
 #   make check   check the book against the logs and the code; write nothing
 #   make test    go vet, gofmt, every test (which boots the guest), and the
 #                check of the real book (which runs the bench if it has no logs)
 #   make clean   remove everything built
 GO ?= go
 BOOTS ?= 5
+SOAK ?= 20
 BUILD := prototype/.build
 GUEST := $(GO) run ./tools/guest
 MKBOOK := $(GO) run ./cmd/mkbook
 
-.PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf check test clean
+.PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test \
+	hostile soak check test clean
 
 all: book
 
@@ -39,6 +45,15 @@ mem-test:
 mem-perf:
 	$(GUEST) run -boots $(BOOTS) -timeout 15m mem-perf
 
+proc-test:
+	$(GUEST) run proc-test
+
+hostile:
+	$(GUEST) run hostile
+
+soak:
+	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf hostile
+
 bench: hello sched-perf sched-fair mem-perf
 
 # The book reads every suite's logs; a suite with none is run first.
@@ -50,8 +65,12 @@ $(BUILD)/sched-fair-1.log:
 	$(GUEST) run -boots $(BOOTS) -timeout 10m sched-fair
 $(BUILD)/mem-perf-1.log:
 	$(GUEST) run -boots $(BOOTS) -timeout 15m mem-perf
+$(BUILD)/proc-test.log:
+	$(GUEST) run proc-test
+$(BUILD)/hostile.log:
+	$(GUEST) run hostile
 LOGS := $(BUILD)/hello.log $(BUILD)/sched-perf-1.log $(BUILD)/sched-fair-1.log \
-	$(BUILD)/mem-perf-1.log
+	$(BUILD)/mem-perf-1.log $(BUILD)/proc-test.log $(BUILD)/hostile.log
 
 # mkbook runs the suites the book needs that have no logs, with a line per
 # boot and per suite; -fresh runs them all again.

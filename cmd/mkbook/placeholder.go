@@ -25,6 +25,8 @@ import (
 //	{{table SUITE KEY...}}     a table of those figures of one suite: median,
 //	                           worst p99, boots, baseline, ratio, and a plot of
 //	                           the boots; alone on its line
+//	{{quote SUITE TEXT}}       every line of the suite's first log that holds
+//	                           TEXT, each linked to its place; alone on its line
 //
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that
@@ -45,8 +47,9 @@ func (b *book) expand(at, line string) (string, []use, error) {
 		}
 		ph := line[i : i+j+2]
 		words := strings.Fields(ph[2 : len(ph)-2])
-		if len(words) > 0 && words[0] == "table" && (strings.TrimSpace(line[:i]) != "" || strings.TrimSpace(line[i+j+2:]) != "") {
-			return "", nil, fmt.Errorf("%s: %s: a table must stand alone on its line", at, ph)
+		if len(words) > 0 && (words[0] == "table" || words[0] == "quote") &&
+			(strings.TrimSpace(line[:i]) != "" || strings.TrimSpace(line[i+j+2:]) != "") {
+			return "", nil, fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
 		}
 		u, err := b.placeholder(words)
 		if err != nil {
@@ -102,6 +105,11 @@ func (b *book) placeholder(words []string) (use, error) {
 		return b.logfile(words[1])
 	case "ratio", "diff":
 		return b.compare(words)
+	case "quote":
+		if len(words) < 3 {
+			return use{}, fmt.Errorf("want {{quote SUITE TEXT}}")
+		}
+		return b.quote(words[1], strings.Join(words[2:], " "))
 	case "run":
 		if len(words) != 3 {
 			return use{}, fmt.Errorf("want {{run SUITE FIELD}}")
@@ -121,7 +129,7 @@ func (b *book) placeholder(words []string) (use, error) {
 		}
 		return b.table(words[1], words[2:])
 	}
-	return use{}, fmt.Errorf("unknown placeholder %q (want fig, log, logfile, ratio, diff, run or table)", words[0])
+	return use{}, fmt.Errorf("unknown placeholder %q (want fig, log, logfile, ratio, diff, run, table or quote)", words[0])
 }
 
 // figure resolves SUITE:KEY to the figure aggregated over the suite's boots.
@@ -237,6 +245,31 @@ func (b *book) logfile(ref string) (use, error) {
 	}
 	b.files[name] = true
 	return use{out: b.logLink(name, line, ref)}, nil
+}
+
+// quote renders the lines of a suite's first log that hold text, as a
+// preformatted block whose lines link to the log.
+func (b *book) quote(suite, text string) (use, error) {
+	s, err := b.suite(suite)
+	if err != nil {
+		return use{}, err
+	}
+	name := s.Logs[0].File
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return use{}, err
+	}
+	var out strings.Builder
+	for n, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, text) {
+			fmt.Fprintf(&out, "<a href=\"%s#L%d\">%s</a>\n", logPage(b.rel(name)), n+1, html.EscapeString(l))
+		}
+	}
+	if out.Len() == 0 {
+		return use{}, fmt.Errorf("no line of %s holds %q", b.rel(name), text)
+	}
+	b.files[name] = true
+	return use{out: `<pre class="logquote">` + strings.TrimSuffix(out.String(), "\n") + "</pre>"}, nil
 }
 
 // anchorOf names a figure's entry on the provenance page.

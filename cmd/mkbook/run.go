@@ -15,7 +15,7 @@ import (
 )
 
 // suiteRef finds the suites a placeholder names: the part before the colon
-// of every SUITE:KEY, and the first argument of run and table.
+// of every SUITE:KEY, and the first argument of run, table and quote.
 var (
 	placeholderRE = regexp.MustCompile(`\{\{\s*(\w+)\s+([^}]*)\}\}`)
 	bootLine      = regexp.MustCompile(`^guest: (\S+) boot (\d+)/(\d+) ok in (\S+):`)
@@ -44,7 +44,7 @@ func referencedSuites(c config) ([]string, error) {
 		}
 		for _, m := range placeholderRE.FindAllStringSubmatch(string(data), -1) {
 			words := strings.Fields(m[2])
-			if len(words) > 0 && (m[1] == "run" || m[1] == "table") {
+			if len(words) > 0 && (m[1] == "run" || m[1] == "table" || m[1] == "quote") {
 				add(words[0])
 				continue
 			}

@@ -32,27 +32,33 @@
 /*
  * Service numbers: the index into the endovisor's service table.  Each
  * returns a value >= 0 on success or -errno; the errors each can return are
- * listed beside it, and an unknown number returns -ENOSYS.
+ * listed beside it, and an unknown number returns -ENOSYS.  Once the
+ * sandbox's teardown has begun (vCPU 0's kernel returned, or its creator is
+ * dying), the services marked "ending" refuse with -ESHUTDOWN.
  */
 #define EV_SVC_NOP		0	/* (): nothing; the crossing is timed with it */
 #define EV_SVC_LOG		1	/* (buf, len): -EINVAL bad length, -EFAULT not the sandbox's */
-#define EV_SVC_MEM_ALLOC	2	/* (size, flags): address; -EINVAL, -ENOMEM */
+#define EV_SVC_MEM_ALLOC	2	/* (size, flags): address; -EINVAL, -ENOMEM, ending */
 #define EV_SVC_MEM_FREE		3	/* (address): -ENOENT no block starts there, -EINVAL inside one */
 #define EV_SVC_VCPU_IDLE	4	/* (): sleep until kicked; -EINTR on a signal */
 #define EV_SVC_VCPU_KICK	5	/* (vcpu): -EINVAL no such vCPU */
 #define EV_SVC_SET_UPCALL	6	/* (entry): -EFAULT not in the kernel's text */
-#define EV_SVC_FRAME_GRANT	7	/* (count, out): frames into out[]; -EINVAL, -EFAULT, -ENOMEM */
-#define EV_SVC_VM_CREATE	8	/* (): a tenant address space (> 0); -ENOSPC, -ENOMEM */
-#define EV_SVC_VM_DESTROY	9	/* (vm): -EBADF no such space, -EBUSY in use */
+#define EV_SVC_FRAME_GRANT	7	/* (count, out): frames into out[]; -EINVAL, -EFAULT, -ENOMEM, ending */
+#define EV_SVC_VM_CREATE	8	/* (): a tenant address space (> 0); -ENOSPC, -ENOMEM, ending */
+#define EV_SVC_VM_DESTROY	9	/* (vm): -EBADF no such space, -EBUSY a tenant runs in it */
 #define EV_SVC_VM_MAP		10	/* (vm, va, frame, prot): -EBADF, -EINVAL, -EACCES, -EEXIST */
 #define EV_SVC_VM_PROTECT	11	/* (vm, va, pages, prot): -EBADF, -EINVAL, -ENOENT */
 #define EV_SVC_VM_UNMAP		12	/* (vm, va, pages): -EBADF, -EINVAL, -ENOENT */
 #define EV_SVC_VM_BATCH		13	/* (vm, ops, count): ops done, or -errno of the first to fail */
 #define EV_SVC_COPY_FROM_TENANT	14	/* (vm, dst, src, len): -EBADF, -EINVAL, -EFAULT */
 #define EV_SVC_COPY_TO_TENANT	15	/* (vm, dst, src, len): -EBADF, -EINVAL, -EFAULT */
-#define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL */
+#define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL, ending */
 #define EV_SVC_CALIBRATE	17	/* (what, a0, a1): Linux's own costs, into the log */
-#define EV_NR_SERVICES		18
+#define EV_SVC_VM_ACTIVATE	18	/* (vm or 0): the carrier adopts vm's mm, or its own; -EBADF */
+#define EV_SVC_FPU_CREATE	19	/* (src or 0): a copy of src's FPU context, or the initial one (> 0); -EBADF, -EBUSY, -ENOSPC, -ENOMEM, ending */
+#define EV_SVC_FPU_DESTROY	20	/* (fpu): -EBADF, -EBUSY loaded on another vCPU's carrier */
+#define EV_SVC_FPU_SWITCH	21	/* (fpu): save the carrier's user FPU state, load fpu's; -EBADF */
+#define EV_NR_SERVICES		22
 
 /* mem_alloc flags, and its limits. */
 #define EV_MEM_ZERO		1UL
@@ -72,6 +78,7 @@
 #define EV_TENANT_BASE		_AC(0x1000000000, UL)	/* 64 GiB */
 #define EV_TENANT_SIZE		_AC(0x1000000000, UL)	/* 64 GiB of it */
 #define EV_MAX_VMS		64
+#define EV_MAX_FPUS		256
 #define EV_PROT_READ		1
 #define EV_PROT_WRITE		2
 #define EV_PROT_EXEC		4
@@ -86,6 +93,7 @@
 #define EV_TRAP_SYSCALL		1	/* the tenant made a system call */
 #define EV_TRAP_FAULT		2	/* a page fault in the tenant region */
 #define EV_TRAP_KICK		3	/* a kick arrived while it ran */
+#define EV_TRAP_EXCEPTION	4	/* any other fault: fault_addr, and the signal Linux would have sent */
 
 /* calibrate(what, ...) */
 #define EV_CAL_HEAP		1	/* (): kmalloc and kfree, and the table alone */
@@ -171,6 +179,8 @@ struct ev_tenant_ctx {
 	__u64 fault_addr;
 	__u64 syscall_nr;
 	__u64 linux_faults;	/* faults Linux counted for the carrier in the run */
+	__u32 signal;		/* EV_TRAP_EXCEPTION: SIGSEGV, SIGILL, ... */
+	__u32 pad;
 };
 
 /* A sandbox kernel's entry: runs on every vCPU, on that vCPU's boot stack. */

@@ -5,6 +5,8 @@
  *
  *   baseline yield N         two processes on CPU 0 calling sched_yield();
  *                            N round trips -> EVFIG linux.sched_yield_rt
+ *   baseline syscall N [KEY] N null system calls (getppid) -> EVFIG
+ *                            linux.getppid_rt, or KEY
  *   baseline pipe N          a process on CPU 0 waking one on CPU 1 through a
  *                            pipe and waiting for its answer; N round trips,
  *                            timed on CPU 0's clock -> EVFIG linux.pipe_wake_rt
@@ -37,6 +39,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -153,6 +156,24 @@ static void yield_rt(size_t n)
 	*done = 1;
 	waitpid(child, NULL, 0);
 	report("linux.sched_yield_rt", s, n);
+}
+
+static void syscall_rt(size_t n, const char *key)
+{
+	uint64_t *s = calloc(n, sizeof(*s));
+	size_t i;
+
+	if (!s)
+		die("memory");
+	pin(0);
+	for (i = 0; i < n + WARMUP; i++) {
+		uint64_t t0 = cycles();
+
+		syscall(SYS_getppid);
+		if (i >= WARMUP)
+			s[i - WARMUP] = cycles() - t0;
+	}
+	report(key, s, n);
 }
 
 static void pipe_rt(size_t n)
@@ -344,6 +365,8 @@ int main(int argc, char **argv)
 		own_cgroup(cgroup, sizeof(cgroup));
 		yield_rt(strtoul(argv[2], NULL, 10));
 		leave_cgroup(cgroup);
+	} else if ((argc == 3 || argc == 4) && !strcmp(argv[1], "syscall")) {
+		syscall_rt(strtoul(argv[2], NULL, 10), argc == 4 ? argv[3] : "linux.getppid_rt");
 	} else if (argc == 3 && !strcmp(argv[1], "pipe")) {
 		own_cgroup(cgroup, sizeof(cgroup));
 		pipe_rt(strtoul(argv[2], NULL, 10));
@@ -364,7 +387,7 @@ int main(int argc, char **argv)
 		fork_64m(strtoul(argv[2], NULL, 10));
 		leave_cgroup(cgroup);
 	} else {
-		fprintf(stderr, "usage: baseline yield N | pipe N | sibling LABEL SECS | touch N | mprotect R | fork R\n");
+		fprintf(stderr, "usage: baseline yield N | syscall N [KEY] | pipe N | sibling LABEL SECS | touch N | mprotect R | fork R\n");
 		return 2;
 	}
 	return 0;

@@ -8,7 +8,14 @@
  * migrated between queues), and keeps the
  * largest count; with the stolen time the preempt notifier accounts
  * (kick.c), it is what the fairness chapter reports.
+ *
+ * The same tick watches for a creator that is dying: a carrier with a
+ * fatal signal pending begins the sandbox's teardown (sb->ending), and is
+ * interrupted so that kick.c can send it out of sandbox code if that is
+ * where it is (ev_abandon_divert): this processor's through the tick's
+ * own interrupted registers, another's with the kick's interrupt.
  */
+#include <asm/irq_regs.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/rcupdate.h>
@@ -19,6 +26,18 @@
 #include "endovisor.h"
 
 #define EV_CENSUS_PERIOD_NS	NSEC_PER_MSEC
+
+/* v's carrier c must die: the sandbox is ending, and c must leave sandbox code. */
+static void ev_census_dying(struct ev_sandbox *sb, struct ev_vcpu *v, struct task_struct *c)
+{
+	int cpu = READ_ONCE(v->cpu);
+
+	WRITE_ONCE(sb->ending, true);
+	if (c == current)
+		ev_abandon_divert(v, get_irq_regs());
+	else if (READ_ONCE(v->carrying) && cpu >= 0 && cpu != smp_processor_id())
+		ev_kick_interrupt(v, cpu);
+}
 
 static enum hrtimer_restart ev_census_tick(struct hrtimer *t)
 {
@@ -33,10 +52,15 @@ static enum hrtimer_restart ev_census_tick(struct hrtimer *t)
 		if (READ_ONCE(p->on_rq))
 			threads++;
 	for (i = 0; i < sb->nr_vcpus; i++) {
-		struct task_struct *c = READ_ONCE(sb->vcpus[i]->carrier);
+		struct ev_vcpu *v = sb->vcpus[i];
+		struct task_struct *c = READ_ONCE(v->carrier);
 
-		if (c && READ_ONCE(c->on_rq))
+		if (!c)
+			continue;
+		if (READ_ONCE(c->on_rq))
 			carriers++;
+		if (fatal_signal_pending(c))
+			ev_census_dying(sb, v, c);
 	}
 	rcu_read_unlock();
 	sb->census_samples++;

@@ -6,6 +6,7 @@
 #include <linux/atomic.h>
 #include <linux/cgroup.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -65,6 +66,7 @@ struct ev_vcpu {
 	bool in_tenant;			/* the carrier runs a tenant in user mode */
 	bool trap_queued;
 	u32 trap;			/* EV_TRAP_*, set where the trap is taken */
+	u32 trap_signal;		/* EV_TRAP_EXCEPTION: the signal taken back */
 	u64 trap_nr;
 	unsigned long fault_addr;
 	bool fault_write;
@@ -78,8 +80,14 @@ struct ev_vcpu {
 	struct rseq __user *home_rseq;	/* parked while tenants run: see tenant.c */
 	u32 home_rseq_len, home_rseq_sig;
 	struct work_struct death_work;	/* the carrier died carrying: end the vCPU */
+	struct irq_work death_irq;	/* queues death_work from the scheduler */
+
+	/* fpu.c */
+	struct ev_fpu *cur_fpu;		/* the context loaded on the carrier */
+	struct ev_fpu *home_fpu;	/* the launcher's registers, meanwhile */
 	atomic64_t kicks, ipis, wakeups;	/* updated by whoever kicks it */
 	atomic_t ipis_in_flight;	/* teardown waits for these */
+	bool abandoned;			/* its carrier was sent out of sandbox code to die */
 };
 
 struct ev_log {
@@ -124,9 +132,17 @@ struct ev_sandbox {
 	struct ev_grant grant;
 	struct mutex vm_lock;		/* creating and destroying address spaces */
 	struct ev_vm __rcu *vms[EV_MAX_VMS];
+	struct ev_fpu *fpus[EV_MAX_FPUS];	/* under lock */
 	void *globals;			/* the kernel's per-sandbox page */
 	unsigned long upcall_entry;	/* in the kernel's text, or 0 */
 	char args[EV_ARGS_MAX];
+	/*
+	 * Its teardown has begun: vCPU 0's kernel returned, or the creator is
+	 * dying.  Services that would take new resources or run tenants
+	 * refuse with -ESHUTDOWN; the rest still work, so that the other
+	 * vCPUs can give back what they hold and return.
+	 */
+	bool ending;
 
 	/* census.c */
 	struct hrtimer census_timer;
@@ -145,6 +161,7 @@ struct ev_live {
 	atomic_long_t block_bytes;
 	atomic_t frames;
 	atomic_t vms;
+	atomic_t fpus;
 };
 extern struct ev_live ev_live;
 
@@ -161,6 +178,12 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret);
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len);
 int ev_sandbox_write(struct ev_sandbox *sb, void *dst, const void *src, size_t len);
+int ev_sandbox_read(struct ev_sandbox *sb, void *dst, const void *src, size_t len);
+
+static inline bool ev_sandbox_ending(struct ev_sandbox *sb)
+{
+	return READ_ONCE(sb->ending);
+}
 
 /* vcpu.c */
 struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id);
@@ -231,6 +254,18 @@ void ev_tenant_carrier_dead(struct ev_vcpu *v);
 long ev_tenant_finish(struct ev_vcpu *v, long ret);
 long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long vm, unsigned long ctx,
 		       unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long vm, unsigned long a1,
+			unsigned long a2, unsigned long a3, unsigned long a4);
+
+/* fpu.c */
+long ev_svc_fpu_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
+		       unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_svc_fpu_destroy(struct ev_vcpu *v, unsigned long fpu, unsigned long a1,
+			unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_svc_fpu_switch(struct ev_vcpu *v, unsigned long fpu, unsigned long a1,
+		       unsigned long a2, unsigned long a3, unsigned long a4);
+void ev_fpu_vcpu_end(struct ev_vcpu *v);
+void ev_fpu_teardown(struct ev_sandbox *sb);
 
 /* calibrate.c */
 long ev_svc_calibrate(struct ev_vcpu *v, unsigned long what, unsigned long a0,
@@ -251,6 +286,8 @@ long ev_svc_vcpu_kick(struct ev_vcpu *v, unsigned long target, unsigned long a1,
 long ev_svc_set_upcall(struct ev_vcpu *v, unsigned long entry, unsigned long a1,
 		       unsigned long a2, unsigned long a3, unsigned long a4);
 bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip);
+bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs);
+void ev_kick_interrupt(struct ev_vcpu *t, int cpu);
 
 /* census.c */
 void ev_census_init(struct ev_sandbox *sb);

@@ -53,6 +53,8 @@ long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long ou
 
 	if (count == 0 || count > EV_GRANT_MAX_CALL)
 		return -EINVAL;
+	if (ev_sandbox_ending(v->sb))
+		return -ESHUTDOWN;
 	if (!ev_sandbox_owns(v->sb, (void *)out, count * sizeof(u64)))
 		return -EFAULT;
 	if (atomic_add_return(count, &g->nr) > EV_GRANT_QUOTA) {

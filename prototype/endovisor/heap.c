@@ -92,6 +92,8 @@ long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags
 
 	if (size == 0 || size > EV_MEM_MAX_BLOCK || (flags & ~EV_MEM_ZERO))
 		return -EINVAL;
+	if (ev_sandbox_ending(v->sb))
+		return -ESHUTDOWN;
 	b = kmalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;

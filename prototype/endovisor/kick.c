@@ -25,6 +25,17 @@
  * that is not exported.  The endovisor puts a kprobe on its entry at load
  * (refusing to load if it cannot) and reads the argument there.
  *
+ * The same interrupts end a carrier that must die.  A fatal signal takes
+ * effect when a thread returns to user mode, and a carrier running sandbox
+ * code that never crosses again (a loop, a deadlock) would never return:
+ * its process could not be killed.  So an interrupt that finds such a
+ * carrier in sandbox code sends it to ev_stub_abandon, which leaves the
+ * sandbox stack for good and returns -EINTR from the frame that entered
+ * sandbox code, whatever the upcall mask says.  Nothing of Linux's is held
+ * there: sandbox code calls Linux only through services, which are not
+ * sandbox text and are never diverted.  The census timer sends these
+ * interrupts (census.c).
+ *
  * Anywhere else (in a service, masked, preempted) the kick stays pending:
  * vOSTD checks for it after every crossing and when it unmasks, and when
  * Linux puts a preempted carrier back on a processor, sched_in arms a timer
@@ -42,6 +53,7 @@
 #include <linux/smp.h>
 
 #include "endovisor.h"
+#include "ev_stub.h"
 
 bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip)
 {
@@ -49,6 +61,20 @@ bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip)
 	unsigned long lo = (unsigned long)text->base;
 
 	return ip >= lo && ip < lo + text->size;
+}
+
+/*
+ * In an interrupt that came while v's carrier ran sandbox code, with regs
+ * the interrupted state: if the carrier must die, send it out for good.
+ */
+bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs)
+{
+	if (!regs || current != v->carrier || user_mode(regs) ||
+	    !fatal_signal_pending(current) || !ev_in_kernel_text(v->sb, regs->ip))
+		return false;
+	regs->ip = (unsigned long)ev_stub_abandon;
+	WRITE_ONCE(v->abandoned, true);
+	return true;
 }
 
 /*
@@ -61,6 +87,8 @@ static bool ev_upcall_divert(struct ev_vcpu *v, struct pt_regs *regs)
 	struct ev_sandbox *sb = v->sb;
 	struct ev_vcpu_shared *sh = v->shared;
 
+	if (ev_abandon_divert(v, regs))
+		return false;
 	if (!regs || current != v->carrier || !READ_ONCE(sh->kick_pending))
 		return false;
 	if (user_mode(regs)) {
@@ -231,11 +259,17 @@ long ev_svc_vcpu_kick(struct ev_vcpu *v, unsigned long target, unsigned long a1,
 	if (!READ_ONCE(t->carrying) || cpu < 0)
 		return 0;	/* not running yet: it looks when it starts */
 	atomic64_inc(&t->ipis);
+	ev_kick_interrupt(t, cpu);
+	return 0;
+}
+
+/* Interrupt cpu, where t's carrier runs; safe in hard interrupts. */
+void ev_kick_interrupt(struct ev_vcpu *t, int cpu)
+{
 	atomic_inc(&t->ipis_in_flight);
 	/* -EBUSY: an earlier kick's interrupt is still on its way, and will do. */
 	if (smp_call_function_single_async(cpu, &t->kick_csd))
 		atomic_dec(&t->ipis_in_flight);
-	return 0;
 }
 
 /* set_upcall(entry): where upcalls enter; it must be the kernel's own code. */

@@ -112,14 +112,15 @@ static const struct file_operations ev_fops = {
 static ssize_t live_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\nblocks %d\nblock_bytes %ld\nframes %d\nvms %d\n",
+	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\nblocks %d\nblock_bytes %ld\nframes %d\nvms %d\nfpus %d\n",
 			  atomic_read(&ev_live.sandboxes),
 			  atomic_read(&ev_live.vcpus),
 			  atomic_read(&ev_live.stacks),
 			  atomic_read(&ev_live.blocks),
 			  atomic_long_read(&ev_live.block_bytes),
 			  atomic_read(&ev_live.frames),
-			  atomic_read(&ev_live.vms));
+			  atomic_read(&ev_live.vms),
+			  atomic_read(&ev_live.fpus));
 }
 static DEVICE_ATTR_RO(live);
 
@@ -173,11 +174,13 @@ static void __exit ev_exit(void)
 	ev_kick_module_exit();
 	WARN(atomic_read(&ev_live.sandboxes) || atomic_read(&ev_live.vcpus) ||
 	     atomic_read(&ev_live.stacks) || atomic_read(&ev_live.blocks) ||
-	     atomic_read(&ev_live.frames) || atomic_read(&ev_live.vms),
-	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks, %d blocks, %d frames, %d address spaces live\n",
+	     atomic_read(&ev_live.frames) || atomic_read(&ev_live.vms) ||
+	     atomic_read(&ev_live.fpus),
+	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks, %d blocks, %d frames, %d address spaces, %d FPU contexts live\n",
 	     atomic_read(&ev_live.sandboxes), atomic_read(&ev_live.vcpus),
 	     atomic_read(&ev_live.stacks), atomic_read(&ev_live.blocks),
-	     atomic_read(&ev_live.frames), atomic_read(&ev_live.vms));
+	     atomic_read(&ev_live.frames), atomic_read(&ev_live.vms),
+	     atomic_read(&ev_live.fpus));
 	pr_info("endovisor: unloaded\n");
 }
 

@@ -100,6 +100,7 @@ void ev_sandbox_destroy(struct ev_sandbox *sb)
 	/* Address spaces first: their page tables point at granted frames. */
 	ev_vm_teardown(sb);
 	ev_grant_teardown(&sb->grant);
+	ev_fpu_teardown(sb);
 	for (i = 0; i < sb->nr_vcpus; i++)
 		if (sb->vcpus[i])
 			ev_vcpu_destroy(sb->vcpus[i]);
@@ -134,7 +135,8 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 		return -EBUSY;
 	}
 	v->state = EV_VCPU_RUNNING;
-	v->carrier = current;
+	/* Referenced: the census looks at it, and it may die carrying. */
+	v->carrier = get_task_struct(current);
 	/* The vCPU may outlive this call (tenants): it holds the file itself. */
 	v->file = get_file(file);
 	if (sb->nr_running++ == 0)
@@ -151,11 +153,14 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret)
 {
 	struct ev_sandbox *sb = v->sb;
+	struct task_struct *carrier = v->carrier;
 	struct file *file = v->file;
 
 	mutex_lock(&sb->lock);
 	v->state = EV_VCPU_DONE;
 	v->exit_code = ret;
+	if (v->id == 0)
+		WRITE_ONCE(sb->ending, true);
 	v->carrier = NULL;
 	v->file = NULL;
 	if (--sb->nr_running == 0)
@@ -163,6 +168,14 @@ void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret)
 	if (++sb->nr_done == sb->nr_vcpus)
 		ev_log_finish(&sb->log);
 	mutex_unlock(&sb->lock);
+	/*
+	 * A carrier that died may have been released already, and then this
+	 * is the last reference: let a census tick that still looks at it end
+	 * first.
+	 */
+	if (carrier->flags & PF_EXITING)
+		synchronize_rcu();
+	put_task_struct(carrier);
 	fput(file);
 }
 
@@ -206,18 +219,31 @@ bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len)
 }
 
 /*
- * Writes len bytes into sandbox memory at dst, if all of it is the
- * sandbox's, with the heap kept from freeing it meanwhile.  -EFAULT if not.
+ * Copies len bytes between sandbox memory at sandbox and dst or src, if all
+ * of it is the sandbox's, with the heap kept from freeing it meanwhile:
+ * freed memory stays mapped, and a copy after another vCPU's free would
+ * read or write whatever Linux had put there since.  -EFAULT if not.
  */
-int ev_sandbox_write(struct ev_sandbox *sb, void *dst, const void *src, size_t len)
+static int ev_sandbox_copy(struct ev_sandbox *sb, void *dst, const void *src,
+			   const void *sandbox, size_t len)
 {
 	int ret = -EFAULT;
 
 	down_read(&sb->heap.free_sem);
-	if (ev_sandbox_owns(sb, dst, len)) {
+	if (ev_sandbox_owns(sb, sandbox, len)) {
 		memcpy(dst, src, len);
 		ret = 0;
 	}
 	up_read(&sb->heap.free_sem);
 	return ret;
+}
+
+int ev_sandbox_write(struct ev_sandbox *sb, void *dst, const void *src, size_t len)
+{
+	return ev_sandbox_copy(sb, dst, src, dst, len);
+}
+
+int ev_sandbox_read(struct ev_sandbox *sb, void *dst, const void *src, size_t len)
+{
+	return ev_sandbox_copy(sb, dst, src, src, len);
 }

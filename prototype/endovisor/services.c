@@ -30,9 +30,7 @@ static long ev_svc_log(struct ev_vcpu *v, unsigned long buf, unsigned long len,
 
 	if (len == 0 || len > EV_LOG_LINE_MAX)
 		return -EINVAL;
-	if (!ev_sandbox_owns(v->sb, (const void *)buf, len))
-		return -EFAULT;
-	if (copy_from_kernel_nofault(line, (const void *)buf, len))
+	if (ev_sandbox_read(v->sb, line, (const void *)buf, len))
 		return -EFAULT;
 	if (line[len - 1] == '\n')
 		len--;
@@ -63,4 +61,8 @@ const ev_service_fn ev_service_table[EV_NR_SERVICES] = {
 	[EV_SVC_COPY_TO_TENANT] = ev_svc_copy_to_tenant,
 	[EV_SVC_TENANT_RUN] = ev_svc_tenant_run,
 	[EV_SVC_CALIBRATE] = ev_svc_calibrate,
+	[EV_SVC_VM_ACTIVATE] = ev_svc_vm_activate,
+	[EV_SVC_FPU_CREATE] = ev_svc_fpu_create,
+	[EV_SVC_FPU_DESTROY] = ev_svc_fpu_destroy,
+	[EV_SVC_FPU_SWITCH] = ev_svc_fpu_switch,
 };

@@ -11,7 +11,8 @@
  * (EV_BAIL_SUSPEND); the carrier then returns to user mode, into the tenant.
  *
  * Whatever brings the tenant back into the kernel (a system call, a page
- * fault in the tenant region, a kick's interrupt) is turned into a trap:
+ * fault in the tenant region, a kick's interrupt, any other exception) is
+ * turned into a trap:
  * where it is taken, nothing can sleep, so the endovisor only records it and
  * queues a task work, which Linux runs in process context just before the
  * carrier would return to user mode.  There the tenant's registers are
@@ -33,13 +34,26 @@
  * SIGSEGV.  So the carrier's rseq registration is parked while it carries
  * tenants and restored when it goes home.
  *
+ * An exception other than a page fault in the region (a #GP, an invalid
+ * opcode, a fault outside the region) makes Linux send the carrier a signal.
+ * The signal_generate tracepoint's probe turns it into a trap, and the task
+ * work, which Linux runs before it delivers any signal, takes the signal
+ * back: the kernel proper decides what becomes of the tenant, and the
+ * launcher never sees it.  (The launcher handles those signals itself, so
+ * that Linux does not make them fatal at once.)
+ *
  * A carrier can die while a tenant runs (SIGKILL to the launcher): then
  * ev_carrier_died ends the vCPU from a work item, and drops the reference
  * to the launcher's mm that the dying thread could not, since it died with
- * a tenant's mm current.
+ * a tenant's mm current.  The death is seen in the scheduler, with the run
+ * queue locked, where even queueing a work item could deadlock (it may
+ * wake a worker on that very run queue); an irq_work, which only raises an
+ * interrupt, carries it out of there.
  */
 #include <linux/mm.h>
 #include <linux/rseq.h>
+#include <linux/sched/signal.h>
+#include <linux/signal.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
@@ -168,6 +182,37 @@ bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write)
 	return true;
 }
 
+#define EV_FAULT_SIGNALS (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
+			  sigmask(SIGFPE) | sigmask(SIGTRAP))
+
+/* Linux is sending a signal: if it is a tenant's exception, make it a trap. */
+static void ev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
+			       struct task_struct *task, int group, int result)
+{
+	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
+
+	if (!v || task != current || current != v->carrier || !READ_ONCE(v->in_tenant) ||
+	    sig < 1 || sig > 31 || !(sigmask(sig) & EV_FAULT_SIGNALS) ||
+	    info == SEND_SIG_NOINFO || info == SEND_SIG_PRIV || info->si_code <= 0)
+		return;
+	v->trap_signal = sig;
+	v->fault_addr = (unsigned long)info->si_addr;
+	ev_tenant_queue_trap(v, EV_TRAP_EXCEPTION);
+}
+
+/* Take back the signal an exception trap stands for, before Linux delivers it. */
+static void ev_take_back_signal(struct ev_vcpu *v)
+{
+	kernel_siginfo_t info;
+	enum pid_type type;
+	sigset_t others;
+
+	siginitsetinv(&others, sigmask(v->trap_signal));
+	spin_lock_irq(&current->sighand->siglock);
+	dequeue_signal(&others, &info, &type);
+	spin_unlock_irq(&current->sighand->siglock);
+}
+
 /* A kick's interrupt found the carrier in the tenant: hand the vCPU back. */
 void ev_tenant_kick(struct ev_vcpu *v)
 {
@@ -192,6 +237,10 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	} else if (c.trap == EV_TRAP_FAULT) {
 		c.fault_addr = v->fault_addr;
 		c.fault_write = v->fault_write;
+	} else if (c.trap == EV_TRAP_EXCEPTION) {
+		c.fault_addr = v->fault_addr;
+		c.signal = v->trap_signal;
+		ev_take_back_signal(v);
 	}
 	c.linux_faults = ev_linux_faults() - v->faults_at_entry;
 	WRITE_ONCE(v->in_tenant, false);
@@ -201,6 +250,38 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	if (v->suspended)
 		return;		/* tenant_run again: its registers and mm are in place */
 	ev_vcpu_end(v, ret);
+}
+
+/*
+ * The carrier adopts vm's mm (its own, for NULL), taking over the
+ * reference to vm the caller holds; kernelet_switch_mm comes here.
+ */
+static void ev_adopt(struct ev_vcpu *v, struct ev_vm *vm)
+{
+	if (v->tenant_vm == vm) {
+		if (vm)
+			ev_vm_put(vm);	/* the carrier already holds one */
+		return;
+	}
+	ev_switch_mm(v, vm ? ev_vm_mm(vm) : v->home_mm);
+	if (v->tenant_vm)
+		ev_vm_put(v->tenant_vm);
+	WRITE_ONCE(v->tenant_vm, vm);
+}
+
+/* vm_activate(vm): the carrier adopts vm's address space, or with 0 its own. */
+long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
+			unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	struct ev_vm *vm = NULL;
+
+	if (handle) {
+		vm = ev_vm_get(v->sb, handle);
+		if (!vm)
+			return -EBADF;
+	}
+	ev_adopt(v, vm);
+	return 0;
 }
 
 /*
@@ -215,14 +296,16 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	struct ev_tenant_ctx c;
 	struct ev_vm *vm;
 
-	if (!ev_sandbox_owns(v->sb, (void *)ctx, sizeof(c)) ||
-	    copy_from_kernel_nofault(&c, (void *)ctx, sizeof(c)))
+	if (ev_sandbox_ending(v->sb))
+		return -ESHUTDOWN;
+	if (ev_sandbox_read(v->sb, &c, (void *)ctx, sizeof(c)))
 		return -EFAULT;
 	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX)
 		return -EINVAL;
 	vm = ev_vm_get(v->sb, handle);
 	if (!vm)
 		return -EBADF;
+	ev_adopt(v, vm);
 	if (!v->home_saved) {
 		v->home_regs = *regs;
 		v->home_saved = true;
@@ -231,14 +314,6 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 		v->home_rseq_sig = current->rseq_sig;
 		current->rseq = NULL;
 		current->rseq_len = 0;
-	}
-	if (v->tenant_vm != vm) {
-		ev_switch_mm(v, ev_vm_mm(vm));
-		if (v->tenant_vm)
-			ev_vm_put(v->tenant_vm);
-		WRITE_ONCE(v->tenant_vm, vm);
-	} else {
-		ev_vm_put(vm);		/* the carrier already holds one */
 	}
 	ev_load_user_regs(regs, &c);
 	v->tenant_ctx = (struct ev_tenant_ctx *)ctx;
@@ -282,6 +357,7 @@ static void ev_carrier_died(struct work_struct *work)
 {
 	struct ev_vcpu *v = container_of(work, struct ev_vcpu, death_work);
 
+	irq_work_sync(&v->death_irq);	/* v must not be touched by it once freed */
 	pr_info("endovisor: sandbox %llu vCPU %u: its carrier died carrying; ending the vCPU\n",
 		v->sb->id, v->id);
 	if (v->tenant_vm) {
@@ -293,51 +369,78 @@ static void ev_carrier_died(struct work_struct *work)
 	WRITE_ONCE(v->in_tenant, false);
 	WRITE_ONCE(v->carrying, false);
 	ev_kick_stop(v);
+	ev_fpu_vcpu_end(v);
 	ev_sandbox_vcpu_done(v, -EINTR);
+}
+
+static void ev_carrier_death_irq(struct irq_work *w)
+{
+	schedule_work(&container_of(w, struct ev_vcpu, death_irq)->death_work);
 }
 
 /*
  * The carrier's last switch out, from the preempt notifier: the thread is
  * dead and the vCPU never ended.  Nothing can be done here (the run queue
- * is locked); the work item does it.
+ * is locked): the irq_work queues the work item that does it.
  */
 void ev_tenant_carrier_dead(struct ev_vcpu *v)
 {
-	schedule_work(&v->death_work);
+	irq_work_queue(&v->death_irq);
 }
 
-static struct tracepoint *ev_sys_enter_tp;
+static struct {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+} ev_probes[] = {
+	{ "sys_enter", ev_sys_enter },
+	{ "signal_generate", ev_signal_generate },
+};
 
-static void ev_find_sys_enter(struct tracepoint *tp, void *priv)
+static void ev_find_tracepoint(struct tracepoint *tp, void *priv)
 {
-	if (!strcmp(tp->name, "sys_enter"))
-		ev_sys_enter_tp = tp;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev_probes); i++)
+		if (!strcmp(tp->name, ev_probes[i].name))
+			ev_probes[i].tp = tp;
+}
+
+static void ev_tenant_unprobe(unsigned int n)
+{
+	while (n--)
+		tracepoint_probe_unregister(ev_probes[n].tp, ev_probes[n].probe, NULL);
+	tracepoint_synchronize_unregister();
 }
 
 int ev_tenant_module_init(void)
 {
+	unsigned int i;
 	int ret;
 
-	for_each_kernel_tracepoint(ev_find_sys_enter, NULL);
-	if (!ev_sys_enter_tp) {
-		pr_err("endovisor: no sys_enter tracepoint; tenants need it\n");
-		return -ENOENT;
+	for_each_kernel_tracepoint(ev_find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(ev_probes); i++) {
+		ret = ev_probes[i].tp ? tracepoint_probe_register(ev_probes[i].tp,
+								  ev_probes[i].probe, NULL) : -ENOENT;
+		if (ret) {
+			pr_err("endovisor: cannot probe the %s tracepoint (%d); tenants need it\n",
+			       ev_probes[i].name, ret);
+			ev_tenant_unprobe(i);
+			return ret;
+		}
 	}
-	ret = tracepoint_probe_register(ev_sys_enter_tp, ev_sys_enter, NULL);
-	if (ret)
-		pr_err("endovisor: cannot probe sys_enter (%d)\n", ret);
-	return ret;
+	return 0;
 }
 
 void ev_tenant_module_exit(void)
 {
-	tracepoint_probe_unregister(ev_sys_enter_tp, ev_sys_enter, NULL);
-	tracepoint_synchronize_unregister();
+	ev_tenant_unprobe(ARRAY_SIZE(ev_probes));
 }
 
 void ev_tenant_vcpu_init(struct ev_vcpu *v)
 {
 	init_task_work(&v->trap_work, ev_tenant_trap_work);
 	INIT_WORK(&v->death_work, ev_carrier_died);
+	init_irq_work(&v->death_irq, ev_carrier_death_irq);
 	v->home_mm = NULL;
 }

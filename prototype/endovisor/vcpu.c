@@ -148,6 +148,7 @@ long ev_vcpu_run(struct ev_vcpu *v)
 /* The vCPU's kernel returned ret: the carrier stops carrying. */
 long ev_vcpu_end(struct ev_vcpu *v, long ret)
 {
+	ev_fpu_vcpu_end(v);
 	ret = ev_tenant_finish(v, ret);
 
 	preempt_disable();
@@ -157,6 +158,9 @@ long ev_vcpu_end(struct ev_vcpu *v, long ret)
 	preempt_enable();
 	ev_kick_stop(v);
 
+	if (READ_ONCE(v->abandoned))
+		pr_info("endovisor: sandbox %llu vCPU %u: its carrier had to die in sandbox code, which was abandoned\n",
+			v->sb->id, v->id);
 	if (v->boot_stack->magic != EV_STACK_MAGIC) {
 		pr_err("endovisor: sandbox %llu vCPU %u overran its boot stack\n",
 		       v->sb->id, v->id);

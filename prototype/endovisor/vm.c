@@ -40,8 +40,8 @@ struct ev_vm {
 	struct ev_sandbox *sb;
 	struct mm_struct *mm;
 	unsigned int slot;
-	refcount_t users;
-	struct completion gone;
+	refcount_t users;		/* the handle's, and each carrier's and caller's */
+	struct rcu_head rcu;
 	struct mutex lock;		/* serializes this space's page-table writes */
 	atomic_long_t mapped;
 };
@@ -66,10 +66,17 @@ struct ev_vm *ev_vm_get(struct ev_sandbox *sb, unsigned long handle)
 	return vm;
 }
 
+/*
+ * The last reference takes the mm with it; the struct waits a grace period,
+ * since ev_vm_get may still be looking at it.
+ */
 void ev_vm_put(struct ev_vm *vm)
 {
-	if (refcount_dec_and_test(&vm->users))
-		complete(&vm->gone);
+	if (!refcount_dec_and_test(&vm->users))
+		return;
+	mmput(vm->mm);
+	kfree_rcu(vm, rcu);
+	atomic_dec(&ev_live.vms);
 }
 
 static vm_fault_t ev_vm_fault(struct vm_fault *vmf)
@@ -117,12 +124,13 @@ long ev_svc_vm_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 	unsigned int i;
 	long ret;
 
+	if (ev_sandbox_ending(sb))
+		return -ESHUTDOWN;
 	vm = kzalloc(sizeof(*vm), GFP_KERNEL);
 	if (!vm)
 		return -ENOMEM;
 	vm->sb = sb;
 	refcount_set(&vm->users, 1);
-	init_completion(&vm->gone);
 	mutex_init(&vm->lock);
 	vm->mm = ev_linux.mm_alloc();
 	if (!vm->mm) {
@@ -166,29 +174,44 @@ fail:
 	return ret;
 }
 
-/* Unpublish, wait for users, drop the mm. vm_lock held. */
+/*
+ * Unpublish the space and clear its region, so that no frame stays
+ * reachable through it; the mm itself goes with the last reference, which
+ * a carrier that last ran one of its tenants may hold for a while yet.
+ * vm_lock held.
+ */
 static void ev_vm_free(struct ev_sandbox *sb, struct ev_vm *vm)
 {
+	struct vm_area_struct *vma;
+
 	RCU_INIT_POINTER(sb->vms[vm->slot], NULL);
+	mutex_lock(&vm->lock);
+	mmap_read_lock(vm->mm);
+	vma = find_vma(vm->mm, EV_TENANT_BASE);
+	if (vma && vma->vm_start == EV_TENANT_BASE)
+		zap_vma_ptes(vma, EV_TENANT_BASE, EV_TENANT_SIZE);
+	mmap_read_unlock(vm->mm);
+	atomic_long_set(&vm->mapped, 0);
+	mutex_unlock(&vm->lock);
 	ev_vm_put(vm);
-	wait_for_completion(&vm->gone);
-	synchronize_rcu();
-	mmput(vm->mm);
-	kfree(vm);
-	atomic_dec(&ev_live.vms);
 }
 
-static bool ev_vm_in_use(struct ev_sandbox *sb, struct ev_vm *vm)
+/* Is a tenant of vm running on one of the sandbox's vCPUs? */
+static bool ev_vm_running(struct ev_sandbox *sb, struct ev_vm *vm)
 {
 	unsigned int i;
 
 	for (i = 0; i < sb->nr_vcpus; i++)
-		if (READ_ONCE(sb->vcpus[i]->tenant_vm) == vm)
+		if (READ_ONCE(sb->vcpus[i]->in_tenant) &&
+		    READ_ONCE(sb->vcpus[i]->tenant_vm) == vm)
 			return true;
 	return false;
 }
 
-/* vm_destroy(vm): -EBUSY while a vCPU's tenant runs in it. */
+/*
+ * vm_destroy(vm): the handle goes at once, the space when no carrier
+ * holds it; -EBUSY while a tenant runs in it.
+ */
 long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
 		       unsigned long a2, unsigned long a3, unsigned long a4)
 {
@@ -201,7 +224,7 @@ long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1
 	     rcu_dereference_protected(sb->vms[handle - 1], lockdep_is_held(&sb->vm_lock)) : NULL;
 	if (!vm)
 		ret = -EBADF;
-	else if (ev_vm_in_use(sb, vm) || current->mm == vm->mm)
+	else if (ev_vm_running(sb, vm))
 		ret = -EBUSY;
 	else
 		ev_vm_free(sb, vm);
@@ -484,7 +507,7 @@ long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
 	if (count == 0 || count > EV_BATCH_MAX)
 		return -EINVAL;
 	if (!ev_sandbox_owns(v->sb, (void *)ops, count * sizeof(struct ev_vm_op)))
-		return -EFAULT;
+		return -EFAULT;	/* checked again, chunk by chunk, as it is read */
 	vm = ev_vm_get(v->sb, handle);
 	if (!vm)
 		return -EBADF;
@@ -493,7 +516,7 @@ long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
 		unsigned long n = min_t(unsigned long, count - done, EV_BATCH_CHUNK), i;
 		struct ev_vm_op *src = (struct ev_vm_op *)ops + done;
 
-		if (copy_from_kernel_nofault(chunk, src, n * sizeof(*chunk))) {
+		if (ev_sandbox_read(v->sb, chunk, src, n * sizeof(*chunk))) {
 			ret = -EFAULT;
 			break;
 		}

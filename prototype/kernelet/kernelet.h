@@ -61,6 +61,20 @@ void kl_guard_end(void);
 long kl_run(void);
 void kl_stop(void);
 
+/*
+ * The carrier of this vCPU adopts vs's address space (NULL: none of a
+ * tenant's), unless it already has: the kernelet remembers, per vCPU,
+ * which one the carrier holds.  Returns whether it switched.
+ */
+struct vostd_vmspace;
+bool kernelet_switch_mm(struct vostd_vmspace *vs);
+
+/*
+ * vs is about to be destroyed: no vCPU may take a later space at the same
+ * address for the one its carrier holds.
+ */
+void kernelet_forget_mm(struct vostd_vmspace *vs);
+
 void kl_stats(unsigned int vcpu, struct kl_cpu_stats *out);
 void kl_stats_reset(void);
 

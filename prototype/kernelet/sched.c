@@ -15,6 +15,7 @@
  * refuses scheduling while atomic.
  */
 #include "kernelet.h"
+#include "mm.h"
 
 enum kl_state { KL_READY, KL_RUNNING, KL_BLOCKED, KL_DEAD };
 
@@ -41,6 +42,7 @@ struct kl_cpu {
 	unsigned long idle_sp;
 	u32 need_resched;		/* the note */
 	u32 sleeping;			/* in or about to enter vcpu_idle */
+	struct vostd_vmspace *mm;	/* the address space the carrier holds */
 	struct ev_vcpu_shared *shared;
 	struct kl_cpu_stats stats;
 } ____cacheline_aligned;
@@ -378,6 +380,33 @@ void kl_stop(void)
 			vostd_kick(i);
 	if (kl_current())
 		kl_yield();
+}
+
+/* What a vCPU's mm is once the space it held has been forgotten. */
+#define KL_MM_UNKNOWN ((struct vostd_vmspace *)-1L)
+
+bool kernelet_switch_mm(struct vostd_vmspace *vs)
+{
+	struct kl_cpu *c = kl_this_cpu();
+
+	if (READ_ONCE(c->mm) == vs)
+		return false;
+	if (vostd_vm_activate(vs))
+		return false;
+	WRITE_ONCE(c->mm, vs);
+	return true;
+}
+
+void kernelet_forget_mm(struct vostd_vmspace *vs)
+{
+	unsigned int i;
+
+	for (i = 0; i < vostd_nr_cpus(); i++) {
+		struct vostd_vmspace *was = vs;
+
+		__atomic_compare_exchange_n(&kl()->cpus[i].mm, &was, KL_MM_UNKNOWN, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	}
 }
 
 void kl_stats(unsigned int vcpu, struct kl_cpu_stats *out)

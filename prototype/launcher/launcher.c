@@ -109,6 +109,8 @@ static void copy_log(int fd, const char *label)
 				printf("%s\n", line);
 			line = nl + 1;
 		}
+		/* Line by line, even into a file: a launcher killed loses nothing it read. */
+		fflush(stdout);
 		len = buf + len - line;
 		memmove(buf, line, len);
 		if (len == sizeof(buf) - 1) {	/* a line longer than the buffer */
@@ -120,6 +122,29 @@ static void copy_log(int fd, const char *label)
 		die("read log");
 	fwrite(buf, 1, len, stdout);
 	fflush(stdout);
+}
+
+static const int exception_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP };
+
+/* Only the launcher's own faults reach this: a tenant's are taken back. */
+static void on_exception(int sig)
+{
+	static const char msg[] = "launcher: fatal exception in the launcher itself\n";
+
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(128 + sig);
+	_exit(128 + sig);
+}
+
+static void catch_exceptions(void)
+{
+	struct sigaction sa = { .sa_handler = on_exception };
+	unsigned int i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(exception_signals) / sizeof(exception_signals[0]); i++)
+		if (sigaction(exception_signals[i], &sa, NULL))
+			die("sigaction");
 }
 
 static void *carry(void *arg)
@@ -226,9 +251,15 @@ int main(int argc, char **argv)
 	/*
 	 * Carriers block every signal they can: a carrier running a tenant is
 	 * in the tenant's address space, where no handler of ours can run.
-	 * They inherit the mask; this thread then takes its own back.
+	 * All but the signals of exceptions, which the endovisor turns into
+	 * the tenant's traps and takes back before Linux delivers them; for
+	 * those Linux needs a handler, or it would make them fatal at once.
+	 * The carriers inherit the mask; this thread then takes its own back.
 	 */
+	catch_exceptions();
 	sigfillset(&all);
+	for (i = 0; i < sizeof(exception_signals) / sizeof(exception_signals[0]); i++)
+		sigdelset(&all, exception_signals[i]);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (i = 0; i < create.nr_vcpus; i++) {
 		carriers[i] = (struct carrier){ .fd = fd, .vcpu = i };

@@ -139,6 +139,30 @@ SYM_FUNC_START(ev_stub_cross)
 SYM_FUNC_END(ev_stub_cross)
 
 /*
+ * Where an interrupt sends a carrier that must die while it runs sandbox
+ * code (kick.c): it leaves the sandbox stack for good, as a crossing with
+ * EV_BAIL_ABANDON does, and the frame that entered sandbox code returns
+ * -EINTR.  It is reached by an interrupt's return, never called, and has
+ * no frame of its own until the Linux stack is back.
+ */
+SYM_CODE_START(ev_stub_abandon)
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_NOENDBR
+	movq	PER_CPU_VAR(ev_cur_vcpu), %rbx
+	movq	$-EINTR, %rax
+	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
+	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=56 type=UNWIND_HINT_TYPE_CALL
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbx
+	popq	%rbp
+	UNWIND_HINT_FUNC
+	RET
+SYM_CODE_END(ev_stub_abandon)
+
+/*
  * long ev_stub_resume(struct ev_vcpu *v, long ret)
  *
  * Enters sandbox code again where a suspending crossing left it: saves the

@@ -22,6 +22,8 @@ long ev_stub_cross(unsigned long svc, unsigned long a0, unsigned long a1,
 		   unsigned long a2, unsigned long a3, unsigned long a4);
 /* Return ret from the crossing a suspend left; the frame is like ev_stub_enter's. */
 long ev_stub_resume(struct ev_vcpu *v, long ret);
+/* Not called: an interrupt returns to it (kick.c, ev_abandon_divert). */
+void ev_stub_abandon(void);
 #endif
 
 #endif /* EV_STUB_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A small vsnprintf, so that a sandbox kernel can format without Linux:
- * %d %i %u %x %s %c %p and %%, with l and ll, a field width and 0 padding.
+ * %d %i %u %x %s %c %p and %%, with l and ll, a field width and 0 padding,
+ * and for %s a - to pad on the right.
  * Like the C library's, it returns the length the whole output would have.
  */
 #include "vostd.h"
@@ -57,6 +58,7 @@ int vostd_vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 		unsigned long long u;
 		long long s;
 		int width = 0, longs = 0;
+		bool left = false;
 		char pad = ' ';
 		const char *str;
 
@@ -65,6 +67,10 @@ int vostd_vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 			continue;
 		}
 		fmt++;
+		if (*fmt == '-') {
+			left = true;
+			fmt++;
+		}
 		if (*fmt == '0')
 			pad = '0';
 		while (*fmt >= '0' && *fmt <= '9')
@@ -99,10 +105,13 @@ int vostd_vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 			str = va_arg(args, const char *);
 			if (!str)
 				str = "(null)";
-			for (width -= vostd_strlen(str); width > 0; width--)
+			width -= vostd_strlen(str);
+			for (; !left && width > 0; width--)
 				vostd_put(&o, ' ');
 			while (*str)
 				vostd_put(&o, *str++);
+			for (; width > 0; width--)
+				vostd_put(&o, ' ');
 			break;
 		case 'c':
 			vostd_put(&o, (char)va_arg(args, int));
@@ -132,4 +141,12 @@ int vostd_snprintf(char *buf, size_t size, const char *fmt, ...)
 	n = vostd_vsnprintf(buf, size, fmt, args);
 	va_end(args);
 	return n;
+}
+
+bool vostd_has_prefix(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return false;
+	return true;
 }

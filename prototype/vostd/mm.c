@@ -248,3 +248,36 @@ long vostd_user_run(struct vostd_vmspace *vs, struct ev_tenant_ctx *ctx)
 {
 	return vostd_call(EV_SVC_TENANT_RUN, vs->handle, (unsigned long)ctx, 0, 0, 0);
 }
+
+long vostd_vm_activate(struct vostd_vmspace *vs)
+{
+	return vostd_call(EV_SVC_VM_ACTIVATE, vs ? vs->handle : 0, 0, 0, 0, 0);
+}
+
+struct vostd_fpu *vostd_fpu_new(struct vostd_fpu *from)
+{
+	struct vostd_fpu *f = vostd_alloc(sizeof(*f), true);
+
+	if (!f)
+		return NULL;
+	f->handle = vostd_call(EV_SVC_FPU_CREATE, from ? from->handle : 0, 0, 0, 0, 0);
+	if (vostd_is_err(f->handle)) {
+		vostd_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+long vostd_fpu_destroy(struct vostd_fpu *f)
+{
+	long ret = vostd_call(EV_SVC_FPU_DESTROY, f->handle, 0, 0, 0, 0);
+
+	if (!ret)
+		vostd_free(f);
+	return ret;
+}
+
+long vostd_fpu_switch(struct vostd_fpu *f)
+{
+	return vostd_call(EV_SVC_FPU_SWITCH, f->handle, 0, 0, 0, 0);
+}

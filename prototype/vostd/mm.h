@@ -72,6 +72,24 @@ long vostd_copy_to_user(struct vostd_vmspace *vs, unsigned long dst,
  */
 long vostd_user_run(struct vostd_vmspace *vs, struct ev_tenant_ctx *ctx);
 
+/* The carrier adopts vs's address space (NULL: its own). */
+long vostd_vm_activate(struct vostd_vmspace *vs);
+
+/*
+ * A tenant thread's FPU and vector registers, kept by the endovisor: a
+ * context starts in the initial state or as a copy of another's (NULL:
+ * initial), and vostd_fpu_switch makes the carrier's registers the
+ * context's, saving whichever were loaded.  A context may be destroyed
+ * while this vCPU's carrier holds it, as an exiting thread does.
+ */
+struct vostd_fpu {
+	long handle;
+};
+
+struct vostd_fpu *vostd_fpu_new(struct vostd_fpu *from);
+long vostd_fpu_destroy(struct vostd_fpu *fpu);
+long vostd_fpu_switch(struct vostd_fpu *fpu);
+
 void vostd_memset(void *p, int c, unsigned long n);
 void vostd_memcpy(void *dst, const void *src, unsigned long n);
 

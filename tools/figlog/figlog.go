@@ -89,7 +89,8 @@ func ParseFields(s string) (map[string]string, error) {
 }
 
 // Read parses one log.  A malformed EVFIG or EVRUN line is an error that
-// names the file and line.
+// names the file and line, and so is a log that stops before the guest
+// reported EV-DONE status=ok.
 func Read(name string) (*Log, error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -99,11 +100,16 @@ func Read(name string) (*Log, error) {
 	l := &Log{File: name}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for n := 1; sc.Scan(); n++ {
+	n, done := 0, false
+	var bad error // the first malformed line, reported once the whole log is read
+	for n = 1; sc.Scan(); n++ {
 		line := sc.Text()
+		if strings.HasPrefix(line, "EV-DONE status=ok") {
+			done = true
+		}
 		if rest, ok := strings.CutPrefix(line, "EVRUN "); ok && n == 1 {
-			if l.Run, err = ParseFields(rest); err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+			if l.Run, err = ParseFields(rest); err != nil && bad == nil {
+				bad = fmt.Errorf("%s:%d: %v", name, n, err)
 			}
 			continue
 		}
@@ -111,30 +117,46 @@ func Read(name string) (*Log, error) {
 		if i < 0 {
 			continue
 		}
+		if bad != nil {
+			continue
+		}
 		key, rest, _ := strings.Cut(strings.TrimSpace(line[i+len("EVFIG "):]), " ")
 		fields, err := ParseFields(rest)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+			bad = fmt.Errorf("%s:%d: %v", name, n, err)
+			continue
 		}
 		if key == "" || strings.Contains(key, "=") {
-			return nil, fmt.Errorf("%s:%d: EVFIG without a key", name, n)
+			bad = fmt.Errorf("%s:%d: EVFIG without a key", name, n)
+			continue
 		}
 		if _, ok := fields["value"]; !ok {
-			return nil, fmt.Errorf("%s:%d: figure %s has no value=", name, n, key)
+			bad = fmt.Errorf("%s:%d: figure %s has no value=", name, n, key)
+			continue
 		}
 		if _, err := strconv.ParseFloat(fields["value"], 64); err != nil {
-			return nil, fmt.Errorf("%s:%d: figure %s: value=%s is not a number", name, n, key, fields["value"])
+			bad = fmt.Errorf("%s:%d: figure %s: value=%s is not a number", name, n, key, fields["value"])
+			continue
 		}
 		if _, ok := l.Figure(key); ok {
-			return nil, fmt.Errorf("%s:%d: figure %s given twice in one log", name, n, key)
+			bad = fmt.Errorf("%s:%d: figure %s given twice in one log", name, n, key)
+			continue
 		}
 		l.Figures = append(l.Figures, Figure{Key: key, Fields: fields, File: name, Line: n})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	if l.Run == nil {
+	if l.Run == nil && bad == nil {
 		return nil, fmt.Errorf("%s:1: no EVRUN header: not a log the guest runner wrote", name)
+	}
+	// The runner keeps only boots that finished; one without the end is
+	// cut short, and a garbled last line is then a symptom, not the cause.
+	if !done {
+		return nil, fmt.Errorf("%s:%d: the log ends without EV-DONE status=ok: truncated, or not from a boot that finished", name, n-1)
+	}
+	if bad != nil {
+		return nil, bad
 	}
 	return l, nil
 }

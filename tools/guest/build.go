@@ -93,11 +93,14 @@ func mirror(p paths, dir string) error {
 
 // buildModule runs Kbuild for one module; a compiler, objtool or modpost
 // warning fails the build, as an error would.
-func buildModule(p paths, k *kernel, m module, extraSymbols string) error {
+func buildModule(p paths, k *kernel, m module, extraSymbols string, tenants []string) error {
 	if err := os.MkdirAll(m.dir, 0o755); err != nil {
 		return err
 	}
 	if err := mirror(p, m.dir); err != nil {
+		return err
+	}
+	if err := placeTenants(m.dir, tenants); err != nil {
 		return err
 	}
 	kb, err := os.ReadFile(m.kbuild)
@@ -175,10 +178,14 @@ func buildAll(p paths, k *kernel) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
+	tenants, err := buildTenants(p)
+	if err != nil {
+		return err
+	}
 	var kos []string
 	symvers := ""
 	for i, m := range mods {
-		if err := buildModule(p, k, m, symvers); err != nil {
+		if err := buildModule(p, k, m, symvers, tenants); err != nil {
 			return err
 		}
 		ko := filepath.Join(m.dir, m.name+".ko")
@@ -195,6 +202,60 @@ func buildAll(p paths, k *kernel) error {
 		return err
 	}
 	return packInitramfs(p, kos, progs)
+}
+
+// tenantFlags build a tenant: a static user-mode executable with no C
+// library, linked in the tenant region (prototype/tenants/abi.h), its code
+// not position-independent, since the proc kernel loads it at the addresses
+// its program headers name; the region is above 4 GiB, hence the large
+// code model.
+var tenantFlags = []string{"-static", "-nostdlib", "-ffreestanding", "-fno-pie", "-no-pie",
+	"-mcmodel=large", "-fno-stack-protector", "-fcf-protection=none", "-O2",
+	"-Wall", "-Wextra", "-Werror", "-Wl,--build-id=none", "-Wl,-z,noexecstack",
+	"-Wl,-z,max-page-size=4096", "-Wl,-Ttext-segment=0x1000400000"}
+
+// buildTenants builds every prototype/tenants/*.c, with the tenants'
+// library, into .build/tenants/NAME.elf, and returns those paths.
+func buildTenants(p paths) ([]string, error) {
+	dir := filepath.Join(p.proto, "tenants")
+	out := filepath.Join(p.build, "tenants")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	lib, _ := filepath.Glob(filepath.Join(dir, "lib", "*.[cS]"))
+	progs, _ := filepath.Glob(filepath.Join(dir, "*.c"))
+	var built []string
+	for _, src := range progs {
+		name := strings.TrimSuffix(filepath.Base(src), ".c")
+		elf := filepath.Join(out, name+".elf")
+		args := append(append([]string{}, tenantFlags...), "-o", elf, src)
+		args = append(args, lib...)
+		if out, err := output("", nil, "gcc", args...); err != nil {
+			return nil, fmt.Errorf("building tenant %s:\n%s", name, out)
+		}
+		built = append(built, elf)
+	}
+	return built, nil
+}
+
+// placeTenants copies the tenant images into a module's build tree, where
+// blobs.S includes them, and removes the objects that include them, which
+// Kbuild would not know to rebuild when only an image changed.
+func placeTenants(dir string, tenants []string) error {
+	for _, t := range tenants {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "tenants", filepath.Base(t)), b, 0o644); err != nil {
+			return err
+		}
+	}
+	blobs, _ := filepath.Glob(filepath.Join(dir, "kernels", "*", "blobs.o"))
+	for _, b := range blobs {
+		os.Remove(b)
+	}
+	return nil
 }
 
 // A program is a static guest binary built from one directory's C files.

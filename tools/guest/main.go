@@ -12,6 +12,9 @@
 //	                           build, then boot N times running SUITE
 //	guest survey [-boots N] MODEL...
 //	                           boot the hello suite N times per CPU model
+//	guest soak [-rounds N] SUITE...
+//	                           boot each SUITE once per round, N rounds,
+//	                           reporting every boot that failed and why
 //
 // Every command runs the ones before it that it needs; each step is cheap
 // when its output is already up to date.
@@ -54,7 +57,7 @@ func logf(format string, args ...any) {
 func main() {
 	root := flag.String("root", ".", "repository root")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: guest [-root DIR] deps|kernel|build|run|survey [args]")
+		fmt.Fprintln(os.Stderr, "usage: guest [-root DIR] deps|kernel|build|run|survey|soak [args]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -83,6 +86,8 @@ func main() {
 		err = cmdRun(p, args)
 	case "survey":
 		err = cmdSurvey(p, args)
+	case "soak":
+		err = cmdSoak(p, args)
 	default:
 		flag.Usage()
 		os.Exit(2)

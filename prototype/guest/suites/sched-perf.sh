@@ -1,9 +1,15 @@
 # sched-perf: the kernelet's scheduling costs, and Linux's own in the same
-# boot: sched_yield between two processes on one CPU, and a pipe wake-up
-# across the two CPUs.
+# boot: sched_yield between two processes on one CPU, a pipe wake-up across
+# the two CPUs, and a null system call; then the tenant round trips of the
+# proc kernel, and Linux's null system call again with the endovisor's
+# system-call probe in place.
 baseline yield 5000 || fail "baseline yield"
 baseline pipe 2000 || fail "baseline pipe"
+baseline syscall 5000 || fail "baseline syscall"
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
 insmod /lib/ev/evk_sched.ko || fail "insmod evk_sched"
+insmod /lib/ev/evk_proc.ko || fail "insmod evk_proc"
 launcher -v 2 -a perf sched || fail "launcher sched perf"
+launcher -v 2 -s proc -a perf proc || fail "launcher proc perf"
+baseline syscall 5000 linux.getppid_rt_probed || fail "baseline syscall probed"
 . /suites/teardown.sh

@@ -516,23 +516,15 @@ static void tests(void)
 	vostd_println("MEMTEST all %s (%u failed)", *failures() ? "FAIL" : "ok", *failures());
 }
 
-static bool has_prefix(const char *s, const char *prefix)
-{
-	while (*prefix)
-		if (*s++ != *prefix++)
-			return false;
-	return true;
-}
-
 static long mem_main(void)
 {
 	const char *args = vostd_vcpu()->args;
 
 	if (!failures())
 		return -ENOMEM;
-	if (has_prefix(args, "test"))
+	if (vostd_has_prefix(args, "test"))
 		tests();
-	else if (has_prefix(args, "perf"))
+	else if (vostd_has_prefix(args, "perf"))
 		perf();
 	else {
 		vostd_println("mem: unknown mode '%s' (want test or perf)", args);

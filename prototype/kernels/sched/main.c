@@ -614,23 +614,15 @@ static void fair(const char *args)
 		      secs, n, guard, f.guard_holds);
 }
 
-static bool has_prefix(const char *s, const char *prefix)
-{
-	while (*prefix)
-		if (*s++ != *prefix++)
-			return false;
-	return true;
-}
-
 static void coordinator(void *arg)
 {
 	const char *args = vostd_vcpu()->args;
 
-	if (has_prefix(args, "test"))
+	if (vostd_has_prefix(args, "test"))
 		tests();
-	else if (has_prefix(args, "perf"))
+	else if (vostd_has_prefix(args, "perf"))
 		perf();
-	else if (has_prefix(args, "fair"))
+	else if (vostd_has_prefix(args, "fair"))
 		fair(args + 4);
 	else {
 		vostd_println("sched: unknown mode '%s' (want test, perf or fair)", args);

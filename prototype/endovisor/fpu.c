@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * FPU contexts: the floating-point and vector registers of tenant threads.
+ *
+ * Tenant threads share a carrier, and the carrier has one set of user FPU
+ * registers, which Linux saves and restores with the carrier thread.  So
+ * when the kernel proper switches a carrier from one tenant thread to
+ * another it asks, with fpu_switch, for the registers of the first to be
+ * saved in its context and those of the second to be loaded.  The contexts
+ * are the endovisor's memory, named by handles: register images go straight
+ * between a context and Linux's own save area for the carrier, and a tenant
+ * can never hand the processor an image that XRSTOR would refuse.
+ *
+ * To get at the registers, the endovisor first makes Linux put the
+ * carrier's user state in memory (a kernel_fpu_begin and end does: Linux
+ * saves the user registers and marks them to be loaded again on the way to
+ * user mode), then copies images in and out of that memory, fpregs locked.
+ * The first switch keeps the launcher's own image, which the carrier gets
+ * back when the vCPU ends.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <asm/fpu/api.h>
+#include <asm/fpu/types.h>
+
+#include "endovisor.h"
+
+struct ev_fpu {
+	unsigned int size;
+	union fpregs_state regs;	/* size bytes of it */
+};
+
+static struct fpstate *ev_fpstate(void)
+{
+	return current->thread.fpu.fpstate;
+}
+
+/* The carrier's user FPU registers are in Linux's save area after this. */
+static void ev_fpu_to_memory(void)
+{
+	kernel_fpu_begin_mask(0);
+	kernel_fpu_end();
+}
+
+/*
+ * The initial state: the x87 and SSE defaults, every register zero, and
+ * for the XSAVE format no component in use, so that XRSTOR loads each from
+ * its initial configuration.  The compaction word is taken from the live
+ * image, which XRSTORS insists on.
+ */
+static void ev_fpu_init_state(struct ev_fpu *f, const union fpregs_state *live)
+{
+	memset(&f->regs, 0, f->size);
+	f->regs.fxsave.cwd = 0x37f;
+	f->regs.fxsave.mxcsr = MXCSR_DEFAULT;
+	if (cpu_feature_enabled(X86_FEATURE_XSAVE))
+		f->regs.xsave.header.xcomp_bv = live->xsave.header.xcomp_bv;
+}
+
+static struct ev_fpu *ev_fpu_alloc(void)
+{
+	unsigned int size = ev_fpstate()->size;
+	struct ev_fpu *f = kzalloc(offsetof(struct ev_fpu, regs) + max_t(unsigned int, size,
+				   sizeof(struct fxregs_state)), GFP_KERNEL);
+
+	if (f)
+		f->size = size;
+	return f;
+}
+
+static struct ev_fpu *ev_fpu_lookup(struct ev_sandbox *sb, unsigned long handle)
+{
+	return handle && handle <= EV_MAX_FPUS ? READ_ONCE(sb->fpus[handle - 1]) : NULL;
+}
+
+/*
+ * fpu_create(src): a context in the initial state (src 0), or a copy of
+ * src's registers as they are now (a fork's).  src loaded on this vCPU's
+ * carrier is copied from the registers; on another's it has no current
+ * image here, and is refused with -EBUSY.
+ */
+long ev_svc_fpu_create(struct ev_vcpu *v, unsigned long src, unsigned long a1,
+		       unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	struct ev_sandbox *sb = v->sb;
+	struct ev_fpu *f, *from;
+	unsigned int i;
+	long ret = 0;
+
+	if (ev_sandbox_ending(sb))
+		return -ESHUTDOWN;
+	f = ev_fpu_alloc();
+	if (!f)
+		return -ENOMEM;
+	mutex_lock(&sb->lock);
+	from = ev_fpu_lookup(sb, src);
+	if (!src) {
+		ev_fpu_init_state(f, &ev_fpstate()->regs);
+	} else if (!from) {
+		ret = -EBADF;
+	} else if (from == v->cur_fpu) {
+		ev_fpu_to_memory();
+		fpregs_lock();
+		memcpy(&f->regs, &ev_fpstate()->regs, min(f->size, ev_fpstate()->size));
+		fpregs_unlock();
+	} else {
+		for (i = 0; i < sb->nr_vcpus; i++)
+			if (READ_ONCE(sb->vcpus[i]->cur_fpu) == from)
+				ret = -EBUSY;
+		if (!ret)
+			memcpy(&f->regs, &from->regs, min(f->size, from->size));
+	}
+	for (i = 0; !ret && i < EV_MAX_FPUS && sb->fpus[i]; i++)
+		;
+	if (!ret && i == EV_MAX_FPUS)
+		ret = -ENOSPC;
+	if (!ret)
+		sb->fpus[i] = f;
+	mutex_unlock(&sb->lock);
+	if (ret) {
+		kfree(f);
+		return ret;
+	}
+	atomic_inc(&ev_live.fpus);
+	return i + 1;
+}
+
+/*
+ * fpu_destroy(fpu): -EBUSY while it is loaded on another vCPU's carrier.
+ * Loaded on the caller's, its registers stay there, owned by nobody, until
+ * the next switch loads another context over them (an exiting thread's
+ * last act).
+ */
+long ev_svc_fpu_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
+			unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	struct ev_sandbox *sb = v->sb;
+	struct ev_fpu *f;
+	unsigned int i;
+	long ret = 0;
+
+	mutex_lock(&sb->lock);
+	f = ev_fpu_lookup(sb, handle);
+	if (!f)
+		ret = -EBADF;
+	for (i = 0; f && i < sb->nr_vcpus; i++)
+		if (sb->vcpus[i] != v && READ_ONCE(sb->vcpus[i]->cur_fpu) == f)
+			ret = -EBUSY;
+	if (!ret) {
+		if (v->cur_fpu == f)
+			WRITE_ONCE(v->cur_fpu, NULL);
+		sb->fpus[handle - 1] = NULL;
+		kfree(f);
+		atomic_dec(&ev_live.fpus);
+	}
+	mutex_unlock(&sb->lock);
+	return ret;
+}
+
+/* Save the carrier's user registers into from (may be NULL) and load to's. */
+static void ev_fpu_swap(struct ev_fpu *from, const union fpregs_state *to, unsigned int size)
+{
+	struct fpstate *fps = ev_fpstate();
+
+	ev_fpu_to_memory();
+	fpregs_lock();
+	if (from)
+		memcpy(&from->regs, &fps->regs, min(size, fps->size));
+	memcpy(&fps->regs, to, min(size, fps->size));
+	fpregs_unlock();
+}
+
+/* fpu_switch(fpu): the carrier's user FPU registers become fpu's. */
+long ev_svc_fpu_switch(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
+		       unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	struct ev_fpu *f, *from;
+
+	mutex_lock(&v->sb->lock);	/* against fpu_destroy */
+	f = ev_fpu_lookup(v->sb, handle);
+	if (!f) {
+		mutex_unlock(&v->sb->lock);
+		return -EBADF;
+	}
+	if (f != v->cur_fpu) {
+		/* The first switch keeps the launcher's; later, no context is an orphan's. */
+		from = v->cur_fpu;
+		if (!v->home_fpu) {
+			v->home_fpu = ev_fpu_alloc();
+			if (!v->home_fpu) {
+				mutex_unlock(&v->sb->lock);
+				return -ENOMEM;
+			}
+			from = v->home_fpu;
+		}
+		ev_fpu_swap(from, &f->regs, f->size);
+		WRITE_ONCE(v->cur_fpu, f);
+	}
+	mutex_unlock(&v->sb->lock);
+	return 0;
+}
+
+/* The vCPU ends: the carrier gets the launcher's registers back. */
+void ev_fpu_vcpu_end(struct ev_vcpu *v)
+{
+	if (v->home_fpu && v->carrier == current) {
+		mutex_lock(&v->sb->lock);
+		ev_fpu_swap(v->cur_fpu, &v->home_fpu->regs, v->home_fpu->size);
+		mutex_unlock(&v->sb->lock);
+	}
+	WRITE_ONCE(v->cur_fpu, NULL);
+	kfree(v->home_fpu);
+	v->home_fpu = NULL;
+}
+
+void ev_fpu_teardown(struct ev_sandbox *sb)
+{
+	unsigned int i;
+
+	for (i = 0; i < EV_MAX_FPUS; i++) {
+		if (sb->fpus[i]) {
+			kfree(sb->fpus[i]);
+			sb->fpus[i] = NULL;
+			atomic_dec(&ev_live.fpus);
+		}
+	}
+}

@@ -1,0 +1,57 @@
+# hostile: the endovisor as a trust boundary.  Every service called with
+# arguments the caller has no right to, and the calls a sandbox whose
+# teardown has begun may still make; two sandboxes at once, one trying the
+# other's block, frame and address space; the one that held them, spinning
+# in sandbox code and never crossing again, killed with SIGKILL; a sandbox
+# killed while its tenants spin in user mode; and after all that a sandbox
+# that still runs, and modules that still unload.  Nothing may stay live.
+mkdir -p /tmp
+
+# Everything live back to zero, within five seconds of a sandbox's end.
+live_clear() {
+	for i in $(seq 50); do
+		grep -v ' 0$' /sys/class/misc/endovisor/live | grep -q . || break
+		sleep 0.1
+	done
+	echo "EV-LIVE $(tr '\n' ' ' < /sys/class/misc/endovisor/live)"
+	! grep -v ' 0$' /sys/class/misc/endovisor/live | grep -q .
+}
+
+insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
+insmod /lib/ev/evk_hostile.ko || fail "insmod evk_hostile"
+insmod /lib/ev/evk_proc.ko || fail "insmod evk_proc"
+insmod /lib/ev/evk_hello.ko || fail "insmod evk_hello"
+
+launcher -v 2 -s test -a test hostile || fail "launcher hostile test"
+live_clear || fail "the hostile test left objects live"
+
+launcher -v 1 -s hold -a hold hostile > /tmp/hold.out 2>&1 &
+holder=$!
+for i in $(seq 100); do
+	grep -q 'HOSTILE hold block=' /tmp/hold.out && break
+	sleep 0.1
+done
+victim=$(sed -n 's/.*HOSTILE hold block=\([0-9a-f]*\) frame=\([0-9a-f]*\).*/\1 \2/p' /tmp/hold.out)
+[ -n "$victim" ] || fail "the holding sandbox did not start"
+launcher -v 1 -s attack -a "attack $victim" hostile || fail "launcher hostile attack"
+kill -9 $holder
+wait $holder
+echo "EV-KILLED holder exit=$?"
+cat /tmp/hold.out
+live_clear || fail "the killed holder left objects live"
+
+launcher -v 2 -s spin -a "run spin" proc > /tmp/spin.out 2>&1 &
+spinner=$!
+for i in $(seq 100); do
+	grep -q 'spin: two threads spinning' /tmp/spin.out && break
+	sleep 0.1
+done
+sleep 0.5
+kill -9 $spinner
+wait $spinner
+echo "EV-KILLED spinner exit=$?"
+cat /tmp/spin.out
+live_clear || fail "the killed tenants left objects live"
+
+launcher -v 2 -s after hello || fail "launcher hello after the kills"
+. /suites/teardown.sh

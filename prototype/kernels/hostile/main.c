@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hostile: a sandbox kernel that calls every service with arguments it has
+ * no right to, and checks that each is refused with the error ev_abi.h
+ * documents.  It uses the crossing directly (vostd_call), not vOSTD's
+ * wrappers, which would refuse some of these calls themselves.
+ *
+ *   test            every case on vCPU 0, one HOSTILE line each; on vCPU 1,
+ *                   once vCPU 0's kernel has returned, the calls a sandbox
+ *                   whose teardown has begun may and may not make
+ *   hold            a heap block, a frame and an address space of its own,
+ *                   named in a HOSTILE hold line; then it spins in sandbox
+ *                   code, masked, never crossing again, until it is killed
+ *   attack B F      the calls another sandbox could make on the block B and
+ *                   the frame F of the one holding them
+ *
+ * A case line reads: HOSTILE case NAME want CODE got CODE ok|FAIL.
+ */
+#include "mm.h"
+
+#define PAGE		VOSTD_PAGE_SIZE
+#define NONCANON	0x8000000000000000UL
+#define KERNEL_VA	0xffff888000000000UL	/* Linux's direct map: not the sandbox's */
+#define KERNEL_TEXT	0xffffffff81000000UL
+#define RW		(EV_PROT_READ | EV_PROT_WRITE)
+#define VA		(EV_TENANT_BASE + 0x200000)
+
+struct hostile {
+	u32 cases, failed;
+	u32 vcpu0_done;
+};
+
+static struct hostile *H(void)
+{
+	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(struct hostile));
+}
+
+static long call(unsigned long svc, unsigned long a0, unsigned long a1,
+		 unsigned long a2, unsigned long a3)
+{
+	return vostd_call(svc, a0, a1, a2, a3, 0);
+}
+
+/* An errno's name, or the number itself in buf. */
+static const char *code_name(long e, char *buf, size_t size)
+{
+	static const struct {
+		long code;
+		const char *name;
+	} names[] = {
+		{ 0, "0" }, { -EPERM, "-EPERM" }, { -ENOENT, "-ENOENT" },
+		{ -EINTR, "-EINTR" }, { -EBADF, "-EBADF" }, { -ENOMEM, "-ENOMEM" },
+		{ -EACCES, "-EACCES" }, { -EFAULT, "-EFAULT" }, { -EBUSY, "-EBUSY" },
+		{ -EEXIST, "-EEXIST" }, { -EINVAL, "-EINVAL" }, { -ENOSPC, "-ENOSPC" },
+		{ -ENOSYS, "-ENOSYS" }, { -ESHUTDOWN, "-ESHUTDOWN" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].code == e)
+			return names[i].name;
+	vostd_snprintf(buf, size, "%ld", e);
+	return buf;
+}
+
+static void expect(const char *name, long want, long got)
+{
+	struct hostile *h = H();
+	char wbuf[24], gbuf[24];
+
+	h->cases++;
+	if (got != want)
+		h->failed++;
+	vostd_println("HOSTILE case %-30s want %-10s got %-10s %s", name,
+		      code_name(want, wbuf, sizeof(wbuf)), code_name(got, gbuf, sizeof(gbuf)),
+		      got == want ? "ok" : "FAIL");
+}
+
+static int a_static;
+
+static long some_function(void)
+{
+	return 0;
+}
+
+/* ---- the heap and the log ---- */
+
+static void heap_cases(void)
+{
+	char *blk = (char *)call(EV_SVC_MEM_ALLOC, 16, 0, 0, 0);
+	long big[EV_MEM_QUOTA / EV_MEM_MAX_BLOCK + 2], r = 0;
+	char *freed = (char *)call(EV_SVC_MEM_ALLOC, 64, 0, 0, 0);
+	unsigned int i, n = 0;
+	char stack_buf[8] = "x";
+
+	call(EV_SVC_MEM_FREE, (unsigned long)freed, 0, 0, 0);
+	expect("log_null", -EFAULT, call(EV_SVC_LOG, 0, 8, 0, 0));
+	expect("log_zero_length", -EINVAL, call(EV_SVC_LOG, (unsigned long)blk, 0, 0, 0));
+	expect("log_too_long", -EINVAL, call(EV_SVC_LOG, (unsigned long)blk, EV_LOG_LINE_MAX + 1, 0, 0));
+	expect("log_from_kernel_text", -EFAULT, call(EV_SVC_LOG, (unsigned long)some_function, 8, 0, 0));
+	expect("log_from_linux_memory", -EFAULT, call(EV_SVC_LOG, KERNEL_VA, 8, 0, 0));
+	expect("log_noncanonical", -EFAULT, call(EV_SVC_LOG, NONCANON, 8, 0, 0));
+	expect("log_user_address", -EFAULT, call(EV_SVC_LOG, 0x1000, 8, 0, 0));
+	expect("log_past_block_end", -EFAULT, call(EV_SVC_LOG, (unsigned long)blk + 8, 16, 0, 0));
+	expect("log_freed_block", -EFAULT, call(EV_SVC_LOG, (unsigned long)freed, 8, 0, 0));
+	expect("log_own_stack", 0, call(EV_SVC_LOG, (unsigned long)stack_buf, 1, 0, 0));
+
+	expect("alloc_zero", -EINVAL, call(EV_SVC_MEM_ALLOC, 0, 0, 0, 0));
+	expect("alloc_over_block_max", -EINVAL, call(EV_SVC_MEM_ALLOC, EV_MEM_MAX_BLOCK + 1, 0, 0, 0));
+	expect("alloc_huge", -EINVAL, call(EV_SVC_MEM_ALLOC, ~0UL, 0, 0, 0));
+	expect("alloc_unknown_flags", -EINVAL, call(EV_SVC_MEM_ALLOC, 64, 0x100, 0, 0));
+	/* Largest blocks until the quota (or Linux) says no. */
+	for (i = 0; i < ARRAY_SIZE(big); i++) {
+		r = call(EV_SVC_MEM_ALLOC, EV_MEM_MAX_BLOCK, 0, 0, 0);
+		if (vostd_is_err(r))
+			break;
+		big[n++] = r;
+	}
+	expect("alloc_past_quota", -ENOMEM, r);
+	for (i = 0; i < n; i++)
+		call(EV_SVC_MEM_FREE, big[i], 0, 0, 0);
+
+	expect("free_null", -ENOENT, call(EV_SVC_MEM_FREE, 0, 0, 0, 0));
+	expect("free_static", -ENOENT, call(EV_SVC_MEM_FREE, (unsigned long)&a_static, 0, 0, 0));
+	expect("free_interior", -EINVAL, call(EV_SVC_MEM_FREE, (unsigned long)blk + 8, 0, 0, 0));
+	expect("free_noncanonical", -ENOENT, call(EV_SVC_MEM_FREE, NONCANON, 0, 0, 0));
+	expect("free_linux_memory", -ENOENT, call(EV_SVC_MEM_FREE, KERNEL_VA, 0, 0, 0));
+	expect("free", 0, call(EV_SVC_MEM_FREE, (unsigned long)blk, 0, 0, 0));
+	expect("free_double", -ENOENT, call(EV_SVC_MEM_FREE, (unsigned long)blk, 0, 0, 0));
+}
+
+/* ---- vCPUs and upcalls ---- */
+
+static void vcpu_cases(void)
+{
+	char *blk = vostd_alloc(64, false);
+	int local;
+
+	expect("kick_no_such_vcpu", -EINVAL, call(EV_SVC_VCPU_KICK, vostd_nr_cpus(), 0, 0, 0));
+	expect("kick_minus_one", -EINVAL, call(EV_SVC_VCPU_KICK, -1UL, 0, 0, 0));
+	expect("kick_past_max_vcpus", -EINVAL, call(EV_SVC_VCPU_KICK, EV_MAX_VCPUS, 0, 0, 0));
+	expect("set_upcall_null", -EFAULT, call(EV_SVC_SET_UPCALL, 0, 0, 0, 0));
+	expect("set_upcall_heap", -EFAULT, call(EV_SVC_SET_UPCALL, (unsigned long)blk, 0, 0, 0));
+	expect("set_upcall_stack", -EFAULT, call(EV_SVC_SET_UPCALL, (unsigned long)&local, 0, 0, 0));
+	expect("set_upcall_data", -EFAULT, call(EV_SVC_SET_UPCALL, (unsigned long)&a_static, 0, 0, 0));
+	expect("set_upcall_linux_text", -EFAULT, call(EV_SVC_SET_UPCALL, KERNEL_TEXT, 0, 0, 0));
+	expect("service_past_table", -ENOSYS, call(EV_NR_SERVICES, 0, 0, 0, 0));
+	expect("service_huge", -ENOSYS, call(~0UL, 0, 0, 0, 0));
+	expect("service_1000", -ENOSYS, call(1000, 0, 0, 0, 0));
+	expect("calibrate_unknown", -EINVAL, call(EV_SVC_CALIBRATE, 999, 0, 0, 0));
+	expect("calibrate_copy_bad_space", -EBADF, call(EV_SVC_CALIBRATE, EV_CAL_COPY, 0, 0, 0));
+	vostd_free(blk);
+}
+
+/* ---- address spaces, page tables and copies ---- */
+
+static void vm_cases(void)
+{
+	u64 *out = vostd_alloc(8, false);
+	char *page_blk = vostd_alloc(PAGE, false);
+	char *buf = vostd_alloc(64, true);
+	struct ev_vm_op *ops = vostd_alloc(2 * sizeof(*ops), true);
+	struct ev_tenant_ctx *ctx = vostd_alloc(sizeof(*ctx), true);
+	long vms[EV_MAX_VMS + 1], vm, gone, r = 0;
+	void *frame = vostd_frame_alloc(), *ro = vostd_frame_alloc();
+	unsigned int i, n = 0;
+
+	if (!out || !page_blk || !buf || !ops || !ctx || !frame || !ro) {
+		expect("setup", 0, -ENOMEM);
+		return;
+	}
+	expect("grant_zero", -EINVAL, call(EV_SVC_FRAME_GRANT, 0, (unsigned long)out, 0, 0));
+	expect("grant_over_call_max", -EINVAL,
+	       call(EV_SVC_FRAME_GRANT, EV_GRANT_MAX_CALL + 1, (unsigned long)out, 0, 0));
+	expect("grant_out_null", -EFAULT, call(EV_SVC_FRAME_GRANT, 1, 0, 0, 0));
+	expect("grant_out_kernel_text", -EFAULT,
+	       call(EV_SVC_FRAME_GRANT, 1, (unsigned long)some_function, 0, 0));
+	expect("grant_out_too_small", -EFAULT, call(EV_SVC_FRAME_GRANT, 2, (unsigned long)out, 0, 0));
+	expect("grant_out_linux_memory", -EFAULT, call(EV_SVC_FRAME_GRANT, 1, KERNEL_VA, 0, 0));
+
+	for (i = 0; i < ARRAY_SIZE(vms); i++) {
+		r = call(EV_SVC_VM_CREATE, 0, 0, 0, 0);
+		if (vostd_is_err(r))
+			break;
+		vms[n++] = r;
+	}
+	expect("vm_create_past_max", -ENOSPC, r);
+	for (i = 1; i < n; i++)
+		call(EV_SVC_VM_DESTROY, vms[i], 0, 0, 0);
+	vm = n ? vms[0] : 0;
+	gone = n > 1 ? vms[1] : EV_MAX_VMS;
+	expect("vm_destroy_zero", -EBADF, call(EV_SVC_VM_DESTROY, 0, 0, 0, 0));
+	expect("vm_destroy_past_max", -EBADF, call(EV_SVC_VM_DESTROY, EV_MAX_VMS + 1, 0, 0, 0));
+	expect("vm_destroy_huge", -EBADF, call(EV_SVC_VM_DESTROY, ~0UL, 0, 0, 0));
+	expect("vm_destroy_twice", -EBADF, call(EV_SVC_VM_DESTROY, gone, 0, 0, 0));
+
+	expect("map_bad_handle", -EBADF, call(EV_SVC_VM_MAP, 0, VA, (unsigned long)frame, RW));
+	expect("map_destroyed_space", -EBADF, call(EV_SVC_VM_MAP, gone, VA, (unsigned long)frame, RW));
+	expect("map_unaligned_va", -EINVAL, call(EV_SVC_VM_MAP, vm, VA + 1, (unsigned long)frame, RW));
+	expect("map_below_region", -EINVAL,
+	       call(EV_SVC_VM_MAP, vm, EV_TENANT_BASE - PAGE, (unsigned long)frame, RW));
+	expect("map_region_end", -EINVAL,
+	       call(EV_SVC_VM_MAP, vm, EV_TENANT_BASE + EV_TENANT_SIZE, (unsigned long)frame, RW));
+	expect("map_noncanonical_va", -EINVAL, call(EV_SVC_VM_MAP, vm, NONCANON, (unsigned long)frame, RW));
+	expect("map_kernel_va", -EINVAL, call(EV_SVC_VM_MAP, vm, KERNEL_VA, (unsigned long)frame, RW));
+	expect("map_heap_page", -EACCES, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)page_blk, RW));
+	expect("map_unaligned_frame", -EACCES, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame + 8, RW));
+	expect("map_kernel_text", -EACCES,
+	       call(EV_SVC_VM_MAP, vm, VA, (unsigned long)some_function & ~(PAGE - 1), RW));
+	expect("map_linux_page", -EACCES, call(EV_SVC_VM_MAP, vm, VA, KERNEL_VA, RW));
+	expect("map_null_frame", -EACCES, call(EV_SVC_VM_MAP, vm, VA, 0, RW));
+	expect("map_prot_none", -EINVAL, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, 0));
+	expect("map_prot_write_only", -EINVAL,
+	       call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, EV_PROT_WRITE));
+	expect("map_prot_unknown_bits", -EINVAL, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, 0x11));
+	expect("map", 0, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, RW));
+	expect("map_over_mapping", -EEXIST, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, RW));
+
+	expect("protect_unmapped", -ENOENT, call(EV_SVC_VM_PROTECT, vm, VA + 16 * PAGE, 1, EV_PROT_READ));
+	expect("protect_zero_pages", -EINVAL, call(EV_SVC_VM_PROTECT, vm, VA, 0, EV_PROT_READ));
+	expect("protect_huge_count", -EINVAL, call(EV_SVC_VM_PROTECT, vm, VA, 1UL << 40, EV_PROT_READ));
+	expect("protect_past_region_end", -EINVAL,
+	       call(EV_SVC_VM_PROTECT, vm, EV_TENANT_BASE + EV_TENANT_SIZE - PAGE, 2, EV_PROT_READ));
+	expect("protect_unknown_prot", -EINVAL, call(EV_SVC_VM_PROTECT, vm, VA, 1, 0x40));
+	expect("protect_half_mapped", -ENOENT, call(EV_SVC_VM_PROTECT, vm, VA, 2, EV_PROT_READ));
+	/* The refused protect changed nothing: the mapped page is still writable. */
+	expect("protect_half_mapped_left_it", 0,
+	       call(EV_SVC_COPY_TO_TENANT, vm, VA, (unsigned long)buf, 8));
+	expect("unmap_unmapped", -ENOENT, call(EV_SVC_VM_UNMAP, vm, VA + 16 * PAGE, 1, 0));
+	expect("unmap_unaligned", -EINVAL, call(EV_SVC_VM_UNMAP, vm, VA + 8, 1, 0));
+	expect("unmap_bad_handle", -EBADF, call(EV_SVC_VM_UNMAP, 0, VA, 1, 0));
+
+	expect("batch_ops_null", -EFAULT, call(EV_SVC_VM_BATCH, vm, 0, 1, 0));
+	expect("batch_zero_ops", -EINVAL, call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 0, 0));
+	expect("batch_over_max", -EINVAL,
+	       call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, EV_BATCH_MAX + 1, 0));
+	expect("batch_ops_past_block", -EFAULT, call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 3, 0));
+	expect("batch_ops_kernel_text", -EFAULT,
+	       call(EV_SVC_VM_BATCH, vm, (unsigned long)some_function, 1, 0));
+	ops[0] = (struct ev_vm_op){ .op = 99, .va = VA + PAGE };
+	expect("batch_unknown_op", -EINVAL, call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 1, 0));
+	expect("batch_marks_failed_op", 99 | EV_VM_OP_FAILED, ops[0].op);
+	ops[0] = (struct ev_vm_op){ .op = EV_VM_OP_MAP, .prot = RW, .va = VA + PAGE,
+				    .frame = (unsigned long)ro };
+	ops[1] = (struct ev_vm_op){ .op = EV_VM_OP_MAP, .prot = RW, .va = VA,
+				    .frame = (unsigned long)frame };
+	expect("batch_second_op_fails", -EEXIST, call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 2, 0));
+	expect("batch_first_op_stays_done", 0, call(EV_SVC_VM_PROTECT, vm, VA + PAGE, 1, EV_PROT_READ));
+
+	expect("copy_from_unmapped", -EFAULT,
+	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)buf, VA + 16 * PAGE, 8));
+	expect("copy_from_kernel_address", -EFAULT,
+	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)buf, KERNEL_VA, 8));
+	expect("copy_from_into_kernel_text", -EFAULT,
+	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)some_function, VA, 8));
+	expect("copy_from_into_linux_memory", -EFAULT,
+	       call(EV_SVC_COPY_FROM_TENANT, vm, KERNEL_VA, VA, 8));
+	expect("copy_from_zero_length", -EINVAL,
+	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)buf, VA, 0));
+	expect("copy_from_too_long", -EINVAL,
+	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)buf, VA, 2UL << 20));
+	expect("copy_from_past_region_end", -EFAULT,
+	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)buf,
+		    EV_TENANT_BASE + EV_TENANT_SIZE - 8, 16));
+	expect("copy_from_past_buffer_end", -EFAULT,
+	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)buf, VA, 128));
+	expect("copy_to_read_only_page", -EFAULT,
+	       call(EV_SVC_COPY_TO_TENANT, vm, VA + PAGE, (unsigned long)buf, 8));
+	expect("copy_to_from_linux_memory", -EFAULT,
+	       call(EV_SVC_COPY_TO_TENANT, vm, VA, KERNEL_VA, 8));
+	expect("copy_bad_handle", -EBADF, call(EV_SVC_COPY_TO_TENANT, 0, VA, (unsigned long)buf, 8));
+
+	ctx->rip = VA;
+	ctx->rsp = VA + PAGE;
+	expect("run_bad_handle", -EBADF, call(EV_SVC_TENANT_RUN, 0, (unsigned long)ctx, 0, 0));
+	expect("run_ctx_null", -EFAULT, call(EV_SVC_TENANT_RUN, vm, 0, 0, 0));
+	expect("run_ctx_kernel_text", -EFAULT,
+	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)some_function, 0, 0));
+	expect("run_ctx_past_block", -EFAULT, call(EV_SVC_TENANT_RUN, vm, (unsigned long)buf, 0, 0));
+	ctx->rip = KERNEL_TEXT;
+	expect("run_kernel_rip", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
+	ctx->rip = VA;
+	ctx->rsp = NONCANON;
+	expect("run_noncanonical_rsp", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
+	expect("activate_bad_handle", -EBADF, call(EV_SVC_VM_ACTIVATE, EV_MAX_VMS + 5, 0, 0, 0));
+	expect("activate_destroyed_space", -EBADF, call(EV_SVC_VM_ACTIVATE, gone, 0, 0, 0));
+
+	call(EV_SVC_VM_UNMAP, vm, VA, 2, 0);
+	call(EV_SVC_VM_DESTROY, vm, 0, 0, 0);
+	vostd_frame_free(frame);
+	vostd_frame_free(ro);
+	vostd_free(out);
+	vostd_free(page_blk);
+	vostd_free(buf);
+	vostd_free(ops);
+	vostd_free(ctx);
+}
+
+/* ---- FPU contexts ---- */
+
+static void fpu_cases(void)
+{
+	long *fpus = vostd_alloc((EV_MAX_FPUS + 1) * sizeof(long), false), r = 0, f;
+	unsigned int i, n = 0;
+
+	if (!fpus) {
+		expect("setup", 0, -ENOMEM);
+		return;
+	}
+	expect("fpu_create_bad_source", -EBADF, call(EV_SVC_FPU_CREATE, 999, 0, 0, 0));
+	expect("fpu_destroy_zero", -EBADF, call(EV_SVC_FPU_DESTROY, 0, 0, 0, 0));
+	expect("fpu_switch_bad_handle", -EBADF, call(EV_SVC_FPU_SWITCH, EV_MAX_FPUS + 1, 0, 0, 0));
+	f = call(EV_SVC_FPU_CREATE, 0, 0, 0, 0);
+	call(EV_SVC_FPU_DESTROY, f, 0, 0, 0);
+	expect("fpu_destroy_twice", -EBADF, call(EV_SVC_FPU_DESTROY, f, 0, 0, 0));
+	expect("fpu_switch_destroyed", -EBADF, call(EV_SVC_FPU_SWITCH, f, 0, 0, 0));
+	for (i = 0; i <= EV_MAX_FPUS; i++) {
+		r = call(EV_SVC_FPU_CREATE, 0, 0, 0, 0);
+		if (vostd_is_err(r))
+			break;
+		fpus[n++] = r;
+	}
+	expect("fpu_create_past_max", -ENOSPC, r);
+	for (i = 0; i < n; i++)
+		call(EV_SVC_FPU_DESTROY, fpus[i], 0, 0, 0);
+	vostd_free(fpus);
+}
+
+/* Frames until the grant's quota says no; they stay the sandbox's until teardown. */
+static void grant_quota_case(void)
+{
+	u64 *out = vostd_alloc(EV_GRANT_MAX_CALL * sizeof(u64), false);
+	long r = -ENOMEM;
+	unsigned int i;
+
+	for (i = 0; out && i <= EV_GRANT_QUOTA / EV_GRANT_MAX_CALL; i++) {
+		r = call(EV_SVC_FRAME_GRANT, EV_GRANT_MAX_CALL, (unsigned long)out, 0, 0);
+		if (vostd_is_err(r))
+			break;
+	}
+	expect("grant_past_quota", -ENOMEM, r);
+	vostd_free(out);
+}
+
+/* vCPU 1: the calls made after vCPU 0's kernel has returned. */
+static long after_teardown_began(void)
+{
+	struct hostile *h = H();
+	char *blk = vostd_alloc(64, false);
+	u64 deadline;
+	long r = 0;
+	u64 out;
+
+	while (!READ_ONCE(h->vcpu0_done))
+		vostd_idle();
+	/* vCPU 0 is on its way out: the sandbox ends when its entry returns. */
+	deadline = vostd_cycles() + vostd_ns_to_cycles(5000000000ULL);
+	while (vostd_cycles() < deadline) {
+		r = call(EV_SVC_MEM_ALLOC, 64, 0, 0, 0);
+		if (vostd_is_err(r))
+			break;
+		call(EV_SVC_MEM_FREE, r, 0, 0, 0);
+	}
+	expect("after_teardown_alloc", -ESHUTDOWN, r);
+	expect("after_teardown_grant", -ESHUTDOWN,
+	       call(EV_SVC_FRAME_GRANT, 1, (unsigned long)&out, 0, 0));
+	expect("after_teardown_vm_create", -ESHUTDOWN, call(EV_SVC_VM_CREATE, 0, 0, 0, 0));
+	expect("after_teardown_fpu_create", -ESHUTDOWN, call(EV_SVC_FPU_CREATE, 0, 0, 0, 0));
+	expect("after_teardown_free_still_works", 0, call(EV_SVC_MEM_FREE, (unsigned long)blk, 0, 0, 0));
+	vostd_println("HOSTILE all %s: %u cases, %u failed", h->failed ? "FAIL" : "ok",
+		      h->cases, h->failed);
+	return h->failed ? -EIO : 0;
+}
+
+/* ---- two sandboxes ---- */
+
+static void hold(void)
+{
+	char *blk = vostd_alloc(64, true);
+	void *frame = vostd_frame_alloc();
+	long vm = call(EV_SVC_VM_CREATE, 0, 0, 0, 0);
+
+	if (!blk || !frame || vostd_is_err(vm) ||
+	    call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, RW)) {
+		vostd_println("HOSTILE hold: setup failed");
+		return;
+	}
+	vostd_println("HOSTILE hold block=%lx frame=%lx vm=%ld", (unsigned long)blk,
+		      (unsigned long)frame, vm);
+	/* Sandbox code that never crosses again: only a kill ends it. */
+	vostd_upcall_disable();
+	for (;;)
+		asm volatile("pause");
+}
+
+static unsigned long parse_hex(const char **s)
+{
+	unsigned long v = 0;
+
+	while (**s == ' ')
+		(*s)++;
+	for (;; (*s)++) {
+		char c = **s;
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + c - 'a' + 10;
+		else
+			return v;
+	}
+}
+
+static void attack(const char *args)
+{
+	unsigned long blk = parse_hex(&args), frame = parse_hex(&args);
+	struct ev_tenant_ctx *ctx = vostd_alloc(sizeof(*ctx), true);
+	char *buf = vostd_alloc(64, true);
+	long vm = call(EV_SVC_VM_CREATE, 0, 0, 0, 0);
+
+	vostd_println("HOSTILE attack block=%lx frame=%lx", blk, frame);
+	expect("other_free_block", -ENOENT, call(EV_SVC_MEM_FREE, blk, 0, 0, 0));
+	expect("other_log_block", -EFAULT, call(EV_SVC_LOG, blk, 8, 0, 0));
+	expect("other_grant_into_block", -EFAULT, call(EV_SVC_FRAME_GRANT, 1, blk, 0, 0));
+	expect("other_map_frame", -EACCES, call(EV_SVC_VM_MAP, vm, VA, frame, RW));
+	expect("other_copy_into_block", -EFAULT, call(EV_SVC_COPY_FROM_TENANT, vm, blk, VA, 8));
+	expect("other_copy_from_frame", -EFAULT, call(EV_SVC_COPY_TO_TENANT, vm, VA, frame, 8));
+	expect("other_batch_ops_in_block", -EFAULT, call(EV_SVC_VM_BATCH, vm, blk, 1, 0));
+	expect("other_ctx_in_block", -EFAULT, call(EV_SVC_TENANT_RUN, vm, blk, 0, 0));
+	/* Handles name this sandbox's own objects: its vm 2 is none of the other's. */
+	expect("other_vm_handle", -EBADF, call(EV_SVC_VM_MAP, vm + 1, VA, frame, RW));
+	vostd_println("HOSTILE all %s: %u cases, %u failed", H()->failed ? "FAIL" : "ok",
+		      H()->cases, H()->failed);
+	call(EV_SVC_VM_DESTROY, vm, 0, 0, 0);
+	vostd_free(ctx);
+	vostd_free(buf);
+}
+
+static long hostile_main(void)
+{
+	const char *args = vostd_vcpu()->args;
+	struct hostile *h = H();
+
+	if (!h)
+		return -ENOMEM;
+	if (vostd_has_prefix(args, "test")) {
+		if (vostd_nr_cpus() < 2) {
+			vostd_println("hostile: test needs two vCPUs");
+			return -EINVAL;
+		}
+		heap_cases();
+		vcpu_cases();
+		vm_cases();
+		fpu_cases();
+		grant_quota_case();
+		vostd_println("HOSTILE vcpu0 done: %u cases, %u failed", h->cases, h->failed);
+		WRITE_ONCE(h->vcpu0_done, 1);
+		call(EV_SVC_VCPU_KICK, 1, 0, 0, 0);
+	} else if (vostd_has_prefix(args, "hold")) {
+		hold();
+	} else if (vostd_has_prefix(args, "attack")) {
+		attack(args + 6);
+	} else {
+		vostd_println("hostile: unknown mode '%s' (want test, hold or attack)", args);
+		return -EINVAL;
+	}
+	return h->failed ? -EIO : 0;
+}
+
+static long hostile_ap_main(void)
+{
+	if (vostd_has_prefix(vostd_vcpu()->args, "test"))
+		return after_teardown_began();
+	return 0;
+}
+
+VOSTD_KERNEL(hostile, hostile_main, hostile_ap_main);

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A process's memory: the pages it has, kept sorted in the process, and the
+ * page tables the endovisor writes for them through vOSTD.  The list is the
+ * truth; the page tables follow it.  Loading an image, a stack, mmap and
+ * munmap, fork, and the copy-on-write fault are here.
+ */
+#include <linux/elf.h>
+
+#include "proc.h"
+
+#define CURSOR_BATCH	64
+#define MMAP_BASE	(EV_TENANT_BASE + 0x100000000UL)
+#define MMAP_END	(EV_TENANT_BASE + 0x300000000UL)
+#define MMAP_MAX	(16UL << 20)
+#define FAULT_REPEATS	8	/* the same fault this often in a row is a bug of ours */
+
+static bool in_region(unsigned long va, unsigned long len)
+{
+	return va >= EV_TENANT_BASE && len <= EV_TENANT_SIZE &&
+	       va - EV_TENANT_BASE <= EV_TENANT_SIZE - len;
+}
+
+static struct frame *frame_new(void)
+{
+	struct frame *f = vostd_alloc(sizeof(*f), false);
+
+	if (!f)
+		return NULL;
+	f->mem = vostd_frame_alloc();
+	if (!f->mem) {
+		vostd_free(f);
+		return NULL;
+	}
+	f->refs = 1;
+	return f;
+}
+
+static void frame_put(struct frame *f)
+{
+	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	vostd_frame_free(f->mem);
+	vostd_free(f);
+}
+
+/* The index of va's page, or where it would go. */
+static unsigned int page_index(struct proc *p, unsigned long va)
+{
+	unsigned int lo = 0, hi = p->npages;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (p->pages[mid].va < va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct tpage *page_find(struct proc *p, unsigned long va)
+{
+	unsigned int i = page_index(p, va);
+
+	return i < p->npages && p->pages[i].va == va ? &p->pages[i] : NULL;
+}
+
+/* Make room for n more pages. */
+static long pages_reserve(struct proc *p, unsigned int n)
+{
+	struct tpage *bigger;
+	unsigned int cap;
+
+	if (p->npages + n <= p->cap)
+		return 0;
+	cap = max(p->cap * 2, p->npages + n + 16);
+	bigger = vostd_alloc(cap * sizeof(*bigger), false);
+	if (!bigger)
+		return -ENOMEM;
+	if (p->npages)
+		vostd_memcpy(bigger, p->pages, p->npages * sizeof(*bigger));
+	vostd_free(p->pages);
+	p->pages = bigger;
+	p->cap = cap;
+	return 0;
+}
+
+/* Record a page the caller has mapped (room reserved). */
+static void page_insert(struct proc *p, unsigned long va, struct frame *f, u8 prot, bool cow)
+{
+	unsigned int i = page_index(p, va), j;
+
+	for (j = p->npages; j > i; j--)
+		p->pages[j] = p->pages[j - 1];
+	p->pages[i] = (struct tpage){ .va = va, .f = f, .prot = prot, .cow = cow };
+	p->npages++;
+}
+
+static void page_remove(struct proc *p, struct tpage *pg)
+{
+	unsigned int i = pg - p->pages;
+
+	for (; i + 1 < p->npages; i++)
+		p->pages[i] = p->pages[i + 1];
+	p->npages--;
+}
+
+/*
+ * Give [va, va + len) fresh zeroed frames, mapped prot, under one cursor.
+ * On failure nothing stays mapped or recorded.
+ */
+static long map_fresh(struct proc *p, unsigned long va, unsigned long len, u8 prot)
+{
+	unsigned long n = len / PAGE, i;
+	struct vostd_cursor c;
+	long err;
+
+	err = pages_reserve(p, n);
+	if (err)
+		return err;
+	vostd_cursor_init(&c, p->vs, va, va + len, CURSOR_BATCH);
+	for (i = 0; i < n; i++) {
+		struct frame *f = frame_new();
+
+		if (!f) {
+			err = -ENOMEM;
+			break;
+		}
+		if (vostd_cursor_map(&c, f->mem, prot)) {
+			frame_put(f);
+			break;
+		}
+		page_insert(p, va + i * PAGE, f, prot, false);
+	}
+	err = vostd_cursor_finish(&c) ?: err;
+	if (err) {
+		/* Undo the pages recorded: whatever the cursor mapped of them goes too. */
+		unsigned long done = i;
+
+		for (i = 0; i < done; i++) {
+			struct tpage *pg = page_find(p, va + i * PAGE);
+
+			vostd_vm_unmap(p->vs, pg->va, 1);
+			frame_put(pg->f);
+			page_remove(p, pg);
+		}
+	}
+	return err;
+}
+
+/*
+ * Load an ELF executable: each PT_LOAD segment into fresh frames at its
+ * address, with its permissions.  Everything is checked against the image's
+ * size and the tenant region first; the image is ours, but a loader that
+ * trusted its input would be the first hole in the kernel proper.
+ */
+long mem_load(struct proc *p, const char *image, unsigned long size, unsigned long *entry)
+{
+	const Elf64_Ehdr *eh = (const void *)image;
+	const Elf64_Phdr *ph;
+	unsigned int i;
+	long err;
+
+	if (size < sizeof(*eh) || eh->e_ident[EI_MAG0] != ELFMAG0 ||
+	    eh->e_ident[EI_MAG1] != ELFMAG1 || eh->e_ident[EI_MAG2] != ELFMAG2 ||
+	    eh->e_ident[EI_MAG3] != ELFMAG3 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
+	    eh->e_type != ET_EXEC || eh->e_phentsize != sizeof(*ph) ||
+	    eh->e_phoff > size || eh->e_phnum > (size - eh->e_phoff) / sizeof(*ph) ||
+	    !in_region(eh->e_entry, 1))
+		return -ENOEXEC;
+	ph = (const void *)(image + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++, ph++) {
+		unsigned long start, end, va;
+		u8 prot = EV_PROT_READ;
+
+		if (ph->p_type != PT_LOAD || !ph->p_memsz)
+			continue;
+		if (ph->p_filesz > ph->p_memsz || ph->p_offset > size ||
+		    ph->p_filesz > size - ph->p_offset || !in_region(ph->p_vaddr, ph->p_memsz))
+			return -ENOEXEC;
+		if (ph->p_flags & PF_W)
+			prot |= EV_PROT_WRITE;
+		if (ph->p_flags & PF_X)
+			prot |= EV_PROT_EXEC;
+		start = ph->p_vaddr & ~PAGE_MASK_LOW;
+		end = (ph->p_vaddr + ph->p_memsz + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+		for (va = start; va < end; va += PAGE)
+			if (page_find(p, va))
+				return -ENOEXEC;	/* segments sharing a page: not ours */
+		err = map_fresh(p, start, end - start, prot);
+		if (err)
+			return err;
+		/* The file's bytes, page by page; the rest stays zero. */
+		for (va = start; va < end; va += PAGE) {
+			unsigned long lo = max(va, (unsigned long)ph->p_vaddr);
+			unsigned long hi = min(va + PAGE, (unsigned long)(ph->p_vaddr + ph->p_filesz));
+
+			if (lo < hi)
+				vostd_memcpy((char *)page_find(p, va)->f->mem + (lo - va),
+					     image + ph->p_offset + (lo - ph->p_vaddr), hi - lo);
+		}
+	}
+	*entry = eh->e_entry;
+	return 0;
+}
+
+long mem_stack(struct proc *p)
+{
+	return map_fresh(p, TENANT_STACK_TOP - TENANT_STACK_PAGES * PAGE,
+			 TENANT_STACK_PAGES * PAGE, EV_PROT_READ | EV_PROT_WRITE);
+}
+
+/* mmap(len, prot): fresh zeroed pages at the next free address, a guard page after. */
+long mem_mmap(struct proc *p, unsigned long len, unsigned int prot)
+{
+	struct area *a;
+	unsigned long va;
+	long err;
+
+	if (!len || len > MMAP_MAX || !(prot & PROT_R) || (prot & ~(PROT_R | PROT_W)))
+		return -EINVAL;
+	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+	a = vostd_alloc(sizeof(*a), false);
+	if (!a)
+		return -ENOMEM;
+	proc_lock(p);
+	va = p->mmap_next;
+	if (va + len > MMAP_END) {
+		err = -ENOMEM;
+	} else {
+		err = map_fresh(p, va, len, EV_PROT_READ | (prot & PROT_W ? EV_PROT_WRITE : 0));
+		if (!err) {
+			p->mmap_next = va + len + PAGE;
+			*a = (struct area){ .va = va, .len = len, .next = p->areas };
+			p->areas = a;
+		}
+	}
+	proc_unlock(p);
+	if (err) {
+		vostd_free(a);
+		return err;
+	}
+	return va;
+}
+
+/* munmap(va, len): exactly one earlier mmap, all of it. */
+long mem_munmap(struct proc *p, unsigned long va, unsigned long len)
+{
+	struct area **ap, *a = NULL;
+	unsigned long i;
+	long err;
+
+	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+	proc_lock(p);
+	for (ap = &p->areas; *ap; ap = &(*ap)->next)
+		if ((*ap)->va == va && (*ap)->len == len)
+			break;
+	a = *ap;
+	if (!a) {
+		proc_unlock(p);
+		return -EINVAL;
+	}
+	err = vostd_vm_unmap(p->vs, va, len / PAGE);
+	if (!err) {
+		*ap = a->next;
+		for (i = 0; i < len / PAGE; i++) {
+			struct tpage *pg = page_find(p, va + i * PAGE);
+
+			frame_put(pg->f);
+			page_remove(p, pg);
+		}
+	}
+	proc_unlock(p);
+	if (!err)
+		vostd_free(a);
+	return err;
+}
+
+/*
+ * fork's memory: the child gets every page of the parent, on the same
+ * frames.  A writable page becomes copy-on-write in both: the parent's
+ * entry is protected read-only, the child's mapped read-only, and the
+ * first write in either makes its own copy (mem_fault).  The parent's
+ * lock is held throughout, so none of its threads resolves a fault on a
+ * page half-way through.
+ */
+long mem_fork(struct proc *parent, struct proc *child)
+{
+	struct vostd_cursor pc, cc;
+	struct area *a, **tail = &child->areas;
+	unsigned int i;
+	long err;
+
+	proc_lock(parent);
+	err = pages_reserve(child, parent->npages);
+	if (err)
+		goto out;
+	vostd_cursor_init(&pc, parent->vs, EV_TENANT_BASE, EV_TENANT_BASE + EV_TENANT_SIZE,
+			  CURSOR_BATCH);
+	vostd_cursor_init(&cc, child->vs, EV_TENANT_BASE, EV_TENANT_BASE + EV_TENANT_SIZE,
+			  CURSOR_BATCH);
+	for (i = 0; i < parent->npages; i++) {
+		struct tpage *pg = &parent->pages[i];
+		bool cow = pg->prot & EV_PROT_WRITE;
+		u8 now = pg->prot & ~EV_PROT_WRITE;
+
+		if (cow && !pg->cow) {
+			vostd_cursor_jump(&pc, pg->va);
+			vostd_cursor_protect_next(&pc, PAGE, now);
+		}
+		pg->cow = cow;
+		vostd_cursor_jump(&cc, pg->va);
+		vostd_cursor_map(&cc, pg->f->mem, now);
+		__atomic_add_fetch(&pg->f->refs, 1, __ATOMIC_RELAXED);
+		page_insert(child, pg->va, pg->f, pg->prot, cow);
+	}
+	err = vostd_cursor_finish(&pc);
+	err = vostd_cursor_finish(&cc) ?: err;
+	for (a = parent->areas; !err && a; a = a->next) {
+		struct area *copy = vostd_alloc(sizeof(*copy), false);
+
+		if (!copy) {
+			err = -ENOMEM;
+			break;
+		}
+		*copy = (struct area){ .va = a->va, .len = a->len };
+		*tail = copy;
+		tail = &copy->next;
+	}
+	child->mmap_next = parent->mmap_next;
+out:
+	proc_unlock(parent);
+	return err;	/* on failure the caller releases the child, frames and all */
+}
+
+/*
+ * A page fault in the tenant region.  0: resolved, run the tenant again;
+ * otherwise the tenant made an access it may not, and is to be killed.
+ * A fault on a page another thread has just resolved is no fault at all.
+ */
+long mem_fault(struct thread *t, unsigned long addr, bool write)
+{
+	unsigned long va = addr & ~PAGE_MASK_LOW;
+	struct proc *p = t->p;
+	struct tpage *pg;
+	long err = 0;
+
+	if (va == t->fault_va) {
+		if (++t->fault_repeats >= FAULT_REPEATS)
+			return -ELOOP;
+	} else {
+		t->fault_va = va;
+		t->fault_repeats = 0;
+	}
+	proc_lock(p);
+	pg = page_find(p, va);
+	if (!pg) {
+		err = -EFAULT;
+	} else if (write && !(pg->prot & EV_PROT_WRITE)) {
+		err = -EACCES;
+	} else if (write && pg->cow) {
+		if (__atomic_load_n(&pg->f->refs, __ATOMIC_ACQUIRE) == 1) {
+			/* The other sharers have their copies: this one is ours again. */
+			err = vostd_vm_protect(p->vs, va, 1, pg->prot);
+		} else {
+			struct frame *copy = frame_new();
+
+			if (!copy) {
+				err = -ENOMEM;
+			} else {
+				/* Copy before letting go: the last sharer writes in place. */
+				vostd_memcpy(copy->mem, pg->f->mem, PAGE);
+				err = vostd_vm_unmap(p->vs, va, 1) ?:
+				      vostd_vm_map(p->vs, va, copy->mem, pg->prot);
+				if (err) {
+					frame_put(copy);
+				} else {
+					frame_put(pg->f);
+					pg->f = copy;
+				}
+			}
+		}
+		if (!err)
+			pg->cow = false;
+	}
+	proc_unlock(p);
+	return err;
+}
+
+/*
+ * The process is gone: its space destroyed, then every page back.  A space
+ * the endovisor would not destroy keeps its frames: they may still be
+ * mapped, so they are left out of the pool rather than handed to another.
+ */
+void mem_release(struct proc *p)
+{
+	bool keep = false;
+	unsigned int i;
+	long err;
+
+	if (p->vs) {
+		kernelet_forget_mm(p->vs);
+		err = vostd_vmspace_destroy(p->vs);
+		if (err) {
+			vostd_println("proc: pid %ld: its space would not go (%ld); %u frames kept out",
+				      p->pid, err, p->npages);
+			procs()->failures++;
+			keep = true;
+		}
+		p->vs = NULL;
+	}
+	for (i = 0; i < p->npages && !keep; i++)
+		frame_put(p->pages[i].f);
+	p->npages = 0;
+	vostd_free(p->pages);
+	p->pages = NULL;
+	while (p->areas) {
+		struct area *a = p->areas;
+
+		p->areas = a->next;
+		vostd_free(a);
+	}
+}

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Processes and threads.
+ *
+ * A thread is a kernelet task on one vCPU.  Its loop is the kernel
+ * proper's whole contact with the tenant: put the carrier in the thread's
+ * address space (kernelet_switch_mm) and FPU registers (vostd_fpu_switch),
+ * run the tenant until it traps (vostd_user_run), and handle the trap: a
+ * system call (syscall.c), a page fault (memory.c), a kick (the kernelet
+ * took it on the way out of the crossing), or an exception, which kills
+ * the process.  Linux sees none of this: only the carrier, in a system
+ * call of the launcher's, switching address spaces now and then.
+ *
+ * The table (procs) holds every process until it is reaped, by its parent's
+ * wait, or by the kernel's own proc_wait for the processes it started; an
+ * orphan is freed when it exits.  A kill marks the process; each of its
+ * threads leaves at its next trap, and the kick makes sure that comes.
+ */
+#include "proc.h"
+
+void procs_lock(void)
+{
+	kl_guard_begin();
+	vostd_spin_lock(&procs()->lock);
+}
+
+void procs_unlock(void)
+{
+	vostd_spin_unlock(&procs()->lock);
+	kl_guard_end();
+}
+
+/* A process with an empty address space, in the table. */
+struct proc *proc_new(struct proc *parent)
+{
+	struct procs *ps = procs();
+	struct proc *p = vostd_alloc(sizeof(*p), true);
+
+	if (!p)
+		return NULL;
+	p->vs = vostd_vmspace_new();
+	if (!p->vs) {
+		vostd_free(p);
+		return NULL;
+	}
+	p->mmap_next = EV_TENANT_BASE + 0x100000000UL;
+	p->parent = parent;
+	p->name = parent ? parent->name : "?";
+	procs_lock();
+	p->pid = ++ps->next_id;
+	p->next = ps->list;
+	ps->list = p;
+	ps->live_procs++;
+	procs_unlock();
+	return p;
+}
+
+static void proc_unlink(struct proc *p)
+{
+	struct proc **pp;
+
+	for (pp = &procs()->list; *pp; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	procs()->live_procs--;
+}
+
+/* A process that never ran a thread: gone at once. */
+void proc_abandon(struct proc *p)
+{
+	mem_release(p);
+	procs_lock();
+	proc_unlink(p);
+	procs_unlock();
+	vostd_free(p);
+}
+
+/*
+ * The last thread has left.  The carrier gives up the space first, so the
+ * endovisor can let its mm go now rather than at the carrier's next switch.
+ */
+static void proc_exit(struct proc *p, long code)
+{
+	struct kl_task *reaper;
+	struct proc *c, *zombies = NULL;
+	bool orphan;
+
+	kernelet_switch_mm(NULL);
+	mem_release(p);
+	procs_lock();
+	p->exited = true;
+	p->code = p->killed ? p->code : code;
+	/* Its children are orphans now; the ones already dead go with it. */
+	for (c = procs()->list; c; c = c->next)
+		if (c->parent == p) {
+			c->parent = NULL;
+			c->reaper = NULL;
+		}
+	for (c = procs()->list; c;) {
+		struct proc *next = c->next;
+
+		if (c->exited && !c->parent && !c->kernel_waits && c != p) {
+			proc_unlink(c);
+			c->next = zombies;
+			zombies = c;
+		}
+		c = next;
+	}
+	orphan = !p->parent && !p->kernel_waits;
+	if (orphan)
+		proc_unlink(p);
+	reaper = p->reaper;
+	procs_unlock();
+	while (zombies) {
+		c = zombies;
+		zombies = c->next;
+		vostd_free(c);
+	}
+	if (orphan)
+		vostd_free(p);
+	else if (reaper)
+		kl_wake(reaper);
+}
+
+static void thread_exit(struct thread *t)
+{
+	struct procs *ps = procs();
+	struct proc *p = t->p;
+	bool last;
+
+	if (ps->loaded[t->vcpu] == t->fpu)
+		ps->loaded[t->vcpu] = NULL;
+	if (vostd_fpu_destroy(t->fpu)) {
+		vostd_println("proc: thread %ld: its FPU context would not go", t->tid);
+		ps->failures++;
+	}
+	proc_lock(p);
+	last = --p->threads == 0;
+	proc_unlock(p);
+	procs_lock();
+	ps->live_threads--;
+	procs_unlock();
+	if (last)
+		proc_exit(p, t->code);
+	vostd_free(t);
+}
+
+/*
+ * Kill p: it ends with code, for the reason logged.  Only the first kill
+ * counts.  Its threads on other vCPUs are kicked out of user mode; one
+ * asleep in wait is woken.
+ */
+void proc_kill(struct proc *p, long code, const char *fmt, ...)
+{
+	char why[120];
+	struct proc *c;
+	va_list ap;
+	unsigned int i;
+
+	if (__atomic_exchange_n(&p->killed, 1, __ATOMIC_ACQ_REL))
+		return;
+	va_start(ap, fmt);
+	vostd_vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	p->code = code;
+	vostd_println("proc: killed pid %ld (%s): %s", p->pid, p->name, why);
+	procs_lock();
+	for (c = procs()->list; c; c = c->next)
+		if (c->parent == p && c->reaper)
+			kl_wake(c->reaper);
+	procs_unlock();
+	for (i = 0; i < vostd_nr_cpus(); i++)
+		if (i != vostd_cpu_id())
+			vostd_kick(i);
+}
+
+/* The carrier becomes t's: its address space, then its registers. */
+static void thread_enter(struct thread *t)
+{
+	struct procs *ps = procs();
+	u64 t0 = vostd_cycles();
+
+	if (kernelet_switch_mm(t->p->vs))
+		proc_sample(PS_SWITCH_MM, vostd_cycles() - t0);
+	if (ps->loaded[t->vcpu] != t->fpu) {
+		t0 = vostd_cycles();
+		if (vostd_fpu_switch(t->fpu)) {
+			proc_kill(t->p, 128 + 6, "its FPU registers could not be loaded");
+			return;
+		}
+		proc_sample(PS_FPU_SWITCH, vostd_cycles() - t0);
+		ps->loaded[t->vcpu] = t->fpu;
+	}
+}
+
+static const char *signal_name(u32 sig)
+{
+	switch (sig) {
+	case 4: return "SIGILL";
+	case 5: return "SIGTRAP";
+	case 7: return "SIGBUS";
+	case 8: return "SIGFPE";
+	case 11: return "SIGSEGV";
+	}
+	return "a signal";
+}
+
+static void thread_main(void *arg)
+{
+	struct thread *t = arg;
+	struct proc *p = t->p;
+	long trap, err;
+	u64 now;
+
+	while (!t->exiting && !READ_ONCE(p->killed)) {
+		thread_enter(t);
+		if (READ_ONCE(p->killed))
+			break;
+		t->left_at = vostd_cycles();
+		trap = vostd_user_run(p->vs, &t->ctx);
+		now = vostd_cycles();
+		switch (trap) {
+		case EV_TRAP_SYSCALL:
+			syscall_dispatch(t, now);
+			break;
+		case EV_TRAP_FAULT:
+			err = mem_fault(t, t->ctx.fault_addr, t->ctx.fault_write);
+			if (err)
+				proc_kill(p, 128 + 11, "%s of %llx at %llx: %s",
+					  t->ctx.fault_write ? "write" : "read",
+					  t->ctx.fault_addr, t->ctx.rip,
+					  err == -EFAULT ? "nothing mapped there" :
+					  err == -EACCES ? "the page is read-only" :
+					  err == -ELOOP ? "the fault keeps coming back" :
+					  "no memory to resolve it");
+			break;
+		case EV_TRAP_KICK:
+			break;
+		case EV_TRAP_EXCEPTION:
+			proc_kill(p, 128 + t->ctx.signal, "%s at %llx (address %llx)",
+				  signal_name(t->ctx.signal), t->ctx.rip, t->ctx.fault_addr);
+			break;
+		default:
+			proc_kill(p, 128 + 6, "tenant_run failed: %ld", trap);
+		}
+	}
+	thread_exit(t);
+}
+
+/*
+ * A thread of p with registers ctx and a copy of from's FPU registers (NULL:
+ * the initial ones), on vCPU vcpu.  Its id, or -errno.
+ */
+long thread_create(struct proc *p, const struct ev_tenant_ctx *ctx,
+		   struct vostd_fpu *from, unsigned int vcpu)
+{
+	struct procs *ps = procs();
+	struct thread *t = vostd_alloc(sizeof(*t), true);
+
+	if (!t)
+		return -ENOMEM;
+	t->fpu = vostd_fpu_new(from);
+	if (!t->fpu) {
+		vostd_free(t);
+		return -ENOMEM;
+	}
+	t->p = p;
+	t->vcpu = vcpu;
+	t->ctx = *ctx;
+	proc_lock(p);
+	p->threads++;
+	proc_unlock(p);
+	procs_lock();
+	t->tid = ++ps->next_id;
+	ps->live_threads++;
+	procs_unlock();
+	if (!kl_spawn("thread", thread_main, t, KL_PRIO_NORMAL, vcpu)) {
+		proc_lock(p);
+		p->threads--;
+		proc_unlock(p);
+		procs_lock();
+		ps->live_threads--;
+		procs_unlock();
+		vostd_fpu_destroy(t->fpu);
+		vostd_free(t);
+		return -ENOMEM;
+	}
+	return t->tid;
+}
+
+/* Start the tenant image name as a process of the kernel's own, on vCPU 0. */
+struct proc *proc_spawn(const char *name)
+{
+	struct ev_tenant_ctx ctx = {};
+	unsigned long size, entry;
+	const char *image = tenant_image(name, &size);
+	struct proc *p;
+	long err;
+
+	if (!image) {
+		vostd_println("proc: no tenant image '%s'", name);
+		return NULL;
+	}
+	p = proc_new(NULL);
+	if (!p)
+		return NULL;
+	p->name = name;
+	p->kernel_waits = true;
+	err = mem_load(p, image, size, &entry) ?: mem_stack(p);
+	if (!err) {
+		ctx.rip = entry;
+		ctx.rsp = TENANT_STACK_TOP;
+		err = thread_create(p, &ctx, NULL, 0);
+	}
+	if (err < 0) {
+		vostd_println("proc: cannot start '%s': %ld", name, err);
+		proc_abandon(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Wait for c to exit, then reap it: its exit code. */
+static long reap(struct proc *c, struct proc *waiter)
+{
+	long code;
+
+	for (;;) {
+		procs_lock();
+		if (c->exited) {
+			code = c->code;
+			proc_unlink(c);
+			procs_unlock();
+			vostd_free(c);
+			return code;
+		}
+		if (waiter && READ_ONCE(waiter->killed)) {
+			/* c stays a child, reaped by nobody: it goes as an orphan. */
+			c->reaper = NULL;
+			procs_unlock();
+			return -EINTR;
+		}
+		c->reaper = kl_current();
+		procs_unlock();
+		kl_block();
+	}
+}
+
+long proc_wait(struct proc *p)
+{
+	return reap(p, NULL);
+}
+
+/* wait(pid): a child of parent's; -ECHILD for any other, or one already waited for. */
+long proc_wait_child(struct proc *parent, long pid)
+{
+	struct proc *c;
+
+	procs_lock();
+	for (c = procs()->list; c; c = c->next)
+		if (c->pid == pid && c->parent == parent && !c->reaper)
+			break;
+	if (c)
+		c->reaper = kl_current();
+	procs_unlock();
+	return c ? reap(c, parent) : -ECHILD;
+}
