@@ -327,11 +327,7 @@ func cmdRun(p paths, args []string) error {
 	if *out == "" {
 		*out = filepath.Join(p.build, suite+".log")
 	}
-	k, err := prepare(p, true)
-	if err != nil {
-		return err
-	}
-	a, err := chooseAccel(p, k)
+	k, a, err := prepareBoot(p)
 	if err != nil {
 		return err
 	}
@@ -339,22 +335,42 @@ func cmdRun(p paths, args []string) error {
 	removeStaleLogs(*out, *boots)
 	for i := 1; i <= *boots; i++ {
 		log := bootLog(*out, i, *boots)
-		r := boot(p, k, a, suite, i, *boots, 1, log, *timeout)
-		// A boot the emulator broke is tried again, at most
-		// emulatorRetries times, and says so; its console is kept.
-		for try := 1; r.err != nil && r.emulator != "" && try <= emulatorRetries; try++ {
-			kept := fmt.Sprintf("%s.emulator-%d", log, try)
-			os.Rename(log+".failed", kept)
+		r := bootRetrying(p, k, a, suite, i, *boots, log, *timeout, func(r bootResult, kept string) {
 			logf("%s boot %d/%d failed, and %s (%s); its console is in %s; booting again",
 				suite, i, *boots, r.emulator, strings.SplitN(r.err.Error(), "\n", 2)[0], kept)
-			r = boot(p, k, a, suite, i, *boots, try+1, log, *timeout)
-		}
+		})
 		if r.err != nil {
 			return r.err
 		}
 		logf("%s boot %d/%d ok in %.1fs: %s", suite, i, *boots, r.elapsed.Seconds(), log)
 	}
 	return printSummary(os.Stdout, filepath.Dir(*out), strings.TrimSuffix(filepath.Base(*out), ".log"))
+}
+
+// prepareBoot builds what a boot needs and chooses the accelerator.
+func prepareBoot(p paths) (*kernel, accel, error) {
+	k, err := prepare(p, true)
+	if err != nil {
+		return nil, accel{}, err
+	}
+	a, err := chooseAccel(p, k)
+	return k, a, err
+}
+
+// bootRetrying boots as boot does, and boots again, at most
+// emulatorRetries times, while the failure is the emulator's
+// (emulatorFault); each such console is kept as out.emulator-N and passed
+// to retried, so that the caller says so.
+func bootRetrying(p paths, k *kernel, a accel, suite string, n, of int, out string,
+	timeout time.Duration, retried func(r bootResult, kept string)) bootResult {
+	r := boot(p, k, a, suite, n, of, 1, out, timeout)
+	for try := 1; r.err != nil && r.emulator != "" && try <= emulatorRetries; try++ {
+		kept := fmt.Sprintf("%s.emulator-%d", out, try)
+		os.Rename(out+".failed", kept)
+		retried(r, kept)
+		r = boot(p, k, a, suite, n, of, try+1, out, timeout)
+	}
+	return r
 }
 
 // removeStaleLogs removes the logs an earlier run with another number of
@@ -424,11 +440,7 @@ func cmdSoak(p paths, args []string) error {
 	if fs.NArg() == 0 || *rounds < 1 {
 		return fmt.Errorf("usage: guest soak [-rounds N] SUITE...")
 	}
-	k, err := prepare(p, true)
-	if err != nil {
-		return err
-	}
-	a, err := chooseAccel(p, k)
+	k, a, err := prepareBoot(p)
 	if err != nil {
 		return err
 	}
@@ -444,14 +456,10 @@ func cmdSoak(p paths, args []string) error {
 	for i := 1; i <= *rounds; i++ {
 		for _, suite := range fs.Args() {
 			log := filepath.Join(p.build, "soak", fmt.Sprintf("%s-%d.log", suite, i))
-			r := boot(p, k, a, suite, i, *rounds, 1, log, *timeout)
-			for try := 1; r.err != nil && r.emulator != "" && try <= emulatorRetries; try++ {
-				kept := fmt.Sprintf("%s.emulator-%d", log, try)
-				os.Rename(log+".failed", kept)
+			r := bootRetrying(p, k, a, suite, i, *rounds, log, *timeout, func(r bootResult, kept string) {
 				say("soak round %d %s: retried: %s (console in %s)", i, suite, r.emulator, kept)
 				retried++
-				r = boot(p, k, a, suite, i, *rounds, try+1, log, *timeout)
-			}
+			})
 			boots++
 			if r.err != nil {
 				failed++
