@@ -30,6 +30,23 @@
 #include "ev_abi.h"
 #include "ev_stub.h"
 
+/*
+ * Back on the Linux stack of the frame that entered sandbox code (rbx is
+ * the vCPU), with the six registers that frame saved restored: what is
+ * left is its return address.
+ */
+.macro EV_UNWIND_TO_ENTRY
+	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
+	/* Six saved registers and the entering frame's return address. */
+	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=56 type=UNWIND_HINT_TYPE_CALL
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbx
+	popq	%rbp
+.endm
+
 	.text
 
 /*
@@ -124,15 +141,7 @@ SYM_FUNC_START(ev_stub_cross)
 	 * Unwind to the entering frame and return from it.  From here on the
 	 * stack is that frame's, which objtool cannot know.
 	 */
-	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
-	/* Six saved registers and the entering frame's return address. */
-	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=56 type=UNWIND_HINT_TYPE_CALL
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbx
-	popq	%rbp
+	EV_UNWIND_TO_ENTRY
 	/* The same state as any return: objtool takes it from .Lout's. */
 	UNWIND_HINT_RESTORE
 	RET
@@ -150,14 +159,7 @@ SYM_CODE_START(ev_stub_abandon)
 	ANNOTATE_NOENDBR
 	movq	PER_CPU_VAR(ev_cur_vcpu), %rbx
 	movq	$-EINTR, %rax
-	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
-	UNWIND_HINT sp_reg=ORC_REG_SP sp_offset=56 type=UNWIND_HINT_TYPE_CALL
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbx
-	popq	%rbp
+	EV_UNWIND_TO_ENTRY
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(ev_stub_abandon)
