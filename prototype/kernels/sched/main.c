@@ -201,6 +201,11 @@ static void remote_a(void *arg)
 	struct remote_pair *p = arg;
 	unsigned int i;
 
+	/*
+	 * At high priority this task runs before kl_spawn returns to its
+	 * spawner, so p->a is not yet stored when remote_b first needs it.
+	 */
+	p->a = kl_current();
 	for (i = 0; i < p->n + WARMUP; i++) {
 		u64 t0 = vostd_cycles();
 
@@ -259,7 +264,7 @@ static void perf_remote(const char *key, enum background bg, unsigned int n,
 	kl_stats(0, &before[0]);
 	kl_stats(1, &before[1]);
 	p.b = kl_spawn("remote-b", remote_b, &p, KL_PRIO_HIGH, 1);
-	p.a = kl_spawn("remote-a", remote_a, &p, KL_PRIO_HIGH, 0);
+	kl_spawn("remote-a", remote_a, &p, KL_PRIO_HIGH, 0);
 	join_wait(&p.join);
 	kl_stats(0, &after[0]);
 	kl_stats(1, &after[1]);
