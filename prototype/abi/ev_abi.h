@@ -34,13 +34,18 @@
  * returns a value >= 0 on success or -errno; the errors each can return are
  * listed beside it, and an unknown number returns -ENOSYS.  Once the
  * sandbox's teardown has begun (vCPU 0's kernel returned, or its creator is
- * dying), the services marked "ending" refuse with -ESHUTDOWN.
+ * dying), the services marked "ending" refuse with -ESHUTDOWN.  -EFAULT
+ * means memory named by the call is not the sandbox's: a service that
+ * writes into it (frame_grant's out, vm_batch's ops, copy_from_tenant's
+ * dst, tenant_run's ctx) wants the kernel module's writable data, less
+ * Linux's struct module in it, or the sandbox's globals, frames, boot
+ * stacks or heap; one that only reads it also takes read-only data.
  */
 #define EV_SVC_NOP		0	/* (): nothing; the crossing is timed with it */
 #define EV_SVC_LOG		1	/* (buf, len): -EINVAL bad length, -EFAULT not the sandbox's */
 #define EV_SVC_MEM_ALLOC	2	/* (size, flags): address; -EINVAL, -ENOMEM, ending */
 #define EV_SVC_MEM_FREE		3	/* (address): -ENOENT no block starts there, -EINVAL inside one */
-#define EV_SVC_VCPU_IDLE	4	/* (): sleep until kicked; -EINTR on a signal */
+#define EV_SVC_VCPU_IDLE	4	/* (): sleep until kicked; -EINTR on a fatal signal */
 #define EV_SVC_VCPU_KICK	5	/* (vcpu): -EINVAL no such vCPU */
 #define EV_SVC_SET_UPCALL	6	/* (entry): -EFAULT not in the kernel's text */
 #define EV_SVC_FRAME_GRANT	7	/* (count, out): frames into out[]; -EINVAL, -EFAULT, -ENOMEM, ending */
@@ -57,7 +62,7 @@
 #define EV_SVC_VM_ACTIVATE	18	/* (vm or 0): the carrier adopts vm's mm, or its own; -EBADF */
 #define EV_SVC_FPU_CREATE	19	/* (src or 0): a copy of src's FPU context, or the initial one (> 0); -EBADF, -EBUSY, -ENOSPC, -ENOMEM, ending */
 #define EV_SVC_FPU_DESTROY	20	/* (fpu): -EBADF, -EBUSY loaded on another vCPU's carrier */
-#define EV_SVC_FPU_SWITCH	21	/* (fpu): save the carrier's user FPU state, load fpu's; -EBADF */
+#define EV_SVC_FPU_SWITCH	21	/* (fpu): save the carrier's user FPU state, load fpu's; -EBADF, -EBUSY loaded on another vCPU's carrier, -ENOMEM */
 #define EV_NR_SERVICES		22
 
 /* mem_alloc flags, and its limits. */
@@ -188,12 +193,15 @@ typedef long (*ev_kernel_entry)(struct ev_vcpu_shared *shared);
 
 struct module;
 
+/*
+ * What a sandbox kernel's module declares.  The endovisor copies it at
+ * registration and never reads it again: it lies in the module's data,
+ * which services may write on the sandbox's behalf.
+ */
 struct ev_kernel {
 	const char *name;
 	struct module *owner;
 	ev_kernel_entry entry;
-	/* Endovisor's own, for its registry. */
-	struct ev_kernel *next;
 };
 
 int ev_register_kernel(struct ev_kernel *k);

@@ -31,6 +31,9 @@ struct ev_vcpu_stats {
 	__u64 deferred;		/* upcall attempts that found it masked or outside its text */
 	__u64 idle_ns;		/* time asleep in vcpu_idle */
 	__u64 arm_to_upcall_ns;	/* summed over timer upcalls: from arming to diverting */
+	__u64 stolen_sandbox_ns;	/* of stolen_ns, preempted in sandbox code */
+	__u64 stolen_masked_ns;	/* of that, with upcalls masked: a guard or a lock */
+	__u64 kick_retries;	/* kicks the census found stranded and sent again */
 };
 
 struct ev_stats {

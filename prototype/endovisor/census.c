@@ -39,6 +39,24 @@ static void ev_census_dying(struct ev_sandbox *sb, struct ev_vcpu *v, struct tas
 		ev_kick_interrupt(v, cpu);
 }
 
+/*
+ * A kick still pending a tick later, with no kick since and nothing that
+ * would take it by itself (a masked vCPU takes it when it unmasks, an idle
+ * one when it wakes), was stranded: send it again.
+ */
+static void ev_census_kick(struct ev_vcpu *v)
+{
+	u64 kicks = atomic64_read(&v->kicks);
+	bool stranded = READ_ONCE(v->carrying) && !READ_ONCE(v->idling) &&
+			READ_ONCE(v->shared->kick_pending) &&
+			(READ_ONCE(v->in_tenant) || !READ_ONCE(v->shared->upcall_mask)) &&
+			kicks == v->census_kicks;
+
+	v->census_kicks = kicks;
+	if (stranded)
+		ev_kick_retry(v, get_irq_regs());
+}
+
 static enum hrtimer_restart ev_census_tick(struct hrtimer *t)
 {
 	struct ev_sandbox *sb = container_of(t, struct ev_sandbox, census_timer);
@@ -61,6 +79,8 @@ static enum hrtimer_restart ev_census_tick(struct hrtimer *t)
 			carriers++;
 		if (fatal_signal_pending(c))
 			ev_census_dying(sb, v, c);
+		else
+			ev_census_kick(v);
 	}
 	rcu_read_unlock();
 	sb->census_samples++;

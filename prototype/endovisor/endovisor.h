@@ -31,6 +31,12 @@ enum ev_vcpu_state {
 
 struct ev_vm;
 
+/* The user FS and GS: selectors and bases, which pt_regs does not hold. */
+struct ev_user_segs {
+	u16 fsindex, gsindex;
+	unsigned long fsbase, gsbase;
+};
+
 struct ev_vcpu {
 	/* The Linux stack pointer while sandbox code runs: stub/cross.S. */
 	unsigned long linux_sp;
@@ -57,6 +63,9 @@ struct ev_vcpu {
 	call_single_data_t kick_csd;
 	struct hrtimer upcall_timer;
 	u64 preempted_at;		/* local_clock() when Linux preempted it */
+	bool preempted_in_sandbox;	/* then, in sandbox code */
+	bool preempted_masked;		/* then, in sandbox code with upcalls masked */
+	u64 census_kicks;		/* census.c: kicks counted at the last tick */
 	u64 armed_at;			/* local_clock() when the upcall timer was armed */
 	struct ev_vcpu_stats stats;	/* the fields its own carrier updates */
 
@@ -76,6 +85,7 @@ struct ev_vcpu {
 	struct callback_head trap_work;
 	struct mm_struct *home_mm;	/* the launcher's, while a tenant's is current */
 	struct pt_regs home_regs;	/* the launcher's registers at EV_RUN_VCPU */
+	struct ev_user_segs home_segs;	/* and its FS and GS (tenant.c) */
 	bool home_saved;
 	struct rseq __user *home_rseq;	/* parked while tenants run: see tenant.c */
 	u32 home_rseq_len, home_rseq_sig;
@@ -117,9 +127,32 @@ struct ev_grant {
 	atomic_t nr;
 };
 
+/* A range of addresses, [start, end). */
+struct ev_range {
+	unsigned long start, end;
+};
+
+/*
+ * A registered sandbox kernel, as the endovisor recorded it (registry.c):
+ * its name, entry and the ranges of its module, taken once from the
+ * module loader's own record, so that no check depends on memory the
+ * sandbox can write.
+ */
+struct ev_kernel_rec {
+	struct list_head node;
+	const struct ev_kernel *decl;	/* only compared, never read */
+	struct module *owner;
+	ev_kernel_entry entry;
+	char name[EV_KERNEL_NAME_MAX];
+	struct ev_range text;		/* its code: upcall entries, diverts */
+	struct ev_range data;		/* writable data, less its struct module */
+	struct ev_range self;		/* that struct module, which is Linux's */
+	struct ev_range rodata[2];	/* read-only data, read-only after init */
+};
+
 struct ev_sandbox {
 	u64 id;
-	struct ev_kernel *kernel;
+	struct ev_kernel_rec *kernel;
 	struct cgroup *cgrp;		/* the creator's cgroup; carriers must be in it */
 	struct task_struct *leader;	/* the creating process, whose threads carry */
 	struct mutex lock;		/* vCPU state changes */
@@ -166,8 +199,14 @@ struct ev_live {
 extern struct ev_live ev_live;
 
 /* registry.c */
-struct ev_kernel *ev_kernel_get(const char *name);
-void ev_kernel_put(struct ev_kernel *k);
+struct ev_kernel_rec *ev_kernel_get(const char *name);
+void ev_kernel_put(struct ev_kernel_rec *k);
+
+static inline bool ev_range_holds(const struct ev_range *r, unsigned long start,
+				  unsigned long end)
+{
+	return start >= r->start && end <= r->end;
+}
 
 /* sandbox.c */
 struct ev_sandbox *ev_sandbox_create(const char *kernel, unsigned int nr_vcpus,
@@ -176,7 +215,7 @@ void ev_sandbox_destroy(struct ev_sandbox *sb);
 long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 			 unsigned long idx);
 void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret);
-bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len);
+bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len, bool write);
 int ev_sandbox_write(struct ev_sandbox *sb, void *dst, const void *src, size_t len);
 int ev_sandbox_read(struct ev_sandbox *sb, void *dst, const void *src, size_t len);
 
@@ -288,6 +327,7 @@ long ev_svc_set_upcall(struct ev_vcpu *v, unsigned long entry, unsigned long a1,
 bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip);
 bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs);
 void ev_kick_interrupt(struct ev_vcpu *t, int cpu);
+void ev_kick_retry(struct ev_vcpu *v, struct pt_regs *regs);
 
 /* census.c */
 void ev_census_init(struct ev_sandbox *sb);

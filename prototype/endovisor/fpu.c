@@ -73,6 +73,17 @@ static struct ev_fpu *ev_fpu_lookup(struct ev_sandbox *sb, unsigned long handle)
 	return handle && handle <= EV_MAX_FPUS ? READ_ONCE(sb->fpus[handle - 1]) : NULL;
 }
 
+/* Is f loaded on another vCPU's carrier than v's?  sb->lock held. */
+static bool ev_fpu_loaded_elsewhere(struct ev_vcpu *v, struct ev_fpu *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->sb->nr_vcpus; i++)
+		if (v->sb->vcpus[i] != v && READ_ONCE(v->sb->vcpus[i]->cur_fpu) == f)
+			return true;
+	return false;
+}
+
 /*
  * fpu_create(src): a context in the initial state (src 0), or a copy of
  * src's registers as they are now (a fork's).  src loaded on this vCPU's
@@ -136,16 +147,14 @@ long ev_svc_fpu_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a
 {
 	struct ev_sandbox *sb = v->sb;
 	struct ev_fpu *f;
-	unsigned int i;
 	long ret = 0;
 
 	mutex_lock(&sb->lock);
 	f = ev_fpu_lookup(sb, handle);
 	if (!f)
 		ret = -EBADF;
-	for (i = 0; f && i < sb->nr_vcpus; i++)
-		if (sb->vcpus[i] != v && READ_ONCE(sb->vcpus[i]->cur_fpu) == f)
-			ret = -EBUSY;
+	else if (ev_fpu_loaded_elsewhere(v, f))
+		ret = -EBUSY;
 	if (!ret) {
 		if (v->cur_fpu == f)
 			WRITE_ONCE(v->cur_fpu, NULL);
@@ -170,7 +179,11 @@ static void ev_fpu_swap(struct ev_fpu *from, const union fpregs_state *to, unsig
 	fpregs_unlock();
 }
 
-/* fpu_switch(fpu): the carrier's user FPU registers become fpu's. */
+/*
+ * fpu_switch(fpu): the carrier's user FPU registers become fpu's.  A
+ * context loaded on another vCPU's carrier is refused (-EBUSY): its image
+ * there is stale, and both carriers would save into it.
+ */
 long ev_svc_fpu_switch(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
 		       unsigned long a2, unsigned long a3, unsigned long a4)
 {
@@ -178,9 +191,9 @@ long ev_svc_fpu_switch(struct ev_vcpu *v, unsigned long handle, unsigned long a1
 
 	mutex_lock(&v->sb->lock);	/* against fpu_destroy */
 	f = ev_fpu_lookup(v->sb, handle);
-	if (!f) {
+	if (!f || (f != v->cur_fpu && ev_fpu_loaded_elsewhere(v, f))) {
 		mutex_unlock(&v->sb->lock);
-		return -EBADF;
+		return f ? -EBUSY : -EBADF;
 	}
 	if (f != v->cur_fpu) {
 		/* The first switch keeps the launcher's; later, no context is an orphan's. */

@@ -55,7 +55,7 @@ long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long ou
 		return -EINVAL;
 	if (ev_sandbox_ending(v->sb))
 		return -ESHUTDOWN;
-	if (!ev_sandbox_owns(v->sb, (void *)out, count * sizeof(u64)))
+	if (!ev_sandbox_owns(v->sb, (void *)out, count * sizeof(u64), true))
 		return -EFAULT;
 	if (atomic_add_return(count, &g->nr) > EV_GRANT_QUOTA) {
 		atomic_sub(count, &g->nr);

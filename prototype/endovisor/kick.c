@@ -50,6 +50,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
 #include <linux/smp.h>
 
 #include "endovisor.h"
@@ -57,10 +58,7 @@
 
 bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip)
 {
-	struct module_memory *text = &sb->kernel->owner->mem[MOD_TEXT];
-	unsigned long lo = (unsigned long)text->base;
-
-	return ip >= lo && ip < lo + text->size;
+	return ev_range_holds(&sb->kernel->text, ip, ip + 1);
 }
 
 /*
@@ -91,8 +89,12 @@ static bool ev_upcall_divert(struct ev_vcpu *v, struct pt_regs *regs)
 		return false;
 	if (!regs || current != v->carrier || !READ_ONCE(sh->kick_pending))
 		return false;
-	if (user_mode(regs)) {
-		ev_tenant_kick(v);	/* a tenant runs: take the vCPU back from it */
+	if (READ_ONCE(v->in_tenant)) {
+		/*
+		 * A tenant runs, or the carrier is in Linux on its way to or
+		 * from one: take the vCPU back at the next return to user mode.
+		 */
+		ev_tenant_kick(v);
 		return false;
 	}
 	if (READ_ONCE(sh->upcall_mask) || !sb->upcall_entry ||
@@ -179,12 +181,36 @@ void ev_kick_init(struct ev_vcpu *v)
 	v->cpu = -1;
 }
 
+/*
+ * Census tick: v's kick has been pending since the last tick with upcalls
+ * unmasked, so no interrupt is coming to take it (one that landed in the
+ * window before the kick was set, or an earlier one still in flight when
+ * the kick was sent).  Send another; regs are the tick's own, if v's carrier
+ * is what the tick interrupted.
+ */
+void ev_kick_retry(struct ev_vcpu *v, struct pt_regs *regs)
+{
+	int cpu = READ_ONCE(v->cpu);
+
+	v->stats.kick_retries++;
+	if (v->carrier == current)
+		ev_upcall_divert(v, regs);
+	else if (cpu >= 0 && cpu != smp_processor_id())
+		ev_kick_interrupt(v, cpu);
+}
+
 /* Linux has put the carrier on cpu: account the time it waited, take a kick. */
 void ev_kick_sched_in(struct ev_vcpu *v, int cpu)
 {
 	WRITE_ONCE(v->cpu, cpu);
 	if (v->preempted_at) {
-		v->stats.stolen_ns += local_clock() - v->preempted_at;
+		u64 waited = local_clock() - v->preempted_at;
+
+		v->stats.stolen_ns += waited;
+		if (v->preempted_in_sandbox)
+			v->stats.stolen_sandbox_ns += waited;
+		if (v->preempted_masked)
+			v->stats.stolen_masked_ns += waited;
 		v->preempted_at = 0;
 	}
 	/* Pairs with the barrier in vcpu_kick: it sees the new cpu, or we the kick. */
@@ -200,6 +226,14 @@ void ev_kick_sched_out(struct ev_vcpu *v)
 		return;
 	}
 	if (v->carrying && task_is_running(current)) {
+		/*
+		 * An interrupt from sandbox code stays on the sandbox's stack,
+		 * and so does the preemption that follows it; a service, a
+		 * tenant's system call or interrupt runs on the carrier's own.
+		 */
+		v->preempted_in_sandbox = !object_is_on_stack((void *)current_stack_pointer);
+		v->preempted_masked = v->preempted_in_sandbox &&
+				      READ_ONCE(v->shared->upcall_mask);
 		v->preempted_at = local_clock();
 		v->stats.preemptions++;
 	}
@@ -213,7 +247,13 @@ void ev_kick_stop(struct ev_vcpu *v)
 	hrtimer_cancel(&v->upcall_timer);
 }
 
-/* vcpu_idle(): sleep until kicked.  -EINTR if a signal came instead. */
+/*
+ * vcpu_idle(): sleep until kicked.  -EINTR if a fatal signal came instead.
+ * The sleep is killable and not interruptible: a carrier never returns to
+ * user mode while it carries, so an ordinary signal (SIGSTOP, the freezer's)
+ * would stay pending and end every sleep at once, and the idle loop would
+ * spin.  It does not count as load, as an idle processor does not.
+ */
 long ev_svc_vcpu_idle(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 		      unsigned long a2, unsigned long a3, unsigned long a4)
 {
@@ -223,13 +263,12 @@ long ev_svc_vcpu_idle(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 	WRITE_ONCE(v->idling, true);
 	/* Pairs with vcpu_kick: it sees idling, or we see kick_pending. */
 	smp_mb();
-	ret = wait_event_interruptible(v->idle_wq,
-				       READ_ONCE(v->shared->kick_pending));
+	ret = wait_event_state(v->idle_wq, READ_ONCE(v->shared->kick_pending),
+			       (TASK_KILLABLE | TASK_NOLOAD));
 	WRITE_ONCE(v->idling, false);
 	v->stats.idle_ns += local_clock() - t0;
 	if (ret) {
-		if (fatal_signal_pending(current))
-			WRITE_ONCE(v->bail, 1);
+		WRITE_ONCE(v->bail, 1);
 		return -EINTR;
 	}
 	return 0;

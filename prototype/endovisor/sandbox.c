@@ -187,27 +187,33 @@ static bool ev_range_in(unsigned long start, unsigned long end,
 	return start >= lo && end <= lo + size;
 }
 
+/* Does [start, end) lie in the kernel module's data that write allows? */
+static bool ev_kernel_data_owns(const struct ev_kernel_rec *k, unsigned long start,
+				unsigned long end, bool write)
+{
+	if (ev_range_holds(&k->data, start, end))
+		/* The struct module in it is Linux's, not the sandbox's. */
+		return end <= k->self.start || start >= k->self.end;
+	/* Read-only data may be read; a write there would fault in the service. */
+	return !write && (ev_range_holds(&k->rodata[0], start, end) ||
+			  ev_range_holds(&k->rodata[1], start, end));
+}
+
 /*
  * Does [p, p + len) lie wholly in memory the sandbox owns: its kernel's
- * data, its globals page, its frames, one of its boot stacks, or one block
- * of its heap?  Safe in hard
+ * data (read-only data only when it is to be read), its globals page, its
+ * frames, one of its boot stacks, or one block of its heap?  Safe in hard
  * interrupts (kick.c asks it there).
  */
-bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len)
+bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len, bool write)
 {
-	static const enum mod_mem_type data[] = {
-		MOD_DATA, MOD_RODATA, MOD_RO_AFTER_INIT,
-	};
 	unsigned long start = (unsigned long)p, end = start + len;
-	struct module *mod = sb->kernel->owner;
 	unsigned int i;
 
 	if (end < start)
 		return false;
-	for (i = 0; i < ARRAY_SIZE(data); i++)
-		if (ev_range_in(start, end, mod->mem[data[i]].base,
-				mod->mem[data[i]].size))
-			return true;
+	if (ev_kernel_data_owns(sb->kernel, start, end, write))
+		return true;
 	if (ev_range_in(start, end, sb->globals, PAGE_SIZE))
 		return true;
 	if (ev_grant_owns(&sb->grant, start, end))
@@ -225,12 +231,12 @@ bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len)
  * read or write whatever Linux had put there since.  -EFAULT if not.
  */
 static int ev_sandbox_copy(struct ev_sandbox *sb, void *dst, const void *src,
-			   const void *sandbox, size_t len)
+			   const void *sandbox, size_t len, bool write)
 {
 	int ret = -EFAULT;
 
 	down_read(&sb->heap.free_sem);
-	if (ev_sandbox_owns(sb, sandbox, len)) {
+	if (ev_sandbox_owns(sb, sandbox, len, write)) {
 		memcpy(dst, src, len);
 		ret = 0;
 	}
@@ -240,10 +246,10 @@ static int ev_sandbox_copy(struct ev_sandbox *sb, void *dst, const void *src,
 
 int ev_sandbox_write(struct ev_sandbox *sb, void *dst, const void *src, size_t len)
 {
-	return ev_sandbox_copy(sb, dst, src, dst, len);
+	return ev_sandbox_copy(sb, dst, src, dst, len, true);
 }
 
 int ev_sandbox_read(struct ev_sandbox *sb, void *dst, const void *src, size_t len)
 {
-	return ev_sandbox_copy(sb, dst, src, src, len);
+	return ev_sandbox_copy(sb, dst, src, src, len, false);
 }

@@ -6,12 +6,20 @@
  * (apply_to_page_range, vm_mmap, task_work_add, ...), but not the three
  * functions below.  They are resolved once, at load, by name:
  * kallsyms_lookup_name is not exported either, so its address is taken from
- * a kprobe placed on it and removed at once, the documented way for a
- * module to find a symbol since Linux 5.7.  If any of them is missing the
- * module refuses to load and names it.
+ * a kprobe placed on it and removed at once: a well-known workaround since
+ * Linux 5.7 unexported it, not an interface Linux promises to keep.  If any
+ * of them is missing the module refuses to load and names it.
+ *
+ * The addresses are called indirectly.  A processor that enforces indirect
+ * branch tracking (IBT, which this kernel is built to use) faults on an
+ * indirect call that does not land on an ENDBR instruction, and the build
+ * removes ENDBR from functions whose address Linux itself never takes, as
+ * it does for these.  On such a processor the module refuses to load
+ * rather than fault at its first call.
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <asm/cpufeature.h>
 
 #include "endovisor.h"
 
@@ -33,6 +41,10 @@ int ev_symbols_init(void)
 	unsigned int i;
 	int ret;
 
+	if (cpu_feature_enabled(X86_FEATURE_IBT)) {
+		pr_err("endovisor: this processor enforces indirect branch tracking, and the unexported functions the endovisor calls may have no ENDBR; refusing to load\n");
+		return -EOPNOTSUPP;
+	}
 	ret = register_kprobe(&kp);
 	if (ret) {
 		pr_err("endovisor: cannot find kallsyms_lookup_name (%d)\n", ret);

@@ -42,6 +42,15 @@
  * launcher never sees it.  (The launcher handles those signals itself, so
  * that Linux does not make them fatal at once.)
  *
+ * FS and GS, selectors and bases, are not in pt_regs either: Linux keeps
+ * them in the processor while the thread runs and in its thread struct
+ * while it does not.  A tenant can change them (a move to %fs, or wrfsbase
+ * where the processor lets user code use it), and the launcher's thread-
+ * local storage lives at its FS base.  Tenants of these kernels have no
+ * thread-local storage: a tenant starts with all four zero, whatever it
+ * left there is zeroed at its next trap, before another tenant or the
+ * launcher could run with it, and going home puts back the launcher's.
+ *
  * A carrier can die while a tenant runs (SIGKILL to the launcher): then
  * ev_carrier_died ends the vCPU from a work item, and drops the reference
  * to the launcher's mm that the dying thread could not, since it died with
@@ -61,6 +70,8 @@
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
+#include <asm/gsseg.h>
+#include <asm/msr.h>
 #include <asm/segment.h>
 
 #include "endovisor.h"
@@ -139,6 +150,52 @@ static void ev_save_user_regs(struct ev_tenant_ctx *c, const struct pt_regs *reg
 	c->r15 = regs->r15;
 	c->rip = regs->ip;
 	c->rflags = regs->flags;
+}
+
+/* Preemption off: a switch in between would save half of one, half of the other. */
+static void ev_segs_read(struct ev_user_segs *s)
+{
+	savesegment(fs, s->fsindex);
+	savesegment(gs, s->gsindex);
+	rdmsrl(MSR_FS_BASE, s->fsbase);
+	rdmsrl(MSR_KERNEL_GS_BASE, s->gsbase);	/* the user's, while in the kernel */
+}
+
+/* Preemption off; the thread struct too, which Linux restores them from. */
+static void ev_segs_write(const struct ev_user_segs *s)
+{
+	struct thread_struct *t = &current->thread;
+
+	loadsegment(fs, s->fsindex);
+	wrmsrl(MSR_FS_BASE, s->fsbase);
+	load_gs_index(s->gsindex);
+	wrmsrl(MSR_KERNEL_GS_BASE, s->gsbase);
+	t->fsindex = s->fsindex;
+	t->gsindex = s->gsindex;
+	t->fsbase = s->fsbase;
+	t->gsbase = s->gsbase;
+}
+
+/*
+ * At a tenant's trap: zero what it left in FS or GS.  Without FSGSBASE a
+ * tenant can reach the bases only through the selectors, so a zero
+ * selector means a zero base; with it, the bases are read too.
+ */
+static void ev_segs_scrub(void)
+{
+	static const struct ev_user_segs zero;
+	struct ev_user_segs s = {};
+
+	preempt_disable();
+	savesegment(fs, s.fsindex);
+	savesegment(gs, s.gsindex);
+	if (cpu_feature_enabled(X86_FEATURE_FSGSBASE)) {
+		rdmsrl(MSR_FS_BASE, s.fsbase);
+		rdmsrl(MSR_KERNEL_GS_BASE, s.gsbase);
+	}
+	if (s.fsindex || s.gsindex || s.fsbase || s.gsbase)
+		ev_segs_write(&zero);
+	preempt_enable();
 }
 
 static u64 ev_linux_faults(void)
@@ -229,6 +286,7 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	WRITE_ONCE(v->trap_queued, false);
 	if (!READ_ONCE(v->in_tenant) || current != v->carrier)
 		return;
+	ev_segs_scrub();
 	ev_save_user_regs(&c, task_pt_regs(current));
 	c.trap = v->trap;
 	if (c.trap == EV_TRAP_SYSCALL) {
@@ -298,7 +356,9 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 
 	if (ev_sandbox_ending(v->sb))
 		return -ESHUTDOWN;
-	if (ev_sandbox_read(v->sb, &c, (void *)ctx, sizeof(c)))
+	/* The trap writes the registers back into ctx: it must take writes. */
+	if (!ev_sandbox_owns(v->sb, (void *)ctx, sizeof(c), true) ||
+	    ev_sandbox_read(v->sb, &c, (void *)ctx, sizeof(c)))
 		return -EFAULT;
 	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX)
 		return -EINVAL;
@@ -307,6 +367,12 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 		return -EBADF;
 	ev_adopt(v, vm);
 	if (!v->home_saved) {
+		static const struct ev_user_segs zero;
+
+		preempt_disable();
+		ev_segs_read(&v->home_segs);
+		ev_segs_write(&zero);
+		preempt_enable();
 		v->home_regs = *regs;
 		v->home_saved = true;
 		v->home_rseq = current->rseq;
@@ -321,6 +387,14 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	v->suspended = true;
 	WRITE_ONCE(v->in_tenant, true);
 	WRITE_ONCE(v->bail, EV_BAIL_SUSPEND);
+	/*
+	 * A kick that came during this service found no tenant and waited;
+	 * one from now on finds in_tenant set (ev_upcall_divert).  Pairs with
+	 * the barrier in vcpu_kick.
+	 */
+	smp_mb();
+	if (READ_ONCE(v->shared->kick_pending))
+		ev_tenant_queue_trap(v, EV_TRAP_KICK);
 	return 0;
 }
 
@@ -343,6 +417,9 @@ long ev_tenant_finish(struct ev_vcpu *v, long ret)
 
 		*regs = v->home_regs;
 		regs->ax = ret;
+		preempt_disable();
+		ev_segs_write(&v->home_segs);
+		preempt_enable();
 		v->home_saved = false;
 		current->rseq = v->home_rseq;
 		current->rseq_len = v->home_rseq_len;

@@ -79,11 +79,19 @@ void ev_vm_put(struct ev_vm *vm)
 	atomic_dec(&ev_live.vms);
 }
 
+/*
+ * A tenant's fault becomes a trap for the kernel proper; Linux is told the
+ * page is there, so that it retries once the tenant resumes.  A fault from
+ * kernel mode (a signal frame, a copy to user on a tenant's behalf) is no
+ * tenant's trap, and the trap would only come at the return to user mode:
+ * retrying would loop for ever, so the access fails as a bad user address.
+ */
 static vm_fault_t ev_vm_fault(struct vm_fault *vmf)
 {
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
 
-	if (!ev_tenant_fault(vmf->vma->vm_private_data, vmf->address, write))
+	if (!(vmf->flags & FAULT_FLAG_USER) ||
+	    !ev_tenant_fault(vmf->vma->vm_private_data, vmf->address, write))
 		return VM_FAULT_SIGBUS;
 	return VM_FAULT_NOPAGE;
 }
@@ -137,6 +145,15 @@ long ev_svc_vm_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 		kfree(vm);
 		return -ENOMEM;
 	}
+#ifdef CONFIG_MEMCG
+	/*
+	 * mm_alloc makes this carrier the mm's owner, and nothing would
+	 * change it when the carrier exits while other carriers still run
+	 * the space: memcg would then read a freed task at a fault.  No task
+	 * owns a tenant's mm; memcg charges it to the root.
+	 */
+	RCU_INIT_POINTER(vm->mm->owner, NULL);
+#endif
 	vm->mm->task_size = TASK_SIZE_MAX;
 	vm->mm->mmap_base = EV_TENANT_BASE;
 	file = anon_inode_getfile("[endovisor-tenant]", &ev_tenant_fops, vm, O_RDWR);
@@ -506,7 +523,7 @@ long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
 
 	if (count == 0 || count > EV_BATCH_MAX)
 		return -EINVAL;
-	if (!ev_sandbox_owns(v->sb, (void *)ops, count * sizeof(struct ev_vm_op)))
+	if (!ev_sandbox_owns(v->sb, (void *)ops, count * sizeof(struct ev_vm_op), true))
 		return -EFAULT;	/* checked again, chunk by chunk, as it is read */
 	vm = ev_vm_get(v->sb, handle);
 	if (!vm)
@@ -561,7 +578,7 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 		return -EBADF;
 	/* The sandbox's buffer stays its own while it is written (ev_sandbox_write). */
 	down_read(&v->sb->heap.free_sem);
-	if (!ev_sandbox_owns(v->sb, (void *)kaddr, len)) {
+	if (!ev_sandbox_owns(v->sb, (void *)kaddr, len, !to_tenant)) {
 		up_read(&v->sb->heap.free_sem);
 		ev_vm_put(vm);
 		return -EFAULT;

@@ -160,7 +160,7 @@ static void *carry(void *arg)
 static void print_stats(int fd, const char *label)
 {
 	struct ev_stats st;
-	unsigned long long stolen = 0, preempt = 0;
+	unsigned long long stolen = 0, preempt = 0, in_sandbox = 0, masked = 0;
 	unsigned int i;
 
 	if (ioctl(fd, EV_STATS, &st))
@@ -168,7 +168,7 @@ static void print_stats(int fd, const char *label)
 	for (i = 0; i < st.nr_vcpus && i < 8; i++) {
 		struct ev_vcpu_stats *v = &st.vcpu[i];
 
-		printf("launcher: vCPU %u stolen_ns=%llu preemptions=%llu kicks=%llu ipis=%llu wakeups=%llu upcalls=%llu timer_upcalls=%llu deferred=%llu idle_ns=%llu arm_to_upcall_ns=%llu\n",
+		printf("launcher: vCPU %u stolen_ns=%llu preemptions=%llu kicks=%llu ipis=%llu wakeups=%llu upcalls=%llu timer_upcalls=%llu deferred=%llu idle_ns=%llu arm_to_upcall_ns=%llu stolen_sandbox_ns=%llu stolen_masked_ns=%llu kick_retries=%llu\n",
 		       i, (unsigned long long)v->stolen_ns,
 		       (unsigned long long)v->preemptions,
 		       (unsigned long long)v->kicks, (unsigned long long)v->ipis,
@@ -177,8 +177,13 @@ static void print_stats(int fd, const char *label)
 		       (unsigned long long)v->timer_upcalls,
 		       (unsigned long long)v->deferred,
 		       (unsigned long long)v->idle_ns,
-		       (unsigned long long)v->arm_to_upcall_ns);
+		       (unsigned long long)v->arm_to_upcall_ns,
+		       (unsigned long long)v->stolen_sandbox_ns,
+		       (unsigned long long)v->stolen_masked_ns,
+		       (unsigned long long)v->kick_retries);
 		stolen += v->stolen_ns;
+		in_sandbox += v->stolen_sandbox_ns;
+		masked += v->stolen_masked_ns;
 		preempt += v->preemptions;
 	}
 	printf("launcher: census samples=%llu max_runnable_carriers=%u mean_runnable_carriers=%.2f max_runnable_threads=%u\n",
@@ -195,6 +200,11 @@ static void print_stats(int fd, const char *label)
 		       label, st.census_max_threads, (unsigned long long)st.census_samples);
 		printf("EVFIG %s.stolen value=%.1f stat=sum n=%llu unit=ms\n",
 		       label, stolen / 1e6, preempt);
+		/* Of that, preempted in sandbox code; and in it, masked (a guard, a lock). */
+		printf("EVFIG %s.stolen_sandbox value=%.1f stat=sum unit=ms\n",
+		       label, in_sandbox / 1e6);
+		printf("EVFIG %s.stolen_masked value=%.1f stat=sum unit=ms\n",
+		       label, masked / 1e6);
 	}
 }
 

@@ -6,7 +6,10 @@
  * raised or the carrier inside a service.  Either way the handler runs
  * masked, takes the kick (clearing kick_pending) and gives it to the
  * injected scheduler; a kick that arrived while it ran is taken before
- * returning, so none is lost.
+ * returning, so none is lost.  That includes one whose interrupt came just
+ * after the last look and before the mask dropped: the endovisor found the
+ * mask raised and left it pending, so it is looked for again once the mask
+ * is down, and taken with the mask raised again.
  */
 #include "vostd.h"
 
@@ -31,10 +34,20 @@ void vostd_upcall_taken(void)
 
 	const struct vostd_sched_ops *ops = vostd_sched();
 
-	while (__atomic_exchange_n(&sh->kick_pending, 0, __ATOMIC_ACQ_REL))
-		if (ops && ops->upcall)
-			ops->upcall();
-	WRITE_ONCE(sh->upcall_mask, sh->upcall_mask - 1);
+	for (;;) {
+		while (__atomic_exchange_n(&sh->kick_pending, 0, __ATOMIC_ACQ_REL))
+			if (ops && ops->upcall)
+				ops->upcall();
+		WRITE_ONCE(sh->upcall_mask, sh->upcall_mask - 1);
+		/*
+		 * The interrupt lands on this processor, so program order
+		 * is enough: it came before the store above (and the kick is
+		 * visible below) or after it (and was taken as an upcall).
+		 */
+		if (READ_ONCE(sh->upcall_mask) || !READ_ONCE(sh->kick_pending))
+			return;
+		WRITE_ONCE(sh->upcall_mask, sh->upcall_mask + 1);
+	}
 }
 
 /* A kick found pending after a crossing, or when the mask drops. */

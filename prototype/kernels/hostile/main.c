@@ -28,6 +28,7 @@
 struct hostile {
 	u32 cases, failed;
 	u32 vcpu0_done;
+	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
 };
 
 static struct hostile *H(void)
@@ -77,6 +78,10 @@ static void expect(const char *name, long want, long got)
 }
 
 static int a_static;
+/* Read-only data: the sandbox's to read, no service's to write. */
+static const u64 a_const[2] = { 1, 2 };
+static const struct ev_vm_op ro_ops[1] = { { .op = 99 } };
+static const struct ev_tenant_ctx ro_ctx = { .rip = VA, .rsp = VA + PAGE };
 
 static long some_function(void)
 {
@@ -104,6 +109,8 @@ static void heap_cases(void)
 	expect("log_past_block_end", -EFAULT, call(EV_SVC_LOG, (unsigned long)blk + 8, 16, 0, 0));
 	expect("log_freed_block", -EFAULT, call(EV_SVC_LOG, (unsigned long)freed, 8, 0, 0));
 	expect("log_own_stack", 0, call(EV_SVC_LOG, (unsigned long)stack_buf, 1, 0, 0));
+	expect("log_from_rodata", 0, call(EV_SVC_LOG, (unsigned long)a_const, 8, 0, 0));
+	expect("log_from_own_module_struct", -EFAULT, call(EV_SVC_LOG, (unsigned long)THIS_MODULE, 8, 0, 0));
 
 	expect("alloc_zero", -EINVAL, call(EV_SVC_MEM_ALLOC, 0, 0, 0, 0));
 	expect("alloc_over_block_max", -EINVAL, call(EV_SVC_MEM_ALLOC, EV_MEM_MAX_BLOCK + 1, 0, 0, 0));
@@ -177,6 +184,10 @@ static void vm_cases(void)
 	       call(EV_SVC_FRAME_GRANT, 1, (unsigned long)some_function, 0, 0));
 	expect("grant_out_too_small", -EFAULT, call(EV_SVC_FRAME_GRANT, 2, (unsigned long)out, 0, 0));
 	expect("grant_out_linux_memory", -EFAULT, call(EV_SVC_FRAME_GRANT, 1, KERNEL_VA, 0, 0));
+	expect("grant_out_rodata", -EFAULT, call(EV_SVC_FRAME_GRANT, 1, (unsigned long)a_const, 0, 0));
+	/* Linux's struct module lies in the module's data, and is Linux's. */
+	expect("grant_out_own_module_struct", -EFAULT,
+	       call(EV_SVC_FRAME_GRANT, 1, (unsigned long)THIS_MODULE, 0, 0));
 
 	for (i = 0; i < ARRAY_SIZE(vms); i++) {
 		r = call(EV_SVC_VM_CREATE, 0, 0, 0, 0);
@@ -237,6 +248,8 @@ static void vm_cases(void)
 	expect("batch_ops_past_block", -EFAULT, call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 3, 0));
 	expect("batch_ops_kernel_text", -EFAULT,
 	       call(EV_SVC_VM_BATCH, vm, (unsigned long)some_function, 1, 0));
+	/* Its failed op would be marked in place: read-only data is refused. */
+	expect("batch_ops_rodata", -EFAULT, call(EV_SVC_VM_BATCH, vm, (unsigned long)ro_ops, 1, 0));
 	ops[0] = (struct ev_vm_op){ .op = 99, .va = VA + PAGE };
 	expect("batch_unknown_op", -EINVAL, call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 1, 0));
 	expect("batch_marks_failed_op", 99 | EV_VM_OP_FAILED, ops[0].op);
@@ -255,6 +268,12 @@ static void vm_cases(void)
 	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)some_function, VA, 8));
 	expect("copy_from_into_linux_memory", -EFAULT,
 	       call(EV_SVC_COPY_FROM_TENANT, vm, KERNEL_VA, VA, 8));
+	expect("copy_from_into_rodata", -EFAULT,
+	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)a_const, VA, 8));
+	expect("copy_from_into_own_module_struct", -EFAULT,
+	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)THIS_MODULE, VA, 8));
+	expect("copy_to_from_rodata", 0,
+	       call(EV_SVC_COPY_TO_TENANT, vm, VA, (unsigned long)a_const, 8));
 	expect("copy_from_zero_length", -EINVAL,
 	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)buf, VA, 0));
 	expect("copy_from_too_long", -EINVAL,
@@ -277,6 +296,8 @@ static void vm_cases(void)
 	expect("run_ctx_kernel_text", -EFAULT,
 	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)some_function, 0, 0));
 	expect("run_ctx_past_block", -EFAULT, call(EV_SVC_TENANT_RUN, vm, (unsigned long)buf, 0, 0));
+	/* The trap writes the context back: it must be writable from the start. */
+	expect("run_ctx_rodata", -EFAULT, call(EV_SVC_TENANT_RUN, vm, (unsigned long)&ro_ctx, 0, 0));
 	ctx->rip = KERNEL_TEXT;
 	expect("run_kernel_rip", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
 	ctx->rip = VA;
@@ -314,6 +335,14 @@ static void fpu_cases(void)
 	call(EV_SVC_FPU_DESTROY, f, 0, 0, 0);
 	expect("fpu_destroy_twice", -EBADF, call(EV_SVC_FPU_DESTROY, f, 0, 0, 0));
 	expect("fpu_switch_destroyed", -EBADF, call(EV_SVC_FPU_SWITCH, f, 0, 0, 0));
+	/* One context, one set of registers: not loaded on two carriers at once. */
+	while (!READ_ONCE(H()->busy_fpu))
+		vostd_idle();
+	f = READ_ONCE(H()->busy_fpu);
+	expect("fpu_switch_loaded_elsewhere", vostd_is_err(f) ? f : -EBUSY,
+	       vostd_is_err(f) ? f : call(EV_SVC_FPU_SWITCH, f, 0, 0, 0));
+	expect("fpu_destroy_loaded_elsewhere", vostd_is_err(f) ? f : -EBUSY,
+	       vostd_is_err(f) ? f : call(EV_SVC_FPU_DESTROY, f, 0, 0, 0));
 	for (i = 0; i <= EV_MAX_FPUS; i++) {
 		r = call(EV_SVC_FPU_CREATE, 0, 0, 0, 0);
 		if (vostd_is_err(r))
@@ -347,10 +376,21 @@ static long after_teardown_began(void)
 {
 	struct hostile *h = H();
 	char *blk = vostd_alloc(64, false);
+	struct ev_tenant_ctx *ctx = vostd_alloc(sizeof(*ctx), true);
+	long r = 0, f;
 	u64 deadline;
-	long r = 0;
 	u64 out;
 
+	/* A context loaded here, for vCPU 0 to try (fpu_cases). */
+	f = call(EV_SVC_FPU_CREATE, 0, 0, 0, 0);
+	if (!vostd_is_err(f)) {
+		long sw = call(EV_SVC_FPU_SWITCH, f, 0, 0, 0);
+
+		if (vostd_is_err(sw))
+			f = sw;
+	}
+	WRITE_ONCE(h->busy_fpu, f);
+	call(EV_SVC_VCPU_KICK, 0, 0, 0, 0);
 	while (!READ_ONCE(h->vcpu0_done))
 		vostd_idle();
 	/* vCPU 0 is on its way out: the sandbox ends when its entry returns. */
@@ -366,7 +406,10 @@ static long after_teardown_began(void)
 	       call(EV_SVC_FRAME_GRANT, 1, (unsigned long)&out, 0, 0));
 	expect("after_teardown_vm_create", -ESHUTDOWN, call(EV_SVC_VM_CREATE, 0, 0, 0, 0));
 	expect("after_teardown_fpu_create", -ESHUTDOWN, call(EV_SVC_FPU_CREATE, 0, 0, 0, 0));
+	expect("after_teardown_tenant_run", -ESHUTDOWN,
+	       call(EV_SVC_TENANT_RUN, 1, (unsigned long)ctx, 0, 0));
 	expect("after_teardown_free_still_works", 0, call(EV_SVC_MEM_FREE, (unsigned long)blk, 0, 0, 0));
+	vostd_free(ctx);
 	vostd_println("HOSTILE all %s: %u cases, %u failed", h->failed ? "FAIL" : "ok",
 		      h->cases, h->failed);
 	return h->failed ? -EIO : 0;
