@@ -331,7 +331,7 @@ func (b *book) table(suite string, keys []string) (use, error) {
 		}
 		fmt.Fprintf(&rows, "<tr><td><code>%s</code></td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			html.EscapeString(a.Key), b.figureLink(a, formatValue(a, a.Value)+" "+a.Unit),
-			p99, len(a.Boots), base, ratio, plotSVG(a, 120, 18))
+			p99, len(a.Boots), base, ratio, plotSVG(a, 120, 18, false))
 	}
 	out := "<table class=\"figures\">\n<thead><tr><th>figure</th><th>median</th><th>worst p99</th><th>boots</th><th>Linux baseline</th><th>ratio</th><th>boots plotted</th></tr></thead>\n<tbody>\n" +
 		rows.String() + "</tbody>\n</table>"

@@ -241,7 +241,7 @@ func (b *book) provenance() string {
 					anchorOf(c), html.EscapeString(base), formatValue(c, c.Value), html.EscapeString(c.Unit), formatRatio(a.Value/c.Value))
 			}
 		}
-		fmt.Fprintf(&s, ".</p>\n%s\n<table>\n<thead><tr><th>boot</th><th>value</th><th>p99</th><th>samples</th><th>log line</th></tr></thead>\n<tbody>\n", plotSVG(a, 320, 40))
+		fmt.Fprintf(&s, ".</p>\n%s\n<table>\n<thead><tr><th>boot</th><th>value</th><th>p99</th><th>samples</th><th>log line</th></tr></thead>\n<tbody>\n", plotSVG(a, 320, 40, true))
 		for i, f := range a.Boots {
 			v, _ := f.Value("value")
 			p99 := ""

@@ -12,8 +12,10 @@ import (
 // a line from it to that boot's p99 where there is one, and a tick at the
 // median of the boots, which is the figure.  The axis runs from the
 // smallest to the largest of all of them, so the spread of the boots is
-// what the eye sees.
-func plotSVG(a *figlog.Aggregate, w, h int) string {
+// what the eye sees.  With labels, the two ends of the axis are written
+// under it, so that a reader can tell a spread of a few cycles from one of
+// a few million.
+func plotSVG(a *figlog.Aggregate, w, h int, labels bool) string {
 	type boot struct{ v, p99 float64 }
 	var boots []boot
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -38,8 +40,16 @@ func plotSVG(a *figlog.Aggregate, w, h int) string {
 		return pad + (v-lo)/(hi-lo)*(float64(w)-2*pad)
 	}
 	var s strings.Builder
+	total := h
+	if labels {
+		total += 14
+	}
 	fmt.Fprintf(&s, `<svg class="plot" width="%d" height="%d" viewBox="0 0 %d %d" role="img"><title>%s: %d boots, from %s to %s %s</title>`,
-		w, h, w, h, a.Key, len(boots), formatNumber(lo), formatNumber(hi), a.Unit)
+		w, total, w, total, a.Key, len(boots), formatNumber(lo), formatNumber(hi), a.Unit)
+	if labels {
+		fmt.Fprintf(&s, `<text class="end" x="%.1f" y="%d">%s</text><text class="end" x="%.1f" y="%d" text-anchor="end">%s %s</text>`,
+			pad, total-2, formatNumber(lo), float64(w)-pad, total-2, formatNumber(hi), a.Unit)
+	}
 	mid := float64(h) / 2
 	fmt.Fprintf(&s, `<line class="axis" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, pad, mid, float64(w)-pad, mid)
 	for i, bt := range boots {
