@@ -9,12 +9,16 @@ import (
 )
 
 // formatRatio prints a ratio with two significant digits below 10 (2.5,
-// 0.13, 0.0043) and as a whole number above.
+// 1.0, 0.90, 0.0043), trailing zeros kept, and as a whole number above.
 func formatRatio(r float64) string {
 	if r >= 10 {
 		return formatNumber(math.Round(r))
 	}
-	return strconv.FormatFloat(r, 'g', 2, 64)
+	if r <= 0 {
+		return "0"
+	}
+	decimals := 1 - int(math.Floor(math.Log10(r)))
+	return strconv.FormatFloat(r, 'f', decimals, 64)
 }
 
 // formatValue prints a figure's value as precisely as its logs wrote it:
