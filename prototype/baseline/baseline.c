@@ -10,6 +10,10 @@
  *   baseline pipe N          a process on CPU 0 waking one on CPU 1 through a
  *                            pipe and waiting for its answer; N round trips,
  *                            timed on CPU 0's clock -> EVFIG linux.pipe_wake_rt
+ *   baseline wakelocal N     a SCHED_FIFO process blocked reading a pipe, woken
+ *                            by a SCHED_OTHER one on the same CPU writing its
+ *                            cycle count into it; N wakes, each until the
+ *                            woken one runs -> EVFIG linux.wake_local
  *   baseline sibling LABEL SECS
  *                            two busy loops in the cgroup "sibling" for SECS
  *                            seconds -> EVFIG LABEL.sibling_share, the
@@ -214,6 +218,62 @@ static void pipe_rt(size_t n)
 	report("linux.pipe_wake_rt", s, n);
 }
 
+/*
+ * The kernelet's priority wake, in Linux: the writer stamps the cycle
+ * counter and writes the stamp; the reader, of a real-time class the
+ * writer's cannot delay, preempts it at once and takes the difference.
+ * Both on CPU 0, so one clock serves.  The writer starts only once the
+ * reader has its class (the "go" pipe), and then runs only while the
+ * reader is blocked, since a runnable reader keeps CPU 0 from it.
+ */
+static void wake_local(size_t n)
+{
+	struct sched_param fifo = { .sched_priority = 50 };
+	uint64_t *s = calloc(n, sizeof(*s));
+	int wake[2], go[2];
+	uint64_t t;
+	pid_t child;
+	size_t i;
+	char c = 0;
+
+	if (!s || pipe(wake) || pipe(go))
+		die("pipe");
+	pin(0);
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		close(wake[0]);
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		for (i = 0; i < n + WARMUP; i++) {
+			t = cycles();
+			if (write(wake[1], &t, sizeof(t)) != sizeof(t))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(wake[1]);
+	close(go[0]);
+	if (sched_setscheduler(0, SCHED_FIFO, &fifo))
+		die("sched_setscheduler");
+	if (write(go[1], &c, 1) != 1)
+		die("go");
+	for (i = 0; i < n + WARMUP; i++) {
+		if (read(wake[0], &t, sizeof(t)) != sizeof(t))
+			die("wake pipe");
+		if (i >= WARMUP)
+			s[i - WARMUP] = cycles() - t;
+	}
+	fifo.sched_priority = 0;
+	if (sched_setscheduler(0, SCHED_OTHER, &fifo))
+		die("sched_setscheduler");
+	waitpid(child, NULL, 0);
+	report("linux.wake_local", s, n);
+	free(s);
+}
+
 static long faults(void)
 {
 	struct rusage ru;
@@ -371,6 +431,10 @@ int main(int argc, char **argv)
 		own_cgroup(cgroup, sizeof(cgroup));
 		pipe_rt(strtoul(argv[2], NULL, 10));
 		leave_cgroup(cgroup);
+	} else if (argc == 3 && !strcmp(argv[1], "wakelocal")) {
+		own_cgroup(cgroup, sizeof(cgroup));
+		wake_local(strtoul(argv[2], NULL, 10));
+		leave_cgroup(cgroup);
 	} else if (argc == 4 && !strcmp(argv[1], "sibling")) {
 		sibling(argv[2], atoi(argv[3]));
 	} else if (argc == 3 && !strcmp(argv[1], "touch")) {
@@ -387,7 +451,7 @@ int main(int argc, char **argv)
 		fork_64m(strtoul(argv[2], NULL, 10));
 		leave_cgroup(cgroup);
 	} else {
-		fprintf(stderr, "usage: baseline yield N | syscall N [KEY] | pipe N | sibling LABEL SECS | touch N | mprotect R | fork R\n");
+		fprintf(stderr, "usage: baseline yield N | syscall N [KEY] | pipe N | wakelocal N | sibling LABEL SECS | touch N | mprotect R | fork R\n");
 		return 2;
 	}
 	return 0;

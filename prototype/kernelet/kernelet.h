@@ -7,6 +7,10 @@
  * stays on the vCPU it was spawned for.  A vCPU with nothing to run sleeps
  * in vcpu_idle; a wake for another vCPU leaves a note (need_resched) and
  * kicks it, and the kick comes back as an upcall that reschedules.
+ *
+ * Callers name tasks by id, never by pointer: a task may exit and be freed
+ * at any time after it is spawned or woken, and an id that outlived its
+ * task names nothing (kl_wake says so) rather than freed memory.
  */
 #ifndef KERNELET_H
 #define KERNELET_H
@@ -20,7 +24,16 @@ enum kl_prio {
 	KL_NR_PRIOS
 };
 
-struct kl_task;
+/*
+ * A task's id: a slot of the sandbox's task table (the id modulo
+ * KL_MAX_TASKS) and that slot's generation (the rest), which changes when
+ * the task is freed.  A freed slot is the next one handed out.  0 is no
+ * task.
+ */
+typedef u32 kl_tid_t;
+
+/* Tasks alive at once, per sandbox. */
+#define KL_MAX_TASKS	1024
 
 /* What a vCPU's scheduler did, for the measuring kernels. */
 struct kl_cpu_stats {
@@ -28,23 +41,33 @@ struct kl_cpu_stats {
 	u64 upcalls;		/* kicks taken */
 	u64 upcall_resched;	/* of those, ones that found a note and rescheduled */
 	u64 upcall_spurious;	/* ones that found the note already taken */
-	u64 spurious_cycles;	/* time spent in the spurious ones */
+	u64 last_upcall;	/* this vCPU's cycle counter when it last took one */
 	u64 kicks_sent;		/* vcpu_kick calls this vCPU made */
-	u64 kicks_saved;	/* wakes that needed no kick: the target was looking */
-	u64 idles;		/* vcpu_idle calls */
+	u64 kicks_saved;	/* wakes that needed no kick: the target's idle loop was looking */
+	u64 kicks_rechecked;	/* kicks not sent: the note was taken before the kick */
+	u64 idles;		/* vcpu_idle calls made */
+	u64 idles_done;		/* of those, calls that have returned */
+	u64 idle_wakes;		/* of those, ones a kick ended */
+	u64 idle_last;		/* cycles the last returned call took, on this clock */
 	u64 refused;		/* yields or blocks refused inside a guard */
 };
 
-/* Spawn a task to run fn(arg) on vCPU vcpu. */
-struct kl_task *kl_spawn(const char *name, void (*fn)(void *), void *arg,
-			 enum kl_prio prio, unsigned int vcpu);
-struct kl_task *kl_current(void);
-const char *kl_task_name(struct kl_task *t);
+/*
+ * Spawn a task to run fn(arg) on vCPU vcpu.  Returns its id, or 0 if it
+ * could not (no memory, a full table, a bad vCPU or priority, or the
+ * kernelet stopping).  The task may have run, and even ended, by then.
+ */
+kl_tid_t kl_spawn(const char *name, void (*fn)(void *), void *arg,
+		  enum kl_prio prio, unsigned int vcpu);
+/* The running task's id and name: 0 and "idle" in the idle loop. */
+kl_tid_t kl_self(void);
+const char *kl_self_name(void);
 
 void kl_yield(void);
 /* Sleep until kl_wake; a wake that came first makes it return at once. */
 void kl_block(void);
-void kl_wake(struct kl_task *t);
+/* Make the task runnable.  -ESRCH if it has ended: its id names no task. */
+int kl_wake(kl_tid_t tid);
 
 /*
  * A guard: while it is held the kernelet does not switch this vCPU's task,
@@ -56,10 +79,21 @@ void kl_guard_end(void);
 
 /*
  * Every vCPU calls kl_run once: it runs tasks until kl_stop, sleeping in
- * vcpu_idle whenever it has none.
+ * vcpu_idle whenever it has none.  Each vCPU then frees its tasks, ended
+ * or not, and the last one out frees the kernelet's own state: no
+ * kernelet call may follow.  kl_run returns with upcalls masked, since no
+ * scheduler is left to take a kick.
  */
 long kl_run(void);
 void kl_stop(void);
+
+/*
+ * Whether kl_wake looks at the note again after dropping the lock and
+ * skips the kick if the target has taken it meanwhile.  Off by default:
+ * it was tried and saves almost no kicks (chapter 3); the switch is kept
+ * so that the measuring kernel can go on timing both.
+ */
+void kl_set_recheck(bool on);
 
 /*
  * The carrier of this vCPU adopts vs's address space (NULL: none of a

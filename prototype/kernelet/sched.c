@@ -13,6 +13,11 @@
  * it left off, inside its own kl_schedule, and drops that one level itself.
  * Yielding or blocking inside a guard is refused and counted, as Linux
  * refuses scheduling while atomic.
+ *
+ * Tasks are reached from outside only through the task table, by id.  A
+ * task's memory goes when the idle loop reaps it after its death, or when
+ * its vCPU leaves kl_run; either way its id is retired first, under its
+ * vCPU's lock, so that a wake holding an old id finds nothing.
  */
 #include "kernelet.h"
 #include "mm.h"
@@ -23,6 +28,7 @@ struct kl_task {
 	unsigned long sp;		/* saved while not running */
 	struct ev_stack_base *stack;
 	const char *name;
+	kl_tid_t tid;
 	enum kl_prio prio;
 	enum kl_state state;
 	unsigned int vcpu;
@@ -42,19 +48,49 @@ struct kl_cpu {
 	unsigned long idle_sp;
 	u32 need_resched;		/* the note */
 	u32 sleeping;			/* in or about to enter vcpu_idle */
+	u32 gone;			/* left kl_run: its tasks are freed */
 	struct vostd_vmspace *mm;	/* the address space the carrier holds */
 	struct ev_vcpu_shared *shared;
 	struct kl_cpu_stats stats;
 } ____cacheline_aligned;
 
+/*
+ * The task table: what an id names.  A slot's task, vcpu and generation
+ * change only under the lock of the vCPU its task is on, so a task found
+ * under that lock with the id's generation is alive until the lock drops.
+ * Freeing a task moves its slot to the next generation; the slot then goes
+ * back on the free list, under the table's own lock.
+ */
+#define KL_TID_SLOT_BITS	10
+#define KL_TID_GEN_MAX		((1U << (32 - KL_TID_SLOT_BITS)) - 1)
+
+static unsigned int kl_tid_slot(kl_tid_t tid)
+{
+	return tid & ((1U << KL_TID_SLOT_BITS) - 1);
+}
+
+struct kl_slot {
+	struct kl_task *task;		/* NULL while free */
+	u32 gen;			/* 0 until first used */
+	u32 vcpu;
+	u32 next_free;			/* free list: slot index + 1, 0 ends it */
+};
+
 /* One per sandbox, in its globals (vostd_global). */
 struct kl_sandbox {
 	struct kl_cpu cpus[EV_MAX_VCPUS];
+	vostd_spinlock_t table_lock;
+	u32 free_head;			/* slot index + 1, 0: none */
+	u32 slots_used;			/* slots above this were never handed out */
+	struct kl_slot slots[KL_MAX_TASKS];
 	u32 stopping;
+	u32 recheck;			/* kl_set_recheck */
+	u32 gone;			/* vCPUs that have left kl_run */
 };
 
 static struct kl_sandbox *kl(void)
 {
+	BUILD_BUG_ON(KL_MAX_TASKS > (1 << KL_TID_SLOT_BITS));
 	return vostd_global(VOSTD_SLOT_SCHEDULER, sizeof(struct kl_sandbox));
 }
 
@@ -63,13 +99,17 @@ static struct kl_cpu *kl_this_cpu(void)
 	return &kl()->cpus[vostd_cpu_id()];
 }
 
-struct kl_task *kl_current(void)
+kl_tid_t kl_self(void)
 {
-	return kl_this_cpu()->curr;
+	struct kl_task *t = kl_this_cpu()->curr;
+
+	return t ? t->tid : 0;
 }
 
-const char *kl_task_name(struct kl_task *t)
+const char *kl_self_name(void)
 {
+	struct kl_task *t = kl_this_cpu()->curr;
+
 	return t ? t->name : "idle";
 }
 
@@ -113,6 +153,67 @@ static bool kl_queue_empty(struct kl_cpu *c)
 	return true;
 }
 
+/* A free slot's index, or -1 if the table is full.  Upcalls masked. */
+static int kl_slot_take(struct kl_sandbox *k)
+{
+	int idx = -1;
+
+	vostd_spin_lock(&k->table_lock);
+	if (k->free_head) {
+		idx = k->free_head - 1;
+		k->free_head = k->slots[idx].next_free;
+	} else if (k->slots_used < KL_MAX_TASKS) {
+		idx = k->slots_used++;
+	}
+	vostd_spin_unlock(&k->table_lock);
+	return idx;
+}
+
+/* Back on the free list; it left its task under the vCPU's lock before. */
+static void kl_slot_give(struct kl_sandbox *k, unsigned int idx)
+{
+	vostd_spin_lock(&k->table_lock);
+	k->slots[idx].next_free = k->free_head;
+	k->free_head = idx + 1;
+	vostd_spin_unlock(&k->table_lock);
+}
+
+/* t's id names nothing from now on.  Its vCPU's lock held. */
+static void kl_slot_retire(struct kl_sandbox *k, struct kl_task *t)
+{
+	struct kl_slot *s = &k->slots[kl_tid_slot(t->tid)];
+
+	WRITE_ONCE(s->task, NULL);
+	WRITE_ONCE(s->gen, s->gen == KL_TID_GEN_MAX ? 1 : s->gen + 1);
+}
+
+/*
+ * The task tid names, with its vCPU's lock held (*cp), or NULL (no lock)
+ * if it names none.  Upcalls masked.
+ */
+static struct kl_task *kl_lock_task(kl_tid_t tid, struct kl_cpu **cp)
+{
+	struct kl_sandbox *k = kl();
+	unsigned int idx = kl_tid_slot(tid);
+	struct kl_slot *s;
+	struct kl_cpu *c;
+	struct kl_task *t;
+
+	if (!tid || idx >= KL_MAX_TASKS)
+		return NULL;
+	s = &k->slots[idx];
+	/* Read unlocked: only under that vCPU's lock is it known to be right. */
+	c = &k->cpus[READ_ONCE(s->vcpu) % EV_MAX_VCPUS];
+	vostd_spin_lock(&c->lock);
+	t = s->task;
+	if (t && s->gen == tid >> KL_TID_SLOT_BITS && &k->cpus[t->vcpu] == c) {
+		*cp = c;
+		return t;
+	}
+	vostd_spin_unlock(&c->lock);
+	return NULL;
+}
+
 /*
  * Pick the next task and switch to it.  prev_state is what the running
  * task becomes: READY (yield, preemption), BLOCKED or DEAD.  Upcalls are
@@ -127,8 +228,12 @@ static void kl_schedule(struct kl_cpu *c, enum kl_state prev_state)
 	prev = c->curr;
 	if (prev) {
 		if (prev_state == KL_BLOCKED && prev->wake_token) {
+			/*
+			 * A wake beat the block: the task goes on running, unless
+			 * the note says a task it must yield to is queued.
+			 */
 			prev->wake_token = false;
-			prev_state = KL_RUNNING;
+			prev_state = c->need_resched ? KL_READY : KL_RUNNING;
 		}
 		prev->state = prev_state;
 		if (prev_state == KL_READY)
@@ -139,7 +244,7 @@ static void kl_schedule(struct kl_cpu *c, enum kl_state prev_state)
 		}
 	}
 	if (prev && prev_state == KL_RUNNING) {
-		next = prev;		/* a wake beat the block */
+		next = prev;
 	} else {
 		next = READ_ONCE(kl()->stopping) ? NULL : kl_dequeue(c);
 		if (next) {
@@ -162,9 +267,9 @@ static void kl_schedule(struct kl_cpu *c, enum kl_state prev_state)
 static void kl_upcall(void)
 {
 	struct kl_cpu *c = kl_this_cpu();
-	u64 t0 = vostd_cycles();
 
 	c->stats.upcalls++;
+	WRITE_ONCE(c->stats.last_upcall, vostd_cycles());
 	if (vostd_upcall_depth() != 1 || !c->curr) {
 		/* A guard holds, or this is the idle loop: it looks by itself. */
 		return;
@@ -172,7 +277,6 @@ static void kl_upcall(void)
 	if (!READ_ONCE(c->need_resched) && !READ_ONCE(kl()->stopping)) {
 		/* The reschedule window: the note was taken before the kick landed. */
 		c->stats.upcall_spurious++;
-		c->stats.spurious_cycles += vostd_cycles() - t0;
 		return;
 	}
 	c->stats.upcall_resched++;
@@ -199,32 +303,112 @@ static const struct vostd_sched_ops kl_ops = {
 	.task_exit = kl_task_exit,
 };
 
-struct kl_task *kl_spawn(const char *name, void (*fn)(void *), void *arg,
-			 enum kl_prio prio, unsigned int vcpu)
-{
-	struct kl_cpu *c;
-	struct kl_task *t;
+/* What a wake leaves its caller to do once the lock is dropped. */
+enum kl_after { KL_AFTER_NOTHING, KL_AFTER_PREEMPT, KL_AFTER_KICK };
 
-	if (vcpu >= vostd_nr_cpus() || prio >= KL_NR_PRIOS || !kl())
-		return NULL;
-	c = &kl()->cpus[vcpu];
+/*
+ * Make t, which is blocked or new, ready on its vCPU c, whose lock is held.
+ * On this vCPU (me), a task of higher priority than the current one runs
+ * at once.  On another, the note is left and the vCPU is kicked, unless it
+ * is in its idle loop and not asleep (no current task): then it finds the
+ * task by itself before it can sleep, since it looks at its queue under
+ * the lock this wake holds, and a kick would only come back as an upcall
+ * with nothing to do.
+ */
+static enum kl_after kl_ready_locked(struct kl_cpu *c, struct kl_cpu *me,
+				     struct kl_task *t)
+{
+	bool preempt;
+
+	t->state = KL_READY;
+	kl_enqueue(c, t);
+	preempt = !c->curr || t->prio > c->curr->prio;
+	if (preempt)
+		WRITE_ONCE(c->need_resched, 1);
+	if (c != me) {
+		if (c->sleeping || (preempt && c->curr))
+			return KL_AFTER_KICK;
+		if (preempt)
+			me->stats.kicks_saved++;
+		return KL_AFTER_NOTHING;
+	}
+	return preempt && c->curr ? KL_AFTER_PREEMPT : KL_AFTER_NOTHING;
+}
+
+/*
+ * After the lock is dropped.  With the recheck on, a kick is not sent if
+ * the note is gone by now: only the target's kl_schedule clears it, and
+ * that, under the lock this wake held, saw the woken task in its queue.
+ */
+static void kl_after_wake(struct kl_cpu *c, struct kl_cpu *me,
+			  unsigned int vcpu, enum kl_after what)
+{
+	if (what == KL_AFTER_KICK) {
+		if (READ_ONCE(kl()->recheck) && !READ_ONCE(c->need_resched)) {
+			me->stats.kicks_rechecked++;
+			return;
+		}
+		me->stats.kicks_sent++;
+		vostd_kick(vcpu);
+	} else if (what == KL_AFTER_PREEMPT && vostd_upcall_depth() == 1) {
+		kl_schedule(me, KL_READY);
+	}
+}
+
+kl_tid_t kl_spawn(const char *name, void (*fn)(void *), void *arg,
+		  enum kl_prio prio, unsigned int vcpu)
+{
+	struct kl_sandbox *k = kl();
+	struct kl_cpu *c, *me;
+	struct kl_task *t;
+	enum kl_after what = KL_AFTER_NOTHING;
+	struct kl_slot *s;
+	kl_tid_t tid = 0;
+	int idx;
+
+	if (!k || vcpu >= vostd_nr_cpus() || prio >= KL_NR_PRIOS)
+		return 0;
+	c = &k->cpus[vcpu];
 	t = vostd_alloc(sizeof(*t), true);
 	if (!t)
-		return NULL;
+		return 0;
 	/* The vCPU's shared page is its own; only the kernelet on it knows it yet. */
 	t->stack = vostd_stack_alloc(NULL, t);
 	if (!t->stack) {
 		vostd_free(t);
-		return NULL;
+		return 0;
 	}
 	t->name = name;
 	t->prio = prio;
 	t->vcpu = vcpu;
 	t->sp = vostd_stack_frame(t->stack, fn, arg);
 	t->state = KL_BLOCKED;
-	t->wake_token = false;
-	kl_wake(t);
-	return t;
+	vostd_upcall_disable();
+	me = kl_this_cpu();
+	idx = kl_slot_take(k);
+	if (idx >= 0) {
+		s = &k->slots[idx];
+		vostd_spin_lock(&c->lock);
+		if (!c->gone) {
+			if (!s->gen)
+				s->gen = 1;
+			WRITE_ONCE(s->vcpu, vcpu);
+			WRITE_ONCE(s->task, t);
+			tid = t->tid = s->gen << KL_TID_SLOT_BITS | idx;
+			what = kl_ready_locked(c, me, t);
+		}
+		vostd_spin_unlock(&c->lock);
+		if (tid)
+			kl_after_wake(c, me, vcpu, what);
+		else
+			kl_slot_give(k, idx);
+	}
+	vostd_upcall_enable();
+	if (!tid) {
+		vostd_stack_free(t->stack);
+		vostd_free(t);
+	}
+	return tid;
 }
 
 void kl_yield(void)
@@ -253,42 +437,32 @@ void kl_block(void)
 	vostd_upcall_enable();
 }
 
-/*
- * Make t runnable.  On this vCPU, a task of higher priority than the
- * current one runs at once.  On another, the note is left and the vCPU is
- * kicked, unless it is in its idle loop and not asleep (no current task):
- * then it finds the task by itself before it can sleep, since it looks at
- * its queue under the lock this wake holds, and a kick would only come back
- * as an upcall with nothing to do.
- */
-void kl_wake(struct kl_task *t)
+int kl_wake(kl_tid_t tid)
 {
-	struct kl_cpu *me, *c = &kl()->cpus[t->vcpu];
-	bool preempt = false, kick = false;
+	enum kl_after what = KL_AFTER_NOTHING;
+	struct kl_cpu *me, *c;
+	struct kl_task *t;
+	unsigned int vcpu;
+	int ret = 0;
 
 	vostd_upcall_disable();
 	me = kl_this_cpu();
-	vostd_spin_lock(&c->lock);
-	if (t->state == KL_BLOCKED) {
-		t->state = KL_READY;
-		kl_enqueue(c, t);
-		preempt = !c->curr || t->prio > c->curr->prio;
-		if (preempt)
-			WRITE_ONCE(c->need_resched, 1);
-		kick = c != me && (c->sleeping || (preempt && c->curr));
-		if (c != me && preempt && !kick)
-			me->stats.kicks_saved++;
-	} else if (t->state == KL_RUNNING || t->state == KL_READY) {
+	t = kl_lock_task(tid, &c);
+	if (!t) {
+		vostd_upcall_enable();
+		return -ESRCH;
+	}
+	vcpu = t->vcpu;
+	if (t->state == KL_BLOCKED)
+		what = kl_ready_locked(c, me, t);
+	else if (t->state == KL_RUNNING || t->state == KL_READY)
 		t->wake_token = true;
-	}
+	else
+		ret = -ESRCH;		/* dead, not yet freed */
 	vostd_spin_unlock(&c->lock);
-	if (kick) {
-		me->stats.kicks_sent++;
-		vostd_kick(t->vcpu);
-	} else if (c == me && preempt && c->curr && vostd_upcall_depth() == 1) {
-		kl_schedule(c, KL_READY);
-	}
+	kl_after_wake(c, me, vcpu, what);
 	vostd_upcall_enable();
+	return ret;
 }
 
 void kl_guard_begin(void)
@@ -311,21 +485,61 @@ void kl_guard_end(void)
 	vostd_upcall_enable();
 }
 
+/* Free a list of tasks, linked by next, none of them running. */
+static void kl_free_tasks(struct kl_sandbox *k, struct kl_task *t)
+{
+	while (t) {
+		struct kl_task *next = t->next;
+
+		kl_slot_give(k, kl_tid_slot(t->tid));
+		vostd_stack_free(t->stack);
+		vostd_free(t);
+		t = next;
+	}
+}
+
 static void kl_reap(struct kl_cpu *c)
 {
+	struct kl_sandbox *k = kl();
 	struct kl_task *z;
 
 	vostd_spin_lock(&c->lock);
+	for (z = c->zombies; z; z = z->next)
+		kl_slot_retire(k, z);
 	z = c->zombies;
 	c->zombies = NULL;
 	vostd_spin_unlock(&c->lock);
-	while (z) {
-		struct kl_task *next = z->next;
+	kl_free_tasks(k, z);
+}
 
-		vostd_stack_free(z->stack);
-		vostd_free(z);
-		z = next;
+/*
+ * The vCPU leaves kl_run, on its boot stack: every task of its own, ended
+ * or not, is freed, and no task can be spawned for it any more.  A wake
+ * from another vCPU for one of them finds its id retired.
+ */
+static void kl_drain(struct kl_cpu *c)
+{
+	struct kl_sandbox *k = kl();
+	struct kl_task *list = NULL;
+	unsigned int i;
+
+	vostd_spin_lock(&c->lock);
+	c->gone = 1;
+	/* A spawn for this vCPU took its slot before the lock it held. */
+	for (i = 0; i < READ_ONCE(k->slots_used); i++) {
+		struct kl_task *t = k->slots[i].task;
+
+		if (t && &k->cpus[t->vcpu] == c) {
+			kl_slot_retire(k, t);
+			t->next = list;
+			list = t;
+		}
 	}
+	c->zombies = NULL;
+	for (i = 0; i < KL_NR_PRIOS; i++)
+		c->rq[i] = (struct kl_queue){};
+	vostd_spin_unlock(&c->lock);
+	kl_free_tasks(k, list);
 }
 
 /*
@@ -336,19 +550,23 @@ static void kl_reap(struct kl_cpu *c)
  */
 long kl_run(void)
 {
+	struct kl_sandbox *k = kl();
 	struct kl_cpu *c;
 	bool empty;
+	u64 t0;
+	long ret;
 
-	if (!kl())
+	if (!k)
 		return -ENOMEM;
 	c = kl_this_cpu();
 	vostd_inject_scheduler(&kl_ops);
 	vostd_upcall_disable();
 	c->shared = vostd_vcpu();
-	while (!READ_ONCE(kl()->stopping)) {
-		kl_reap(c);
+	while (!READ_ONCE(k->stopping)) {
 		kl_schedule(c, KL_READY);
-		if (READ_ONCE(kl()->stopping))
+		/* Back on the boot stack: the dead are off theirs. */
+		kl_reap(c);
+		if (READ_ONCE(k->stopping))
 			break;
 		vostd_spin_lock(&c->lock);
 		empty = kl_queue_empty(c);
@@ -357,15 +575,25 @@ long kl_run(void)
 		vostd_spin_unlock(&c->lock);
 		if (!empty)
 			continue;
-		c->stats.idles++;
-		vostd_idle();
+		WRITE_ONCE(c->stats.idles, c->stats.idles + 1);
+		t0 = vostd_cycles();
+		ret = vostd_idle();
+		WRITE_ONCE(c->stats.idle_last, vostd_cycles() - t0);
+		if (!ret)	/* it returns 0 only for a kick */
+			WRITE_ONCE(c->stats.idle_wakes, c->stats.idle_wakes + 1);
+		WRITE_ONCE(c->stats.idles_done, c->stats.idles_done + 1);
 		vostd_spin_lock(&c->lock);
 		c->sleeping = 0;
 		vostd_spin_unlock(&c->lock);
 		__atomic_store_n(&c->shared->kick_pending, 0, __ATOMIC_RELEASE);
 	}
-	kl_reap(c);
-	vostd_upcall_enable();
+	kl_drain(c);
+	/* The last vCPU out frees the state; nobody touches it after. */
+	if (__atomic_add_fetch(&k->gone, 1, __ATOMIC_ACQ_REL) == vostd_nr_cpus()) {
+		vostd_inject_scheduler(NULL);
+		__atomic_store_n(&vostd_slots()[VOSTD_SLOT_SCHEDULER], NULL, __ATOMIC_RELEASE);
+		vostd_free(k);
+	}
 	return 0;
 }
 
@@ -378,8 +606,13 @@ void kl_stop(void)
 	for (i = 0; i < vostd_nr_cpus(); i++)
 		if (i != me)
 			vostd_kick(i);
-	if (kl_current())
+	if (kl_this_cpu()->curr)
 		kl_yield();
+}
+
+void kl_set_recheck(bool on)
+{
+	WRITE_ONCE(kl()->recheck, on);
 }
 
 /* What a vCPU's mm is once the space it held has been forgotten. */

@@ -6,13 +6,24 @@
  *
  * It moves itself into a cgroup v2 group of its own (confined to CPUS with
  * cpuset.cpus, if given), creates a sandbox of VCPUS vCPUs for the sandbox
- * kernel KERNEL through /dev/endovisor, passing it ARGS, starts one carrier
- * thread per vCPU (each inherits the group), and copies the sandbox's log to
- * standard output until every vCPU is done.  Then it prints what the
- * endovisor saw of the run (EV_STATS).  With -s, every figure of the run is
- * keyed LABEL.*, those in the sandbox's log included, so that one boot can
- * hold several runs' figures apart.  It exits 0 only if every vCPU's kernel
- * returned 0.
+ * kernel KERNEL through /dev/endovisor, passing it ARGS, and starts one
+ * carrier thread per vCPU (each inherits the group).  A child process, the
+ * log reader, copies the sandbox's log to standard output until every vCPU
+ * is done.  Then the launcher prints what the endovisor saw of the run
+ * (EV_STATS).  With -s, every figure of the run is keyed LABEL.*, those in
+ * the sandbox's log included, so that one boot can hold several runs'
+ * figures apart.  It exits 0 only if every vCPU's kernel returned 0.
+ *
+ * While any vCPU runs, nothing of the launcher but its carriers may be
+ * runnable: Linux is to see at most VCPUS runnable threads of the sandbox
+ * (the endovisor counts the creator's threads, and the group holds the
+ * creator).  So the log reader is a process of its own, forked before the
+ * launcher enters the group and staying outside it, and the launcher's
+ * main thread sleeps, waiting for the reader to end, from before the first
+ * carrier enters its vCPU until the log has ended, which is after the last
+ * vCPU is done.  The carriers wait at a gate until the main thread is seen
+ * asleep (its state in /proc), since a thread that has only said it is
+ * about to sleep may still be runnable.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,7 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ev_ioctl.h"
@@ -147,10 +160,42 @@ static void catch_exceptions(void)
 			die("sigaction");
 }
 
+/* Set by the main thread just before it sleeps for the whole run. */
+static int main_sleeping;
+
+/* Is the main thread asleep, by its state in /proc ('S': interruptible sleep)? */
+static int main_asleep(void)
+{
+	char path[64], buf[512], *end;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die(path);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		die(path);
+	buf[n] = 0;
+	/* "pid (comm) S ...": the name may hold anything, so the last ')'. */
+	end = strrchr(buf, ')');
+	return end && end[1] == ' ' && end[2] == 'S';
+}
+
+/* The gate: no vCPU starts while the main thread could still be runnable. */
+static void wait_main_asleep(void)
+{
+	while (!__atomic_load_n(&main_sleeping, __ATOMIC_ACQUIRE) || !main_asleep())
+		usleep(200);
+}
+
 static void *carry(void *arg)
 {
 	struct carrier *c = arg;
 
+	wait_main_asleep();
 	c->exit_code = ioctl(c->fd, EV_RUN_VCPU, c->vcpu);
 	c->err = c->exit_code < 0 ? errno : 0;
 	return NULL;
@@ -208,6 +253,38 @@ static void print_stats(int fd, const char *label)
 	}
 }
 
+/*
+ * The log reader, a child forked before the launcher enters the sandbox's
+ * group: it waits for the sandbox to exist (a byte on ready, or end of file
+ * if creating it failed), then copies the log until it ends.  It dies with
+ * the launcher.
+ */
+static pid_t start_reader(int fd, const char *label, int *ready)
+{
+	pid_t parent = getpid(), pid;
+	int p[2];
+	char c;
+
+	if (pipe(p))
+		die("pipe");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid > 0) {
+		close(p[0]);
+		*ready = p[1];
+		return pid;
+	}
+	close(p[1]);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(2);
+	if (read(p[0], &c, 1) != 1)
+		_exit(2);
+	copy_log(fd, label);
+	_exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	struct ev_create create = { .nr_vcpus = 1 };
@@ -216,7 +293,8 @@ int main(int argc, char **argv)
 	sigset_t all, old;
 	char cgroup[256];
 	unsigned int i;
-	int fd, opt, failed = 0;
+	int fd, opt, ready, status, failed = 0;
+	pid_t reader;
 
 	while ((opt = getopt(argc, argv, "v:a:c:s:")) != -1) {
 		switch (opt) {
@@ -248,15 +326,19 @@ int main(int argc, char **argv)
 	}
 	strcpy(create.kernel, argv[optind]);
 
-	enter_own_cgroup(create.kernel, cpus, cgroup, sizeof(cgroup));
 	fd = open("/dev/endovisor", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		die("/dev/endovisor");
+	reader = start_reader(fd, label, &ready);
+	enter_own_cgroup(create.kernel, cpus, cgroup, sizeof(cgroup));
 	if (ioctl(fd, EV_CREATE, &create))
 		die("EV_CREATE");
 	printf("launcher: sandbox for '%s' with %u vCPUs in %s\n",
 	       create.kernel, create.nr_vcpus, cgroup);
 	fflush(stdout);
+	if (write(ready, "", 1) != 1)
+		die("starting the log reader");
+	close(ready);
 
 	/*
 	 * Carriers block every signal they can: a carrier running a tenant is
@@ -279,7 +361,14 @@ int main(int argc, char **argv)
 			die("pthread_create");
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	copy_log(fd, label);
+	/* Asleep until the log has ended: the carriers wait for this. */
+	__atomic_store_n(&main_sleeping, 1, __ATOMIC_RELEASE);
+	if (waitpid(reader, &status, 0) != reader)
+		die("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "launcher: the log reader failed\n");
+		failed = 1;
+	}
 	for (i = 0; i < create.nr_vcpus; i++) {
 		pthread_join(carriers[i].thread, NULL);
 		printf("launcher: vCPU %u exit %ld%s%s\n", i,

@@ -1,9 +1,11 @@
 # sched-perf: the kernelet's scheduling costs, and Linux's own in the same
-# boot: sched_yield between two processes on one CPU, a pipe wake-up across
+# boot: sched_yield between two processes on one CPU, a real-time process
+# woken through a pipe by an ordinary one on its CPU, a pipe wake-up across
 # the two CPUs, and a null system call; then the tenant round trips of the
 # proc kernel, and Linux's null system call again with the endovisor's
 # system-call probe in place.
 baseline yield 5000 || fail "baseline yield"
+baseline wakelocal 5000 || fail "baseline wakelocal"
 baseline pipe 2000 || fail "baseline pipe"
 baseline syscall 5000 || fail "baseline syscall"
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"

@@ -51,7 +51,7 @@ struct proc {
 	long code;
 	struct proc *parent;		/* NULL: the kernel's own, or an orphan */
 	bool kernel_waits;		/* proc_wait will reap it */
-	struct kl_task *reaper;		/* a thread waiting for it */
+	kl_tid_t reaper;		/* a thread waiting for it, 0: none */
 	struct proc *next;		/* in the table */
 };
 

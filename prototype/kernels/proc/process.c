@@ -83,7 +83,7 @@ void proc_abandon(struct proc *p)
  */
 static void proc_exit(struct proc *p, long code)
 {
-	struct kl_task *reaper;
+	kl_tid_t reaper;
 	struct proc *c, *zombies = NULL;
 	bool orphan;
 
@@ -96,7 +96,7 @@ static void proc_exit(struct proc *p, long code)
 	for (c = procs()->list; c; c = c->next)
 		if (c->parent == p) {
 			c->parent = NULL;
-			c->reaper = NULL;
+			c->reaper = 0;
 		}
 	for (c = procs()->list; c;) {
 		struct proc *next = c->next;
@@ -338,11 +338,11 @@ static long reap(struct proc *c, struct proc *waiter)
 		}
 		if (waiter && READ_ONCE(waiter->killed)) {
 			/* c stays a child, reaped by nobody: it goes as an orphan. */
-			c->reaper = NULL;
+			c->reaper = 0;
 			procs_unlock();
 			return -EINTR;
 		}
-		c->reaper = kl_current();
+		c->reaper = kl_self();
 		procs_unlock();
 		kl_block();
 	}
@@ -363,7 +363,7 @@ long proc_wait_child(struct proc *parent, long pid)
 		if (c->pid == pid && c->parent == parent && !c->reaper)
 			break;
 	if (c)
-		c->reaper = kl_current();
+		c->reaper = kl_self();
 	procs_unlock();
 	return c ? reap(c, parent) : -ECHILD;
 }

@@ -45,13 +45,19 @@ static bool wait_flag(volatile u32 *flag, u64 bound_ms)
 /* A count of tasks to finish and the task waiting for them. */
 struct join {
 	u32 left;
-	struct kl_task *waiter;
+	kl_tid_t waiter;
 };
 
+/*
+ * The waiter may return, and its join go with its stack, as soon as the
+ * count reaches zero: the id is read before.
+ */
 static void join_done(struct join *j)
 {
+	kl_tid_t waiter = j->waiter;
+
 	if (__atomic_sub_fetch(&j->left, 1, __ATOMIC_ACQ_REL) == 0)
-		kl_wake(j->waiter);
+		kl_wake(waiter);
 }
 
 static void join_wait(struct join *j)
@@ -110,7 +116,7 @@ static void yield_b(void *arg)
 
 static void perf_yield(unsigned int n)
 {
-	struct yield_pair p = { .n = n, .join = { 2, kl_current() } };
+	struct yield_pair p = { .n = n, .join = { 2, kl_self() } };
 
 	p.s = samples_alloc(n);
 	if (!p.s)
@@ -129,7 +135,7 @@ struct wake_pair {
 	unsigned int n;
 	u64 t0;
 	volatile u32 done, ran;
-	struct kl_task *high;
+	kl_tid_t high;
 	struct join join;
 };
 
@@ -169,7 +175,7 @@ static void wake_low(void *arg)
 
 static void perf_wake_local(unsigned int n)
 {
-	struct wake_pair p = { .n = n, .join = { 2, kl_current() } };
+	struct wake_pair p = { .n = n, .join = { 2, kl_self() } };
 
 	p.s = samples_alloc(n);
 	if (!p.s)
@@ -179,7 +185,7 @@ static void perf_wake_local(unsigned int n)
 	kl_yield();
 	kl_spawn("wake-low", wake_low, &p, KL_PRIO_LOW, 0);
 	join_wait(&p.join);
-	report("kl.wake_local", p.s, n, NULL);
+	report("kl.wake_local", p.s, n, "linux.wake_local");
 	vostd_free(p.s);
 }
 
@@ -191,7 +197,7 @@ struct remote_pair {
 	u64 *s;
 	unsigned int n;
 	volatile u32 done, stop_bg;
-	struct kl_task *a, *b;
+	kl_tid_t a, b;
 	enum background bg;
 	struct join join, bg_join;
 };
@@ -205,7 +211,7 @@ static void remote_a(void *arg)
 	 * At high priority this task runs before kl_spawn returns to its
 	 * spawner, so p->a is not yet stored when remote_b first needs it.
 	 */
-	p->a = kl_current();
+	p->a = kl_self();
 	for (i = 0; i < p->n + WARMUP; i++) {
 		u64 t0 = vostd_cycles();
 
@@ -246,11 +252,19 @@ static void background(void *arg)
 	join_done(&p->bg_join);
 }
 
+/* Sums of the counters over two vCPUs, between two snapshots. */
+#define DELTA(field) (after[0].field - before[0].field + after[1].field - before[1].field)
+
+/*
+ * window: for the yielding background, the prefix of the reschedule
+ * window's figures: upcalls that found the note taken, kicks sent, and
+ * kicks the recheck kept back.
+ */
 static void perf_remote(const char *key, enum background bg, unsigned int n,
-			const char *baseline)
+			const char *baseline, const char *window)
 {
-	struct remote_pair p = { .n = n, .bg = bg, .join = { 2, kl_current() },
-				 .bg_join = { 2, kl_current() } };
+	struct remote_pair p = { .n = n, .bg = bg, .join = { 2, kl_self() },
+				 .bg_join = { 2, kl_self() } };
 	struct kl_cpu_stats before[2], after[2];
 	unsigned int v;
 
@@ -273,37 +287,148 @@ static void perf_remote(const char *key, enum background bg, unsigned int n,
 		join_wait(&p.bg_join);
 	report(key, p.s, n, baseline);
 	for (v = 0; v < 2; v++)
-		vostd_println("%s vcpu=%u kicks_sent=%llu kicks_saved=%llu upcalls=%llu resched=%llu spurious=%llu spurious_cycles=%llu idles=%llu",
+		vostd_println("%s vcpu=%u kicks_sent=%llu kicks_saved=%llu kicks_rechecked=%llu upcalls=%llu resched=%llu spurious=%llu idles=%llu",
 			      key, v, after[v].kicks_sent - before[v].kicks_sent,
 			      after[v].kicks_saved - before[v].kicks_saved,
+			      after[v].kicks_rechecked - before[v].kicks_rechecked,
 			      after[v].upcalls - before[v].upcalls,
 			      after[v].upcall_resched - before[v].upcall_resched,
 			      after[v].upcall_spurious - before[v].upcall_spurious,
-			      after[v].spurious_cycles - before[v].spurious_cycles,
 			      after[v].idles - before[v].idles);
-	if (bg == BG_YIELD) {
-		u64 spurious = 0, cycles = 0;
+	if (window) {
+		u64 wakes = 2 * (n + WARMUP);
 
-		for (v = 0; v < 2; v++) {
-			spurious += after[v].upcall_spurious - before[v].upcall_spurious;
-			cycles += after[v].spurious_cycles - before[v].spurious_cycles;
-		}
-		vostd_println("EVFIG kl.window_spurious value=%llu stat=count n=%u unit=upcalls",
-			      spurious, 2 * (n + WARMUP));
-		if (spurious)
-			vostd_println("EVFIG kl.window_handler value=%llu stat=mean n=%llu unit=cycles",
-				      cycles / spurious, spurious);
+		vostd_println("EVFIG %s_spurious value=%llu stat=count n=%llu unit=upcalls",
+			      window, DELTA(upcall_spurious), wakes);
+		vostd_println("EVFIG %s_kicks value=%llu stat=count n=%llu unit=kicks",
+			      window, DELTA(kicks_sent), wakes);
+		vostd_println("EVFIG %s_rechecked value=%llu stat=count n=%llu unit=kicks",
+			      window, DELTA(kicks_rechecked), wakes);
 	}
 	vostd_free(p.s);
 }
 
+/*
+ * What an upcall that finds nothing to do costs the task it lands on.  A
+ * task on vCPU 1 reads the cycle counter in a loop and records every gap
+ * between two readings longer than the loop's own.  vCPU 0 kicks vCPU 1
+ * with no note left, so that every upcall is one of the reschedule
+ * window's, and after each collects the stamp the handler took on vCPU 1's
+ * clock.  The gap that holds a stamp is that upcall's whole cost to the
+ * task: the interrupt, the diversion, the entry and the handler.  Gaps with
+ * no stamp in them (Linux's timer, the host) are not counted.
+ */
+#define GAP_MIN		1000	/* cycles: far longer than one turn of the loop */
+#define GAPS_PER_KICK	16
+
+struct gap {
+	u64 start, end;
+};
+
+struct upcall_probe {
+	struct gap *gaps;
+	unsigned int nr_gaps, max_gaps;
+	volatile u32 ready, done;
+	struct join join;
+};
+
+static void upcall_victim(void *arg)
+{
+	struct upcall_probe *p = arg;
+	u64 prev, now;
+
+	p->ready = 1;
+	prev = vostd_cycles();
+	while (!p->done) {
+		now = vostd_cycles();
+		if (now - prev > GAP_MIN && p->nr_gaps < p->max_gaps)
+			p->gaps[p->nr_gaps++] = (struct gap){ prev, now };
+		prev = now;
+	}
+	join_done(&p->join);
+}
+
+static void perf_spurious_upcall(unsigned int n)
+{
+	unsigned int kicks = n + WARMUP, i, g = 0, got = 0;
+	struct upcall_probe p = { .join = { 1, kl_self() } };
+	struct kl_cpu_stats before, after, st;
+	u64 *stamps = samples_alloc(kicks), *s = samples_alloc(kicks);
+
+	p.max_gaps = GAPS_PER_KICK * kicks;
+	p.gaps = vostd_alloc(p.max_gaps * sizeof(*p.gaps), false);
+	if (!stamps || !s || !p.gaps)
+		goto out;
+	kl_spawn("victim", upcall_victim, &p, KL_PRIO_NORMAL, 1);
+	if (!wait_flag(&p.ready, 2000)) {
+		vostd_println("KLTEST spurious_upcall FAIL: the victim did not start");
+		p.done = 1;
+		join_wait(&p.join);
+		goto out;
+	}
+	kl_stats(1, &before);
+	for (i = 0; i < kicks; i++) {
+		u64 end = vostd_cycles() + ms_cycles(1000);
+
+		kl_stats(1, &st);
+		vostd_kick(1);
+		do {
+			asm volatile("pause");
+			kl_stats(1, &after);
+		} while (after.upcalls == st.upcalls && vostd_cycles() < end);
+		stamps[i] = after.upcalls == st.upcalls + 1 ? after.last_upcall : 0;
+		spin_cycles(ms_cycles(1) / 20);	/* keep the gaps apart */
+	}
+	kl_stats(1, &after);
+	p.done = 1;
+	join_wait(&p.join);
+	/* Stamps and gaps are both in time order: match them in one pass. */
+	for (i = WARMUP; i < kicks; i++) {
+		if (!stamps[i])
+			continue;
+		while (g < p.nr_gaps && p.gaps[g].end <= stamps[i])
+			g++;
+		if (g < p.nr_gaps && p.gaps[g].start < stamps[i])
+			s[got++] = p.gaps[g].end - p.gaps[g].start;
+	}
+	vostd_println("kl.spurious_upcall kicks=%u upcalls=%llu spurious=%llu gaps=%u matched=%u",
+		      kicks, after.upcalls - before.upcalls,
+		      after.upcall_spurious - before.upcall_spurious, p.nr_gaps, got);
+	if (got)
+		report("kl.spurious_upcall", s, got, NULL);
+out:
+	if (p.gaps)
+		vostd_free(p.gaps);
+	if (s)
+		vostd_free(s);
+	if (stamps)
+		vostd_free(stamps);
+}
+
 static void perf(void)
 {
+	struct kl_cpu_stats before[2], after[2];
+
 	perf_yield(5000);
 	perf_wake_local(5000);
-	perf_remote("kl.wake_remote_rt", BG_SPIN, 2000, "linux.pipe_wake_rt");
-	perf_remote("kl.wake_remote_idle_rt", BG_NONE, 2000, "linux.pipe_wake_rt");
-	perf_remote("kl.wake_remote_yield_rt", BG_YIELD, 2000, "linux.pipe_wake_rt");
+	kl_stats(0, &before[0]);
+	kl_stats(1, &before[1]);
+	perf_remote("kl.wake_remote_rt", BG_SPIN, 2000, "linux.pipe_wake_rt", NULL);
+	perf_remote("kl.wake_remote_idle_rt", BG_NONE, 2000, "linux.pipe_wake_rt", NULL);
+	perf_remote("kl.wake_remote_yield_rt", BG_YIELD, 2000, "linux.pipe_wake_rt",
+		    "kl.window");
+	/* The same with the note looked at again just before each kick. */
+	kl_set_recheck(true);
+	perf_remote("kl.wake_remote_yield_recheck_rt", BG_YIELD, 2000,
+		    "linux.pipe_wake_rt", "kl.window_recheck");
+	kl_set_recheck(false);
+	kl_stats(0, &after[0]);
+	kl_stats(1, &after[1]);
+	/* Of the cross-vCPU wakes that wanted the target's attention, how each went. */
+	vostd_println("EVFIG kl.kicks_saved value=%llu stat=count n=%llu unit=kicks",
+		      DELTA(kicks_saved),
+		      DELTA(kicks_saved) + DELTA(kicks_sent) + DELTA(kicks_rechecked));
+	perf_spurious_upcall(1000);
 }
 
 /* ---- functional tests ---- */
@@ -334,7 +459,7 @@ struct order {
 static void order_task(void *arg)
 {
 	struct order *o = arg;
-	char me = kl_task_name(kl_current())[0];
+	char me = kl_self_name()[0];
 	unsigned int i;
 
 	for (i = 0; i < o->rounds; i++) {
@@ -347,7 +472,7 @@ static void order_task(void *arg)
 /* Two tasks of one priority yielding to each other alternate. */
 static void test_yield(void)
 {
-	struct order o = { .rounds = 8, .join = { 2, kl_current() } };
+	struct order o = { .rounds = 8, .join = { 2, kl_self() } };
 	bool ok = true;
 	unsigned int i;
 
@@ -362,7 +487,7 @@ static void test_yield(void)
 
 struct flagged {
 	volatile u32 flag, stop;
-	struct kl_task *t;
+	kl_tid_t t;
 	struct join join;
 };
 
@@ -378,7 +503,7 @@ static void set_flag_after_block(void *arg)
 /* A high-priority task woken on its own vCPU runs before kl_wake returns. */
 static void test_prio_wake(void)
 {
-	struct flagged f = { .join = { 1, kl_current() } };
+	struct flagged f = { .join = { 1, kl_self() } };
 	bool ran;
 
 	f.t = kl_spawn("high", set_flag_after_block, &f, KL_PRIO_HIGH, 0);
@@ -404,7 +529,7 @@ static void spinner(void *arg)
  */
 static void test_remote_wake(void)
 {
-	struct flagged f = { .join = { 2, kl_current() } };
+	struct flagged f = { .join = { 2, kl_self() } };
 	struct kl_cpu_stats before, after;
 	bool ran;
 
@@ -421,33 +546,82 @@ static void test_remote_wake(void)
 	      ran ? "it ran, but not through an upcall" : "it did not run within 2 s");
 }
 
-/* vCPU 1 asleep in vcpu_idle: a wake from vCPU 0 kicks it awake. */
+/*
+ * vCPU 1 asleep in vcpu_idle: a wake from vCPU 0 kicks it awake.  Before
+ * the wake, vCPU 1 must be inside one vcpu_idle call that does not end for
+ * 10 ms of vCPU 0's time; the wake must send a kick; and that very call
+ * must end because of a kick (vcpu_idle returns 0 for nothing else),
+ * having lasted at least those 10 ms on vCPU 1's own clock.
+ */
 static void test_idle_kick(void)
 {
-	struct flagged f = { .join = { 1, kl_current() } };
-	struct kl_cpu_stats before0, after0, before1, after1;
-	bool ran;
+	struct flagged f = { .join = { 1, kl_self() } };
+	struct kl_cpu_stats before0, after0, before1, still1, after1;
+	bool ran, asleep, kicked, woken;
 
 	f.t = kl_spawn("sleeper", set_flag_after_block, &f, KL_PRIO_NORMAL, 1);
 	spin_cycles(ms_cycles(20));	/* it blocks; vCPU 1 goes idle */
-	kl_stats(0, &before0);
 	kl_stats(1, &before1);
+	spin_cycles(ms_cycles(10));
+	kl_stats(1, &still1);
+	kl_stats(0, &before0);
 	kl_wake(f.t);
 	ran = wait_flag(&f.flag, 2000);
 	kl_stats(0, &after0);
 	kl_stats(1, &after1);
 	join_wait(&f.join);
-	check("idle_kick", ran && before1.idles > 0 &&
-	      after0.kicks_sent > before0.kicks_sent,
-	      ran ? "it ran, but vCPU 1 was not idle or was not kicked" :
-		    "it did not run within 2 s");
+	asleep = before1.idles == before1.idles_done + 1 &&
+		 still1.idles == before1.idles && still1.idles_done == before1.idles_done;
+	kicked = after0.kicks_sent == before0.kicks_sent + 1;
+	woken = after1.idles_done > still1.idles_done &&
+		after1.idle_wakes == still1.idle_wakes + 1 &&
+		after1.idle_last >= ms_cycles(10);
+	vostd_println("idle_kick asleep=%d kicked=%d woken=%d idle_cycles=%llu",
+		      asleep, kicked, woken, after1.idle_last);
+	check("idle_kick", ran && asleep && kicked && woken,
+	      !ran ? "it did not run within 2 s" :
+	      !asleep ? "vCPU 1 was not in one vcpu_idle call throughout" :
+	      !kicked ? "the wake sent no kick" :
+			"vCPU 1's idle call did not end by a kick after 10 ms");
+}
+
+static void brief(void *arg)
+{
+}
+
+/*
+ * An id outlives its task harmlessly: once the task has ended and been
+ * freed, a wake with its id finds nothing, even after a new task has
+ * taken its slot in the table (the freed slot is the next handed out).
+ */
+static void test_stale_id(void)
+{
+	struct flagged f = { .join = { 1, kl_self() } };
+	kl_tid_t old, fresh;
+	int stale, stale2;
+
+	old = kl_spawn("brief", brief, NULL, KL_PRIO_NORMAL, 1);
+	spin_cycles(ms_cycles(20));	/* it ends; vCPU 1's idle loop frees it */
+	stale = kl_wake(old);
+	f.t = fresh = kl_spawn("fresh", set_flag_after_block, &f, KL_PRIO_NORMAL, 1);
+	spin_cycles(ms_cycles(20));	/* it blocks */
+	stale2 = kl_wake(old);
+	spin_cycles(ms_cycles(10));
+	vostd_println("stale_id old=%x fresh=%x wake_old=%d then=%d flag=%u",
+		      old, fresh, stale, stale2, f.flag);
+	check("stale_id", old && fresh && fresh != old &&
+	      (old - fresh) % KL_MAX_TASKS == 0 && stale == -ESRCH &&
+	      stale2 == -ESRCH && !f.flag,
+	      "a wake with an ended task's id did not fail, woke another task, or the slot was not reused");
+	kl_wake(fresh);
+	join_wait(&f.join);
 }
 
 struct race {
 	volatile u32 stop;
 	u32 woken;
 	unsigned int rounds;
-	struct kl_task *high;
+	kl_tid_t high;
 	struct join join;
 };
 
@@ -480,7 +654,7 @@ static void race_yielder(void *arg)
  */
 static void test_kick_race(void)
 {
-	struct race r = { .rounds = 500, .join = { 2, kl_current() } };
+	struct race r = { .rounds = 500, .join = { 2, kl_self() } };
 	struct kl_cpu_stats before, after;
 	unsigned int i;
 	bool ok = true;
@@ -534,7 +708,7 @@ static void guard_holder(void *arg)
 /* A guard keeps the kernelet from switching, and its end lets the wake in. */
 static void test_guard(void)
 {
-	struct flagged f = { .join = { 2, kl_current() } };
+	struct flagged f = { .join = { 2, kl_self() } };
 
 	f.t = kl_spawn("high", set_flag_after_block, &f, KL_PRIO_HIGH, 0);
 	kl_yield();
@@ -548,6 +722,7 @@ static void tests(void)
 	test_prio_wake();
 	test_remote_wake();
 	test_idle_kick();
+	test_stale_id();
 	test_kick_race();
 	test_guard();
 	vostd_println("KLTEST all %s (%u failed)", *failures() ? "FAIL" : "ok",
@@ -602,7 +777,7 @@ static void fair(const char *args)
 {
 	unsigned int secs = parse_uint(&args), n = parse_uint(&args), i;
 	bool guard = args[0] == ' ' && args[1] == 'g';
-	struct fair f = { .join = { n + guard, kl_current() } };
+	struct fair f = { .join = { n + guard, kl_self() } };
 
 	if (!secs || !n || n > 200) {
 		vostd_println("fair: want 'fair SECS N [guard]'");
@@ -638,6 +813,9 @@ static void coordinator(void *arg)
 
 static long sched_main(void)
 {
+	void **slot = &vostd_slots()[VOSTD_SLOT_KERNEL];
+	u32 failed;
+
 	if (vostd_nr_cpus() < 2) {
 		vostd_println("sched: needs two vCPUs");
 		return -EINVAL;
@@ -646,7 +824,11 @@ static long sched_main(void)
 	    !kl_spawn("coordinator", coordinator, NULL, KL_PRIO_NORMAL, 0))
 		return -ENOMEM;
 	kl_run();
-	return *failures() ? -EIO : 0;
+	/* The kernelet has freed its own; this is the last of the sandbox's heap. */
+	failed = *failures();
+	vostd_free(*slot);
+	*slot = NULL;
+	return failed ? -EIO : 0;
 }
 
 static long sched_ap_main(void)
