@@ -14,7 +14,7 @@
 
 #include <linux/const.h>
 
-#define EV_ABI_VERSION		1
+#define EV_ABI_VERSION		2	/* 2: ev_tenant_ctx carries the trap path's stamps */
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		8
 
