@@ -14,7 +14,7 @@
 
 #include <linux/const.h>
 
-#define EV_ABI_VERSION		1
+#define EV_ABI_VERSION		2	/* 2: ev_tenant_ctx carries the trap path's stamps */
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		8
 
@@ -186,6 +186,18 @@ struct ev_tenant_ctx {
 	__u64 linux_faults;	/* faults Linux counted for the carrier in the run */
 	__u32 signal;		/* EV_TRAP_EXCEPTION: SIGSEGV, SIGILL, ... */
 	__u32 pad;
+	/*
+	 * Out, for the sandbox kernel's measurements: the cycle counter at
+	 * points of the trap path, each with the Linux CPU it was read on
+	 * (0 where the path did not pass the point).
+	 */
+	struct ev_stamp {
+		__u64 at;
+		__u32 cpu, pad;
+	} at_sys_enter,		/* the sys_enter probe saw the system call */
+	  at_work,		/* the trap's task work began */
+	  at_resumed;		/* the run this trap ended began: its tenant_run had
+				 * returned through a task work's resume to Linux */
 };
 
 /* A sandbox kernel's entry: runs on every vCPU, on that vCPU's boot stack. */

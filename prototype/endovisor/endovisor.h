@@ -80,6 +80,7 @@ struct ev_vcpu {
 	unsigned long fault_addr;
 	bool fault_write;
 	u64 faults_at_entry;
+	struct ev_stamp sys_enter_at, resumed_at;	/* for ev_tenant_ctx */
 	struct ev_tenant_ctx *tenant_ctx;	/* sandbox memory: where to save */
 	struct ev_vm *tenant_vm;	/* its address space, referenced */
 	struct callback_head trap_work;

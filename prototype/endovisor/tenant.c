@@ -69,6 +69,7 @@
 #include <linux/task_work.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
+#include <asm/msr.h>
 #include <asm/ptrace.h>
 #include <asm/gsseg.h>
 #include <asm/msr.h>
@@ -213,6 +214,17 @@ static void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap)
 		WRITE_ONCE(v->trap_queued, false);	/* the carrier is exiting */
 }
 
+/*
+ * The cycle counter and the CPU it was read on, for the sandbox kernel's
+ * measurements of the trap path: a carrier may move between CPUs, and a
+ * difference of two readings means something only on one.
+ */
+static void ev_stamp(struct ev_stamp *s)
+{
+	s->cpu = raw_smp_processor_id();
+	s->at = rdtsc_ordered();
+}
+
 /* The tenant made a system call: Linux is to run none. */
 static void ev_sys_enter(void *data, struct pt_regs *regs, long id)
 {
@@ -220,6 +232,7 @@ static void ev_sys_enter(void *data, struct pt_regs *regs, long id)
 
 	if (!v || !READ_ONCE(v->in_tenant) || current != v->carrier)
 		return;
+	ev_stamp(&v->sys_enter_at);
 	v->trap_nr = id;
 	regs->orig_ax = -1;
 	ev_tenant_queue_trap(v, EV_TRAP_SYSCALL);
@@ -283,15 +296,19 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	struct ev_tenant_ctx c = {};
 	long ret;
 
+	ev_stamp(&c.at_work);
 	WRITE_ONCE(v->trap_queued, false);
 	if (!READ_ONCE(v->in_tenant) || current != v->carrier)
 		return;
 	ev_segs_scrub();
 	ev_save_user_regs(&c, task_pt_regs(current));
 	c.trap = v->trap;
+	c.at_resumed = v->resumed_at;
+	v->resumed_at = (struct ev_stamp){};
 	if (c.trap == EV_TRAP_SYSCALL) {
 		c.syscall_nr = v->trap_nr;
 		c.rax = v->trap_nr;
+		c.at_sys_enter = v->sys_enter_at;
 	} else if (c.trap == EV_TRAP_FAULT) {
 		c.fault_addr = v->fault_addr;
 		c.fault_write = v->fault_write;
@@ -305,8 +322,11 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	ret = ev_sandbox_write(v->sb, v->tenant_ctx, &c, sizeof(c)) ? -EFAULT : c.trap;
 	v->suspended = false;
 	ret = ev_stub_resume(v, ret);
-	if (v->suspended)
-		return;		/* tenant_run again: its registers and mm are in place */
+	if (v->suspended) {
+		/* tenant_run again: its registers and mm are in place */
+		ev_stamp(&v->resumed_at);
+		return;
+	}
 	ev_vcpu_end(v, ret);
 }
 

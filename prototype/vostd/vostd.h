@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/stdarg.h>
 #include <linux/types.h>
+#include <asm/segment.h>
 
 #include "ev_abi.h"
 
@@ -47,6 +48,25 @@ static __always_inline u64 vostd_cycles(void)
 
 	asm volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) :: "memory");
 	return ((u64)hi << 32) | lo;
+}
+
+/*
+ * The cycle counter and the Linux CPU it was read on, for measurements
+ * that set the sandbox's readings beside a tenant's and the endovisor's:
+ * a carrier may move between CPUs, and a difference of two readings means
+ * something only if both came from one.  The CPU is the limit of the GDT's
+ * per-CPU segment, which Linux sets to the CPU's number for its vDSO's
+ * getcpu; lsl reads it at any privilege, and traps nowhere.
+ */
+static __always_inline struct ev_stamp vostd_stamp(void)
+{
+	struct ev_stamp s = {};
+	u32 limit = 0;
+
+	asm volatile("lsl %1, %0" : "+r"(limit) : "r"((u32)__CPUNODE_SEG));
+	s.cpu = limit & VDSO_CPUNODE_MASK;
+	s.at = vostd_cycles();
+	return s;
 }
 
 void vostd_upcall(void);

@@ -1,8 +1,10 @@
 # proc-test: tenant processes in the proc kernel on two vCPUs: a tenant that
-# prints, forks, yields, waits and exits; FP isolation between two threads
-# on one carrier; fifty threads; and the kills of a tenant that reads an
-# unmapped page, one that faults outside its region, and one that makes an
-# unknown system call, after which the sandbox goes on.
+# prints, forks, yields, waits and exits; x87, SSE and MXCSR isolation
+# between two threads on one carrier; fifty threads; munmap and the clock;
+# copy-on-write isolation after fork; and the kills of a tenant that reads an
+# unmapped page, one that writes a read-only page, one that faults outside
+# its region, one that executes an invalid opcode, and one that makes an
+# unknown system call, after each of which the sandbox goes on.
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
 insmod /lib/ev/evk_proc.ko || fail "insmod evk_proc"
 launcher -v 2 -a test proc || fail "launcher proc test"

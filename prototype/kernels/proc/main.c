@@ -3,14 +3,17 @@
  * proc: the sandbox kernel with processes, and its tests and measurements.
  *
  *   test   runs each test tenant as a process and checks how it ended: hello
- *          (prints, forks, yields, waits, exits), fpcheck (two threads' FP
- *          and SSE registers never mix), threads (fifty threads over the
- *          vCPUs), and the kills: badaddr (a read of an unmapped page),
- *          nullptr (an exception outside the region), badsys (an unknown
- *          system call); one PROCTEST line each
- *   perf   runs the yield tenant, which times a null system call and a
- *          yield round trip between two processes on one vCPU, and reports
- *          where the kernel proper's time in them went; EVFIG lines
+ *          (prints, forks, yields, waits, exits), fpcheck (two threads' x87,
+ *          SSE and MXCSR registers never mix), threads (fifty threads over
+ *          the vCPUs), calls (munmap and clock), cow (after fork neither
+ *          process sees the other's writes), and the kills: badaddr (a read
+ *          of an unmapped page), rowrite (a write to a read-only page),
+ *          nullptr (an exception outside the region), badop (an invalid
+ *          opcode), badsys (an unknown system call); one PROCTEST line each
+ *   perf   runs the yield tenant, which times a null system call, a yield
+ *          round trip between two processes on one vCPU and one between
+ *          two threads of a process, and, through its timed calls, every
+ *          part of each trip (trip_call); EVFIG lines
  *   run NAME
  *          runs the tenant NAME to its end (spin has none: the reliability
  *          suite kills it)
@@ -20,23 +23,109 @@
  */
 #include "proc.h"
 
-#define WARMUP	100
-
 struct procs *procs(void)
 {
 	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(struct procs));
 }
 
-void proc_sample(enum proc_sample which, u64 cycles)
-{
-	struct proc_perf *perf = procs()->perf;
-	u32 i;
+/* ---- timed trips ---- */
 
-	if (!perf || !READ_ONCE(perf->on))
+/*
+ * The part of tr that ends at now: the cycles since the last part ended,
+ * if both readings came from one CPU.  A trip with a part the carrier
+ * changed CPU in is not kept, since two CPUs' counters are not to be
+ * compared; nor is one with a reading missing (a run that no task work
+ * began has no at_resumed).
+ */
+void trip_part(struct trip *tr, enum proc_part part, struct ev_stamp now)
+{
+	if (!tr->set)
 		return;
-	i = __atomic_fetch_add(&perf->n[which], 1, __ATOMIC_RELAXED);
-	if (i < PROC_SAMPLES)
-		perf->s[which][i] = cycles;
+	if (!now.at || now.cpu != tr->last.cpu || now.at < tr->last.at)
+		tr->bad = true;
+	else
+		tr->part[part] += now.at - tr->last.at;
+	tr->last = now;
+}
+
+static void trip_keep(struct trip *tr)
+{
+	struct procs *ps = procs();
+	struct proc_perf *perf = ps->perf[tr->set];
+	u64 *p = tr->part, *row;
+	unsigned int i;
+	u64 sum = 0;
+
+	if (!perf)
+		return;
+	if (tr->bad) {
+		__atomic_add_fetch(&ps->dropped, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (perf->n >= PROC_SAMPLES)
+		return;
+	row = perf->s[perf->n++];
+	for (i = 0; i < PART_NR; i++) {
+		row[i] = p[i];
+		sum += p[i];
+	}
+	row[COL_HOOK_IN] = p[PART_ENTRY] + p[PART_SKIP] + p[PART_TRAP];
+	row[COL_HOOK_OUT] = p[PART_RUN] + p[PART_EXIT];
+	row[COL_TRIP] = sum;
+}
+
+long trip_kept(u32 set)
+{
+	struct proc_perf *perf = set < TIMED_SETS ? procs()->perf[set] : NULL;
+
+	return perf ? perf->n : -1;
+}
+
+/*
+ * t made a system call, entering the kernel proper at entered.  The trip
+ * that brought t here ends with it, if this call is timed in the same set:
+ * the tenant's readings give the way out of the last call and the tenant's
+ * own code since.  A timed call begins the next trip, its first three parts
+ * known already from the tenant's reading and the endovisor's.
+ */
+void trip_call(struct thread *t, u32 set, struct ev_stamp entered)
+{
+	struct ev_tenant_ctx *c = &t->ctx;
+	struct ev_stamp t0 = { .at = c->rdi, .cpu = TIMED_CPU0(c->rdx) };
+	struct ev_stamp t3 = { .at = c->rsi, .cpu = TIMED_CPU3(c->rdx) };
+	struct trip *tr = &t->trip;
+
+	if (tr->set && tr->set == set) {
+		trip_part(tr, PART_RUN, c->at_resumed);
+		trip_part(tr, PART_EXIT, t3);
+		trip_part(tr, PART_USER, t0);
+		trip_keep(tr);
+	}
+	tr->set = 0;
+	if (!set || set >= TIMED_SETS || !procs()->perf[set])
+		return;
+	*tr = (struct trip){ .set = set, .from = t, .last = t0 };
+	trip_part(tr, PART_ENTRY, c->at_sys_enter);
+	trip_part(tr, PART_SKIP, c->at_work);
+	trip_part(tr, PART_TRAP, entered);
+}
+
+/*
+ * t runs next on its vCPU, after a kernelet switch or at its start: a trip
+ * a yield left on the vCPU is now t's.  One that t left itself went
+ * nowhere, and any other thread's run on the vCPU ends a trip left there.
+ */
+void trip_arrive(struct thread *t)
+{
+	struct trip *y = &procs()->yielding[t->vcpu];
+
+	if (!y->set)
+		return;
+	if (y->from != t) {
+		t->trip = *y;
+		trip_mark(&t->trip, PART_KL_SWITCH);
+	}
+	y->set = 0;
 }
 
 /* ---- the tenant images (blobs.S) ---- */
@@ -52,13 +141,18 @@ DECLARE(badsys);
 DECLARE(threads);
 DECLARE(yield);
 DECLARE(spin);
+DECLARE(calls);
+DECLARE(cow);
+DECLARE(rowrite);
+DECLARE(badop);
 
 static const struct {
 	const char *name;
 	const char *start, *end;
 } images[] = {
 	IMAGE(hello), IMAGE(fpcheck), IMAGE(badaddr), IMAGE(nullptr),
-	IMAGE(badsys), IMAGE(threads), IMAGE(yield), IMAGE(spin),
+	IMAGE(badsys), IMAGE(threads), IMAGE(yield), IMAGE(spin), IMAGE(calls),
+	IMAGE(cow), IMAGE(rowrite), IMAGE(badop),
 };
 
 static bool same(const char *a, const char *b)
@@ -107,8 +201,12 @@ static void tests(void)
 	expect("hello", 0);
 	expect("fpcheck", 0);
 	expect("threads", 0);
+	expect("calls", 0);		/* its child killed: nothing mapped there */
+	expect("cow", 0);
 	expect("badaddr", 128 + 11);	/* killed: nothing mapped there */
+	expect("rowrite", 128 + 11);	/* killed: the page is read-only */
 	expect("nullptr", 128 + 11);	/* killed: SIGSEGV outside the region */
+	expect("badop", 128 + 4);	/* killed: SIGILL, an invalid opcode */
 	expect("badsys", 128 + 31);	/* killed: unknown system call */
 	if (ps->live_procs || ps->live_threads) {
 		ps->failures++;
@@ -122,58 +220,112 @@ static void tests(void)
 
 /* ---- perf ---- */
 
-/*
- * One EVFIG line of the median and p99, and the median.  skip: the first
- * samples are the warm-up's, which only the kernel proper saw.
- */
-static u64 report(const char *key, enum proc_sample which, const char *what, bool skip)
-{
-	struct proc_perf *perf = procs()->perf;
-	u32 n = min_t(u32, perf->n[which], PROC_SAMPLES);
-	u64 *s = perf->s[which];
+static const char *const part_names[PROC_COLS] = {
+	[PART_ENTRY] = "entry", [PART_SKIP] = "skip", [PART_TRAP] = "trap",
+	[PART_KERNEL] = "kernel", [PART_KL_SWITCH] = "kl_switch",
+	[PART_SWITCH_MM] = "switch_mm", [PART_FPU_SWITCH] = "fpu_switch",
+	[PART_RUN] = "run", [PART_EXIT] = "exit", [PART_USER] = "user",
+	[COL_HOOK_IN] = "hook_in", [COL_HOOK_OUT] = "hook_out", [COL_TRIP] = "trip",
+};
 
-	if (skip && n > 2 * WARMUP) {
-		s += WARMUP;
-		n -= WARMUP;
-	}
+/* One EVFIG line of a column's median and p99, sorted in s; the median. */
+static u64 report(const char *prefix, const char *name, u32 set, unsigned int col, u64 *s)
+{
+	struct proc_perf *perf = procs()->perf[set];
+	u32 n = perf->n, i;
+
+	for (i = 0; i < n; i++)
+		s[i] = perf->s[i][col];
 	if (!n) {
 		procs()->failures++;
-		vostd_println("proc: no samples of %s", what);
+		vostd_println("proc: no timed trips for %s%s", prefix, name);
 		return 0;
 	}
 	vostd_sort_u64(s, n);
-	vostd_println("EVFIG %s value=%llu stat=median p99=%llu n=%u unit=cycles",
-		      key, vostd_percentile(s, n, 50), vostd_percentile(s, n, 99), n);
+	vostd_println("EVFIG %s%s value=%llu stat=median p99=%llu n=%u unit=cycles",
+		      prefix, name, vostd_percentile(s, n, 50), vostd_percentile(s, n, 99), n);
 	return vostd_percentile(s, n, 50);
+}
+
+/*
+ * Every part of a set's trips, and their sums; the sum of the parts'
+ * medians as a round trip has them: a null call once each but the
+ * tenant's own code, which is outside its round trip; a yield round trip
+ * twice each (there and back), the tenant's own code once (the other
+ * thread's, between its calls).
+ */
+static void report_set(u32 set, const char *prefix, const char *parts_key, u64 *s)
+{
+	u64 sum = 0, user = 0;
+	unsigned int i;
+
+	for (i = 0; i < PROC_COLS; i++) {
+		const char *prefix_here;
+		u64 m;
+
+		if (set == TIMED_NOP && (i == PART_KL_SWITCH || i == PART_SWITCH_MM ||
+					 i == PART_FPU_SWITCH))
+			continue;		/* a null call switches nothing */
+		if (set == TIMED_THREADS && i == PART_SWITCH_MM)
+			continue;		/* one address space */
+		/*
+		 * The null call's hooks keep their names of chapter 11, the
+		 * switches between processes theirs of chapter 12.
+		 */
+		if ((set == TIMED_NOP && (i == COL_HOOK_IN || i == COL_HOOK_OUT)) ||
+		    (set == TIMED_PROCS && (i == PART_KL_SWITCH || i == PART_SWITCH_MM ||
+					    i == PART_FPU_SWITCH)))
+			prefix_here = "tenant.";
+		else
+			prefix_here = prefix;
+		m = report(prefix_here, part_names[i], set, i, s);
+		if (i == PART_USER)
+			user = m;
+		else if (i < PART_NR)
+			sum += m;
+	}
+	if (set != TIMED_NOP)
+		sum = 2 * sum + user;
+	vostd_println("EVFIG %s value=%llu stat=derived unit=cycles", parts_key, sum);
 }
 
 static void perf(void)
 {
 	struct procs *ps = procs();
-	u64 parts;
+	unsigned int set;
+	u64 *column;
 	long code;
 
-	ps->perf = vostd_alloc(sizeof(*ps->perf), true);
-	if (!ps->perf) {
-		ps->failures++;
-		return;
+	for (set = 1; set < TIMED_SETS; set++) {
+		ps->perf[set] = vostd_alloc(sizeof(*ps->perf[set]), true);
+		if (!ps->perf[set]) {
+			ps->failures++;
+			vostd_println("proc: no memory for the timed trips");
+			goto out;
+		}
 	}
-	WRITE_ONCE(ps->perf->on, 1);
 	code = run("yield");
-	WRITE_ONCE(ps->perf->on, 0);
 	if (code) {
 		ps->failures++;
 		vostd_println("proc: the yield tenant ended with %ld", code);
 	}
-	parts = report("tenant.hook_in", PS_HOOK_IN, "the entry hook", false);
-	parts += report("tenant.hook_out", PS_HOOK_OUT, "the exit hook", false);
-	parts += report("tenant.kl_switch", PS_KL_SWITCH, "the kernelet's switch", true);
-	parts += report("tenant.switch_mm", PS_SWITCH_MM, "the address-space switch", true);
-	parts += report("tenant.fpu_switch", PS_FPU_SWITCH, "the FPU switch", true);
-	/* A yield round trip is two switches, each all five parts once. */
-	vostd_println("EVFIG tenant.yield_parts value=%llu stat=derived unit=cycles", 2 * parts);
-	vostd_free(ps->perf);
-	ps->perf = NULL;
+	/* The tenant is gone: no trip is kept while they are read. */
+	column = vostd_alloc(PROC_SAMPLES * sizeof(*column), false);
+	if (!column) {
+		ps->failures++;
+		vostd_println("proc: no memory to sort the timed trips");
+		goto out;
+	}
+	report_set(TIMED_NOP, "tenant.nop.", "tenant.nop_parts", column);
+	report_set(TIMED_PROCS, "tenant.yield.", "tenant.yield_parts", column);
+	report_set(TIMED_THREADS, "tenant.tyield.", "tenant.tyield_parts", column);
+	vostd_println("EVFIG tenant.dropped value=%u stat=count unit=trips", ps->dropped);
+	vostd_free(column);
+out:
+	for (set = 1; set < TIMED_SETS; set++) {
+		vostd_free(ps->perf[set]);
+		ps->perf[set] = NULL;
+	}
 }
 
 static void coordinator(void *arg)

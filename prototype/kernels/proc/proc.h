@@ -55,6 +55,34 @@ struct proc {
 	struct proc *next;		/* in the table */
 };
 
+/*
+ * A timed trip (main.c's perf): from a tenant's timed system call to the
+ * next timed call of the thread that ran after it, cut into parts where
+ * they happen.  The trip is carried by the thread it is in, and by the
+ * vCPU between a yield and the next thread's arrival.
+ */
+enum proc_part {
+	PART_ENTRY,		/* the tenant's syscall to the sys_enter probe */
+	PART_SKIP,		/* the probe to the trap's task work: the call Linux skips */
+	PART_TRAP,		/* the task work to the kernel proper: the crossing resumed */
+	PART_KERNEL,		/* the kernel proper's own code, less the switches */
+	PART_KL_SWITCH,		/* kl_yield in one thread to the next one's return from it */
+	PART_SWITCH_MM,		/* kernelet_switch_mm that switched */
+	PART_FPU_SWITCH,	/* vostd_fpu_switch that switched */
+	PART_RUN,		/* tenant_run: the crossing in, the suspend back to Linux */
+	PART_EXIT,		/* Linux's return to user mode, to the tenant's next instruction */
+	PART_USER,		/* the tenant's own code, to its next timed call */
+	PART_NR
+};
+
+struct trip {
+	u32 set;			/* TIMED_*; 0: none under way */
+	bool bad;			/* a part began and ended on two CPUs */
+	struct thread *from;		/* the thread whose call began it */
+	struct ev_stamp last;		/* where the last part ended */
+	u64 part[PART_NR];
+};
+
 struct thread {
 	long tid;
 	struct proc *p;
@@ -63,27 +91,22 @@ struct thread {
 	struct vostd_fpu *fpu;
 	bool exiting;
 	long code;
-	u64 left_at;			/* cycles when it last left for user mode */
+	struct trip trip;		/* the timed trip it carries, if any */
 	unsigned long fault_va;		/* the last fault, to catch one that repeats */
 	unsigned int fault_repeats;
 };
 
-/* Where the kernel's own time goes, for the perf mode (main.c). */
-enum proc_sample {
-	PS_HOOK_IN,		/* the tenant's syscall to the kernel proper's code */
-	PS_HOOK_OUT,		/* the kernel proper's return to the tenant's next instruction */
-	PS_KL_SWITCH,		/* kl_yield in one thread to the next thread's return from it */
-	PS_SWITCH_MM,		/* kernelet_switch_mm that switched */
-	PS_FPU_SWITCH,		/* vostd_fpu_switch that switched */
-	PS_NR
-};
-
+/* Each trip's parts, and three sums of them, per set of timed calls. */
 #define PROC_SAMPLES	4096
+#define COL_HOOK_IN	PART_NR		/* entry + skip + trap */
+#define COL_HOOK_OUT	(PART_NR + 1)	/* run + exit */
+#define COL_TRIP	(PART_NR + 2)	/* all of it */
+#define PROC_COLS	(PART_NR + 3)
 
+/* A trip's columns side by side: keeping one touches one or two pages, not thirteen. */
 struct proc_perf {
-	u64 s[PS_NR][PROC_SAMPLES];
-	u32 n[PS_NR];
-	u32 on;
+	u32 n;
+	u64 s[PROC_SAMPLES][PROC_COLS];
 };
 
 /* The sandbox's processes (in its globals). */
@@ -95,13 +118,27 @@ struct procs {
 	u32 failures;
 	unsigned int next_vcpu;
 	struct vostd_fpu *loaded[EV_MAX_VCPUS];	/* the context each carrier holds */
-	u64 yield_at[EV_MAX_VCPUS];		/* for PS_KL_SWITCH */
-	struct proc_perf *perf;
+	u64 runs[EV_MAX_VCPUS];			/* tenant runs begun on each vCPU */
+	struct trip yielding[EV_MAX_VCPUS];	/* a trip between a yield and the next thread */
+	struct proc_perf *perf[TIMED_SETS];	/* while measuring: the trips kept */
+	u32 dropped;				/* trips with a part on two CPUs */
 	u64 start;
 };
 
 struct procs *procs(void);
-void proc_sample(enum proc_sample which, u64 cycles);
+
+/* main.c: the timed trips */
+void trip_call(struct thread *t, u32 set, struct ev_stamp entered);
+void trip_part(struct trip *tr, enum proc_part part, struct ev_stamp now);
+void trip_arrive(struct thread *t);
+long trip_kept(u32 set);
+
+/* A part ends now, if a trip is under way: only then is the clock read. */
+static inline void trip_mark(struct trip *tr, enum proc_part part)
+{
+	if (tr->set)
+		trip_part(tr, part, vostd_stamp());
+}
 
 /* process.c */
 struct proc *proc_spawn(const char *name);	/* a tenant image by name */
@@ -125,7 +162,7 @@ long mem_fault(struct thread *t, unsigned long addr, bool write);
 void mem_release(struct proc *p);
 
 /* syscall.c */
-void syscall_dispatch(struct thread *t, u64 entered);
+void syscall_dispatch(struct thread *t, struct ev_stamp entered);
 
 /* blobs.S, through main.c's table */
 const char *tenant_image(const char *name, unsigned long *size);

@@ -176,23 +176,27 @@ void proc_kill(struct proc *p, long code, const char *fmt, ...)
 			vostd_kick(i);
 }
 
-/* The carrier becomes t's: its address space, then its registers. */
+/*
+ * The carrier becomes t's: its address space, then its registers.  The
+ * parts of a timed trip end where each switch does.
+ */
 static void thread_enter(struct thread *t)
 {
 	struct procs *ps = procs();
-	u64 t0 = vostd_cycles();
+	struct trip *tr = &t->trip;
 
-	if (kernelet_switch_mm(t->p->vs))
-		proc_sample(PS_SWITCH_MM, vostd_cycles() - t0);
+	trip_arrive(t);
+	trip_mark(tr, PART_KERNEL);
+	trip_mark(tr, kernelet_switch_mm(t->p->vs) ? PART_SWITCH_MM : PART_KERNEL);
 	if (ps->loaded[t->vcpu] != t->fpu) {
-		t0 = vostd_cycles();
 		if (vostd_fpu_switch(t->fpu)) {
 			proc_kill(t->p, 128 + 6, "its FPU registers could not be loaded");
 			return;
 		}
-		proc_sample(PS_FPU_SWITCH, vostd_cycles() - t0);
+		trip_mark(tr, PART_FPU_SWITCH);
 		ps->loaded[t->vcpu] = t->fpu;
 	}
+	ps->runs[t->vcpu]++;
 }
 
 static const char *signal_name(u32 sig)
@@ -211,16 +215,18 @@ static void thread_main(void *arg)
 {
 	struct thread *t = arg;
 	struct proc *p = t->p;
+	struct ev_stamp now;
 	long trap, err;
-	u64 now;
 
 	while (!t->exiting && !READ_ONCE(p->killed)) {
 		thread_enter(t);
 		if (READ_ONCE(p->killed))
 			break;
-		t->left_at = vostd_cycles();
+		trip_mark(&t->trip, PART_KERNEL);
 		trap = vostd_user_run(p->vs, &t->ctx);
-		now = vostd_cycles();
+		now = vostd_stamp();
+		if (trap != EV_TRAP_SYSCALL)
+			t->trip.set = 0;	/* a trip is of system calls alone */
 		switch (trap) {
 		case EV_TRAP_SYSCALL:
 			syscall_dispatch(t, now);

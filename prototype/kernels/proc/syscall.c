@@ -32,20 +32,24 @@ static long sys_write(struct thread *t, unsigned long buf, unsigned long len)
 	return len;
 }
 
-/* yield(): to the next thread of this vCPU, timing the kernelet's part. */
+/*
+ * yield(): to the next thread of this vCPU; 1 if none ran meanwhile.  A
+ * timed trip goes with the vCPU to whichever thread runs next.
+ */
 static long sys_yield(struct thread *t)
 {
 	struct procs *ps = procs();
 	unsigned int v = t->vcpu;
+	u64 runs = ps->runs[v];
 
-	ps->yield_at[v] = vostd_cycles();
-	kl_yield();
-	/* Back in this thread: if another yielded to it, that was one switch. */
-	if (ps->yield_at[v]) {
-		proc_sample(PS_KL_SWITCH, vostd_cycles() - ps->yield_at[v]);
-		ps->yield_at[v] = 0;
+	if (t->trip.set) {
+		trip_mark(&t->trip, PART_KERNEL);
+		ps->yielding[v] = t->trip;
+		t->trip.set = 0;
 	}
-	return 0;
+	kl_yield();
+	trip_arrive(t);
+	return ps->runs[v] == runs;
 }
 
 static long sys_fork(struct thread *t)
@@ -91,22 +95,14 @@ static long sys_thread(struct thread *t, unsigned long entry, unsigned long arg,
 	return thread_create(t->p, &ctx, NULL, vcpu);
 }
 
-/* SYS_NOP(t0, t3): nothing, but the tenant's timestamps time the hooks. */
-static long sys_nop(struct thread *t, u64 entered, u64 t0, u64 t3)
-{
-	if (t0 && t0 < entered)
-		proc_sample(PS_HOOK_IN, entered - t0);
-	if (t3 && t3 > t->left_at)
-		proc_sample(PS_HOOK_OUT, t3 - t->left_at);
-	return 0;
-}
-
-void syscall_dispatch(struct thread *t, u64 entered)
+void syscall_dispatch(struct thread *t, struct ev_stamp entered)
 {
 	struct ev_tenant_ctx *c = &t->ctx;
 	struct proc *p = t->p;
 	long ret;
 
+	trip_call(t, c->syscall_nr == SYS_YIELD || c->syscall_nr == SYS_NOP ?
+		  TIMED_SET(c->rdx) : 0, entered);
 	switch (c->syscall_nr) {
 	case SYS_EXIT:
 		t->exiting = true;
@@ -143,7 +139,7 @@ void syscall_dispatch(struct thread *t, u64 entered)
 		ret = t->tid;
 		break;
 	case SYS_NOP:
-		ret = sys_nop(t, entered, c->rdi, c->rsi);
+		ret = trip_kept(TIMED_NOP);
 		break;
 	default:
 		proc_kill(p, 128 + 31, "unknown system call %llu at %llx", c->syscall_nr, c->rip);

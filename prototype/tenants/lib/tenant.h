@@ -3,6 +3,8 @@
 #ifndef TENANT_H
 #define TENANT_H
 
+#include <stddef.h>
+
 #include "../abi.h"
 
 typedef unsigned long u64;
@@ -35,10 +37,46 @@ static inline u64 cycles(void)
 	return ((u64)hi << 32) | lo;
 }
 
-static inline void yield(void) { sys3(SYS_YIELD, 0, 0, 0); }
+/* The Linux CPU this thread runs on now (abi.h, LINUX_CPUNODE_SEG). */
+static inline u32 linux_cpu(void)
+{
+	u32 limit = 0;
+
+	asm volatile("lsl %1, %0" : "+r"(limit) : "r"((u32)LINUX_CPUNODE_SEG));
+	return limit & 0xfff;
+}
+
+/*
+ * A timed call (abi.h): the readings around it go to the kernel proper
+ * with the next timed call.  *rt is the call's round trip, or 0 if the
+ * thread changed CPU on the way.
+ */
+struct timed {
+	u64 t3;			/* just after the last call returned */
+	u32 cpu3, set;		/* set: TIMED_*, 0 to pass no readings */
+};
+
+static inline long timed_call(long nr, struct timed *tm, u64 *rt)
+{
+	u32 cpu0 = linux_cpu();
+	u64 t0 = cycles();
+	long ret;
+
+	if (tm->set)
+		ret = sys3(nr, t0, tm->t3, TIMED_TAGS(tm->set, cpu0, tm->cpu3));
+	else
+		ret = sys3(nr, 0, 0, 0);
+	tm->t3 = cycles();
+	tm->cpu3 = linux_cpu();
+	*rt = tm->cpu3 == cpu0 ? tm->t3 - t0 : 0;
+	return ret;
+}
+
+static inline long yield(void) { return sys3(SYS_YIELD, 0, 0, 0); }
 static inline long getpid(void) { return sys3(SYS_GETPID, 0, 0, 0); }
 static inline long fork(void) { return sys3(SYS_FORK, 0, 0, 0); }
 static inline long wait(long pid) { return sys3(SYS_WAIT, pid, 0, 0); }
+static inline long clock(void) { return sys3(SYS_CLOCK, 0, 0, 0); }
 static inline void *mmap(u64 len, int prot) { return (void *)sys3(SYS_MMAP, len, prot, 0); }
 static inline long munmap(void *p, u64 len) { return sys3(SYS_MUNMAP, (long)p, len, 0); }
 static inline void __attribute__((noreturn)) exit(long code)
