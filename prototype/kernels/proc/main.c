@@ -6,7 +6,8 @@
  *          (prints, forks, yields, waits, exits), fpcheck (two threads' x87,
  *          SSE and MXCSR registers never mix), threads (fifty threads over
  *          the vCPUs), calls (munmap and clock), cow (after fork neither
- *          process sees the other's writes), and the kills: badaddr (a read
+ *          process sees the other's writes), segs (FS and GS zero again after
+ *          a trap), and the kills: badaddr (a read
  *          of an unmapped page), rowrite (a write to a read-only page),
  *          nullptr (an exception outside the region), badop (an invalid
  *          opcode), badsys (an unknown system call); one PROCTEST line each
@@ -145,6 +146,7 @@ DECLARE(calls);
 DECLARE(cow);
 DECLARE(rowrite);
 DECLARE(badop);
+DECLARE(segs);
 
 static const struct {
 	const char *name;
@@ -152,7 +154,7 @@ static const struct {
 } images[] = {
 	IMAGE(hello), IMAGE(fpcheck), IMAGE(badaddr), IMAGE(nullptr),
 	IMAGE(badsys), IMAGE(threads), IMAGE(yield), IMAGE(spin), IMAGE(calls),
-	IMAGE(cow), IMAGE(rowrite), IMAGE(badop),
+	IMAGE(cow), IMAGE(rowrite), IMAGE(badop), IMAGE(segs),
 };
 
 static bool same(const char *a, const char *b)
@@ -203,6 +205,7 @@ static void tests(void)
 	expect("threads", 0);
 	expect("calls", 0);		/* its child killed: nothing mapped there */
 	expect("cow", 0);
+	expect("segs", 0);
 	expect("badaddr", 128 + 11);	/* killed: nothing mapped there */
 	expect("rowrite", 128 + 11);	/* killed: the page is read-only */
 	expect("nullptr", 128 + 11);	/* killed: SIGSEGV outside the region */
