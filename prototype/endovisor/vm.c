@@ -53,8 +53,9 @@ struct ev_vm {
 	refcount_t users;		/* the handle's, and each carrier's and caller's */
 	struct rcu_head rcu;
 	struct mutex lock;		/* this space's page-table writes, and copies */
-	atomic_long_t mapped;		/* pages mapped now, against EV_MAP_QUOTA */
-	unsigned long table_bytes;	/* page tables its maps made Linux allocate; lock held */
+	/* Under lock: what it holds against the sandbox's EV_MAP_QUOTA and EV_PT_QUOTA. */
+	unsigned long mapped;		/* pages mapped now */
+	unsigned long table_bytes;	/* page tables its maps made Linux allocate */
 };
 
 struct mm_struct *ev_vm_mm(struct ev_vm *vm)
@@ -203,8 +204,9 @@ static void ev_vm_free(struct ev_sandbox *sb, struct ev_vm *vm)
 		zap_vma_ptes(vma, EV_TENANT_BASE, EV_TENANT_SIZE);
 	mmap_read_unlock(vm->mm);
 	/* Its pages and tables no longer count against the sandbox's bounds. */
-	atomic_long_sub(atomic_long_xchg(&vm->mapped, 0), &sb->vm_pages);
+	atomic_long_sub(vm->mapped, &sb->vm_pages);
 	atomic_long_sub(vm->table_bytes, &sb->vm_table_bytes);
+	vm->mapped = 0;
 	vm->table_bytes = 0;
 	mutex_unlock(&vm->lock);
 	ev_vm_put(vm);
@@ -411,7 +413,7 @@ static int ev_map_one(struct ev_sandbox *sb, struct ev_vm *vm, unsigned long va,
 	if (ret)
 		atomic_long_dec(&sb->vm_pages);
 	else
-		atomic_long_inc(&vm->mapped);
+		vm->mapped++;
 	return ret;
 }
 
@@ -469,7 +471,7 @@ static int ev_vm_op_locked(struct ev_sandbox *sb, struct ev_vm *vm,
 			return ret;
 		ev_rewrite(vm, op->op, op->va, 1, op->prot);
 		if (op->op == EV_VM_OP_UNMAP) {
-			atomic_long_dec(&vm->mapped);
+			vm->mapped--;
 			atomic_long_dec(&sb->vm_pages);
 		}
 		return 0;
@@ -531,7 +533,7 @@ static long ev_vm_range(struct ev_vcpu *v, unsigned long handle, unsigned int ki
 	if (!ret) {
 		ev_rewrite(vm, kind, va, pages, prot);
 		if (kind == EV_VM_OP_UNMAP) {
-			atomic_long_sub(pages, &vm->mapped);
+			vm->mapped -= pages;
 			atomic_long_sub(pages, &v->sb->vm_pages);
 		}
 	}
