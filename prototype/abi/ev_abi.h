@@ -51,19 +51,20 @@
 #define EV_SVC_FRAME_GRANT	7	/* (count, out): frames into out[]; -EINVAL, -EFAULT, -ENOMEM, ending */
 #define EV_SVC_VM_CREATE	8	/* (): a tenant address space (> 0); -ENOSPC, -ENOMEM, ending */
 #define EV_SVC_VM_DESTROY	9	/* (vm): -EBADF no such space, -EBUSY a tenant runs in it */
-#define EV_SVC_VM_MAP		10	/* (vm, va, frame, prot): -EBADF, -EINVAL, -EACCES, -EEXIST */
+#define EV_SVC_VM_MAP		10	/* (vm, va, frame, prot): -EBADF, -EINVAL, -EACCES, -EEXIST, -ENOSPC past EV_MAP_QUOTA or EV_PT_QUOTA */
 #define EV_SVC_VM_PROTECT	11	/* (vm, va, pages, prot): -EBADF, -EINVAL, -ENOENT */
 #define EV_SVC_VM_UNMAP		12	/* (vm, va, pages): -EBADF, -EINVAL, -ENOENT */
-#define EV_SVC_VM_BATCH		13	/* (vm, ops, count): ops done, or -errno of the first to fail */
+#define EV_SVC_VM_BATCH		13	/* (vm, ops, count): ops done, or -errno of the first to fail (as vm_map, vm_protect, vm_unmap); -EFAULT */
 #define EV_SVC_COPY_FROM_TENANT	14	/* (vm, dst, src, len): -EBADF, -EINVAL, -EFAULT */
 #define EV_SVC_COPY_TO_TENANT	15	/* (vm, dst, src, len): -EBADF, -EINVAL, -EFAULT */
 #define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL, ending */
-#define EV_SVC_CALIBRATE	17	/* (what, a0, a1): Linux's own costs, into the log */
+#define EV_SVC_CALIBRATE	17	/* (what, a0 .. a3): Linux's own costs, into the log; -EINVAL, -EBADF, -EFAULT, -ENOMEM */
 #define EV_SVC_VM_ACTIVATE	18	/* (vm or 0): the carrier adopts vm's mm, or its own; -EBADF */
 #define EV_SVC_FPU_CREATE	19	/* (src or 0): a copy of src's FPU context, or the initial one (> 0); -EBADF, -EBUSY, -ENOSPC, -ENOMEM, ending */
 #define EV_SVC_FPU_DESTROY	20	/* (fpu): -EBADF, -EBUSY loaded on another vCPU's carrier */
 #define EV_SVC_FPU_SWITCH	21	/* (fpu): save the carrier's user FPU state, load fpu's; -EBADF, -EBUSY loaded on another vCPU's carrier, -ENOMEM */
-#define EV_NR_SERVICES		22
+#define EV_SVC_VM_QUERY		22	/* (vm, va): the frame mapped at va | its EV_PROT_* bits; -EBADF, -EINVAL, -ENOENT nothing mapped */
+#define EV_NR_SERVICES		23
 
 /* mem_alloc flags, and its limits. */
 #define EV_MEM_ZERO		1UL
@@ -83,6 +84,13 @@
 #define EV_TENANT_BASE		_AC(0x1000000000, UL)	/* 64 GiB */
 #define EV_TENANT_SIZE		_AC(0x1000000000, UL)	/* 64 GiB of it */
 #define EV_MAX_VMS		64
+/*
+ * What a sandbox's spaces may make Linux hold, all of them together: pages
+ * mapped (a frame mapped twice counts twice), and pages of page tables,
+ * which stay until their space is destroyed.  vm_map past either: -ENOSPC.
+ */
+#define EV_MAP_QUOTA		65536
+#define EV_PT_QUOTA		2048
 #define EV_MAX_FPUS		256
 #define EV_PROT_READ		1
 #define EV_PROT_WRITE		2
@@ -101,8 +109,8 @@
 #define EV_TRAP_EXCEPTION	4	/* any other fault: fault_addr, and the signal Linux would have sent */
 
 /* calibrate(what, ...) */
-#define EV_CAL_HEAP		1	/* (): kmalloc and kfree, and the table alone */
-#define EV_CAL_COPY		2	/* (vm, va): copy_from_user of 64 B and 4 KiB */
+#define EV_CAL_HEAP		1	/* (): kmalloc and kfree, and the parts of mem_alloc and mem_free */
+#define EV_CAL_COPY		2	/* (vm, va, pages, buf): copy_from_user of 64 B and 4 KiB over pages pages from va, and the parts of copy_from_tenant into buf */
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>

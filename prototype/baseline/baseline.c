@@ -18,15 +18,17 @@
  *                            two busy loops in the cgroup "sibling" for SECS
  *                            seconds -> EVFIG LABEL.sibling_share, the
  *                            processors the group got
- *   baseline touch N         first touch of each of N pages: mapped with
- *                            MAP_POPULATE (present), and not (a demand
- *                            fault) -> EVFIG linux.touch_present, touch_fault
+ *   baseline touch N         first touch of each of N pages: populated
+ *                            (present), and not (a demand fault) -> EVFIG
+ *                            linux.touch_present, touch_fault
  *   baseline mprotect R      mprotect of a populated 2 MiB read-only, R times
  *                            -> EVFIG linux.mprotect_2m
  *   baseline fork R          fork of a process with 64 MiB mapped and
  *                            touched, until fork returns in the parent, R
  *                            times -> EVFIG linux.fork_64m
  *
+ * The memory baselines use 4 KiB pages only, as the sandbox's side does
+ * (small_pages): never a transparent huge page.
  * Each timing is taken with the cycle counter, after a warm-up, and
  * reported as the median and the 99th percentile, as the sandbox kernels
  * report theirs.
@@ -292,16 +294,35 @@ static uint64_t timed_read(volatile const char *p)
 	return __rdtsc() - t0;
 }
 
+/*
+ * Private anonymous memory of len bytes in 4 KiB pages, populated (written,
+ * as MAP_POPULATE does for such a mapping) if asked.  The guest's
+ * transparent huge pages are "always", which would otherwise back an
+ * aligned 2 MiB with one huge page where the sandbox's side maps 512 small
+ * ones; so the mapping is marked first and populated after.
+ */
+static char *small_pages(size_t len, int populate)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	if (madvise(p, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	if (populate && madvise(p, len, MADV_POPULATE_WRITE))
+		die("madvise(MADV_POPULATE_WRITE)");
+	return p;
+}
+
 static void touch(size_t n, int populate, const char *key)
 {
 	size_t len = n * 4096, i;
 	uint64_t *s = calloc(n, sizeof(*s));
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
+	char *p = small_pages(len, populate);
 	long f0;
 
-	if (p == MAP_FAILED || !s)
-		die("mmap");
+	if (!s)
+		die("calloc");
 	f0 = faults();
 	for (i = 0; i < n; i++)
 		s[i] = timed_read(p + i * 4096);
@@ -315,11 +336,10 @@ static void mprotect_2m(size_t rounds)
 {
 	size_t len = 2 << 20, r;
 	uint64_t *s = calloc(rounds, sizeof(*s));
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	char *p = small_pages(len, 1);
 
-	if (p == MAP_FAILED || !s)
-		die("mmap");
+	if (!s)
+		die("calloc");
 	for (r = 0; r < rounds; r++) {
 		uint64_t t0 = cycles();
 
@@ -338,11 +358,10 @@ static void fork_64m(size_t rounds)
 {
 	size_t len = 64 << 20, r, i;
 	uint64_t *s = calloc(rounds, sizeof(*s));
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = small_pages(len, 0);
 
-	if (p == MAP_FAILED || !s)
-		die("mmap");
+	if (!s)
+		die("calloc");
 	for (i = 0; i < len; i += 4096)
 		p[i] = 1;
 	for (r = 0; r < rounds; r++) {

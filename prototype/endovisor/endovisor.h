@@ -166,6 +166,8 @@ struct ev_sandbox {
 	struct ev_grant grant;
 	struct mutex vm_lock;		/* creating and destroying address spaces */
 	struct ev_vm __rcu *vms[EV_MAX_VMS];
+	atomic_long_t vm_pages;		/* mapped in all its spaces, against EV_MAP_QUOTA */
+	atomic_long_t vm_table_bytes;	/* their page tables, against EV_PT_QUOTA */
 	struct ev_fpu *fpus[EV_MAX_FPUS];	/* under lock */
 	void *globals;			/* the kernel's per-sandbox page */
 	unsigned long upcall_entry;	/* in the kernel's text, or 0 */
@@ -240,6 +242,18 @@ long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags
 		      unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
 		     unsigned long a2, unsigned long a3, unsigned long a4);
+/* Cycles of n mem_alloc and mem_free bodies, and of their parts: see heap.c. */
+enum {
+	EV_HEAP_STEP_ALLOCS,	/* the block's and its node's kmalloc and kfree */
+	EV_HEAP_STEP_TABLE,	/* and the table */
+	EV_HEAP_STEP_ALL,	/* and free_sem and the live counts: all of the bodies */
+	EV_HEAP_STEPS
+};
+
+struct ev_heap_cal {
+	u64 step[EV_HEAP_STEPS], body, table;
+};
+int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *c);
 
 /* symbols.c: what Linux does not export, resolved at load */
 struct ev_linux {
@@ -282,6 +296,11 @@ long ev_svc_copy_from_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long 
 			     unsigned long src, unsigned long len, unsigned long a4);
 long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
 			   unsigned long src, unsigned long len, unsigned long a4);
+long ev_svc_vm_query(struct ev_vcpu *v, unsigned long vm, unsigned long va,
+		     unsigned long a2, unsigned long a3, unsigned long a4);
+int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
+		   u64 *s, unsigned int n);
+void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n);
 
 /* tenant.c */
 int ev_tenant_module_init(void);
@@ -310,7 +329,6 @@ void ev_fpu_teardown(struct ev_sandbox *sb);
 /* calibrate.c */
 long ev_svc_calibrate(struct ev_vcpu *v, unsigned long what, unsigned long a0,
 		      unsigned long a1, unsigned long a2, unsigned long a3);
-u64 ev_heap_table_round(struct ev_heap *h, unsigned int n);
 
 /* kick.c */
 int ev_kick_module_init(void);

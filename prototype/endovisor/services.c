@@ -65,4 +65,5 @@ const ev_service_fn ev_service_table[EV_NR_SERVICES] = {
 	[EV_SVC_FPU_CREATE] = ev_svc_fpu_create,
 	[EV_SVC_FPU_DESTROY] = ev_svc_fpu_destroy,
 	[EV_SVC_FPU_SWITCH] = ev_svc_fpu_switch,
+	[EV_SVC_VM_QUERY] = ev_svc_vm_query,
 };

@@ -20,6 +20,15 @@
  * the endovisor holds it.  So the entries are written under the space's own
  * mutex, found by a walk of the page table in software (ev_walk), and
  * apply_to_page_range is called only to allocate a missing page table.
+ * The copies hold the same mutex from each walk to the end of its copy, so
+ * that no protect, unmap or destroy changes an entry between the two.
+ *
+ * What a sandbox can make Linux hold in page tables is bounded: its spaces
+ * together map at most EV_MAP_QUOTA pages and use at most EV_PT_QUOTA
+ * pages of page tables (as Linux counts them, mm_pgtables_bytes); a map
+ * past either bound is refused with -ENOSPC.  Page tables stay until their
+ * mm goes, so an unmap gives back mapped pages but not tables; vm_destroy
+ * gives back both.
  *
  * A page fault in the region (an unmapped page, or a write to a page mapped
  * read-only) reaches the endovisor's fault handler, which hands it to the
@@ -33,6 +42,7 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <asm/msr.h>
 
 #include "endovisor.h"
 
@@ -42,8 +52,10 @@ struct ev_vm {
 	unsigned int slot;
 	refcount_t users;		/* the handle's, and each carrier's and caller's */
 	struct rcu_head rcu;
-	struct mutex lock;		/* serializes this space's page-table writes */
-	atomic_long_t mapped;
+	struct mutex lock;		/* this space's page-table writes, and copies */
+	/* Under lock: what it holds against the sandbox's EV_MAP_QUOTA and EV_PT_QUOTA. */
+	unsigned long mapped;		/* pages mapped now */
+	unsigned long table_bytes;	/* page tables its maps made Linux allocate */
 };
 
 struct mm_struct *ev_vm_mm(struct ev_vm *vm)
@@ -208,7 +220,11 @@ static void ev_vm_free(struct ev_sandbox *sb, struct ev_vm *vm)
 	if (vma && vma->vm_start == EV_TENANT_BASE)
 		zap_vma_ptes(vma, EV_TENANT_BASE, EV_TENANT_SIZE);
 	mmap_read_unlock(vm->mm);
-	atomic_long_set(&vm->mapped, 0);
+	/* Its pages and tables no longer count against the sandbox's bounds. */
+	atomic_long_sub(vm->mapped, &sb->vm_pages);
+	atomic_long_sub(vm->table_bytes, &sb->vm_table_bytes);
+	vm->mapped = 0;
+	vm->table_bytes = 0;
 	mutex_unlock(&vm->lock);
 	ev_vm_put(vm);
 }
@@ -339,6 +355,27 @@ static unsigned long ev_walk_pfn(struct mm_struct *mm, unsigned long va, bool *w
 	return pte_pfn(pte);
 }
 
+/*
+ * How many page tables a map at va would have Linux allocate: one for each
+ * level below the first missing entry on the way down.
+ */
+static unsigned int ev_tables_needed(struct mm_struct *mm, unsigned long va)
+{
+	pgd_t *pgd = pgd_offset(mm, va);
+	p4d_t *p4d;
+	pud_t *pud;
+
+	if (pgd_none(*pgd))
+		return 4;	/* only with five levels: pgd_none is never true with four */
+	p4d = p4d_offset(pgd, va);
+	if (p4d_none(*p4d))
+		return 3;
+	pud = pud_offset(p4d, va);
+	if (pud_none(*pud))
+		return 2;
+	return pmd_none(*pmd_offset(pud, va)) ? 1 : 0;
+}
+
 struct ev_map_job {
 	struct mm_struct *mm;
 	pte_t pte;
@@ -355,14 +392,46 @@ static int ev_pte_install(pte_t *ptep, unsigned long addr, void *data)
 	return 0;
 }
 
-static int ev_map_one(struct ev_vm *vm, unsigned long va, pte_t pte)
+/*
+ * A page table is missing on the way to va: let Linux allocate what is
+ * needed, within the sandbox's bound.  The tables are reserved against
+ * the bound first and charged as Linux counted them after.
+ */
+static int ev_map_alloc(struct ev_sandbox *sb, struct ev_vm *vm, unsigned long va,
+			struct ev_map_job *job)
+{
+	long reserve = ev_tables_needed(vm->mm, va) * PAGE_SIZE, used;
+	unsigned long before = mm_pgtables_bytes(vm->mm);
+	int ret;
+
+	if (atomic_long_add_return(reserve, &sb->vm_table_bytes) >
+	    (long)EV_PT_QUOTA * PAGE_SIZE) {
+		atomic_long_sub(reserve, &sb->vm_table_bytes);
+		return -ENOSPC;
+	}
+	ret = apply_to_page_range(vm->mm, va, PAGE_SIZE, ev_pte_install, job);
+	used = mm_pgtables_bytes(vm->mm) - before;
+	vm->table_bytes += used;
+	atomic_long_sub(reserve - used, &sb->vm_table_bytes);
+	return ret;
+}
+
+static int ev_map_one(struct ev_sandbox *sb, struct ev_vm *vm, unsigned long va, pte_t pte)
 {
 	struct ev_map_job job = { .mm = vm->mm, .pte = pte };
 	pte_t *ptep = ev_walk(vm->mm, va);
+	int ret;
 
-	if (!ptep)	/* a page table is missing: let Linux allocate it */
-		return apply_to_page_range(vm->mm, va, PAGE_SIZE, ev_pte_install, &job);
-	return ev_pte_install(ptep, va, &job);
+	if (atomic_long_inc_return(&sb->vm_pages) > EV_MAP_QUOTA) {
+		atomic_long_dec(&sb->vm_pages);
+		return -ENOSPC;
+	}
+	ret = ptep ? ev_pte_install(ptep, va, &job) : ev_map_alloc(sb, vm, va, &job);
+	if (ret)
+		atomic_long_dec(&sb->vm_pages);
+	else
+		vm->mapped++;
+	return ret;
 }
 
 /* Is every page of the range mapped (for protect and unmap, before any change)? */
@@ -408,10 +477,7 @@ static int ev_vm_op_locked(struct ev_sandbox *sb, struct ev_vm *vm,
 		page = ev_grant_page(&sb->grant, op->frame);
 		if (!page)
 			return -EACCES;
-		ret = ev_map_one(vm, op->va, ev_pte(page_to_pfn(page), op->prot));
-		if (!ret)
-			atomic_long_inc(&vm->mapped);
-		return ret;
+		return ev_map_one(sb, vm, op->va, ev_pte(page_to_pfn(page), op->prot));
 	case EV_VM_OP_PROTECT:
 		if (!ev_prot_ok(op->prot))
 			return -EINVAL;
@@ -421,8 +487,10 @@ static int ev_vm_op_locked(struct ev_sandbox *sb, struct ev_vm *vm,
 		if (ret)
 			return ret;
 		ev_rewrite(vm, op->op, op->va, 1, op->prot);
-		if (op->op == EV_VM_OP_UNMAP)
-			atomic_long_dec(&vm->mapped);
+		if (op->op == EV_VM_OP_UNMAP) {
+			vm->mapped--;
+			atomic_long_dec(&sb->vm_pages);
+		}
 		return 0;
 	}
 	return -EINVAL;
@@ -481,8 +549,10 @@ static long ev_vm_range(struct ev_vcpu *v, unsigned long handle, unsigned int ki
 	ret = ev_check_mapped(vm, va, pages);
 	if (!ret) {
 		ev_rewrite(vm, kind, va, pages, prot);
-		if (kind == EV_VM_OP_UNMAP)
-			atomic_long_sub(pages, &vm->mapped);
+		if (kind == EV_VM_OP_UNMAP) {
+			vm->mapped -= pages;
+			atomic_long_sub(pages, &v->sb->vm_pages);
+		}
 	}
 	ev_vm_unlock(vm);
 	if (!ret)
@@ -562,6 +632,11 @@ long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
 /*
  * Copy len bytes between sandbox memory and tenant memory, a page at a
  * time, each page found by a software walk of the tenant's page table.
+ * The space's lock is held throughout, as the page-table writers hold it:
+ * otherwise a copy_to_tenant could find a page writable, lose the
+ * processor while another vCPU's fork made the frame read-only and shared
+ * with a child, and then write into the child's memory.  It is taken
+ * before free_sem, in the order vm_batch takes them.
  */
 static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned long kaddr,
 			   unsigned long uaddr, unsigned long len, bool to_tenant)
@@ -576,10 +651,16 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 	vm = ev_vm_get(v->sb, handle);
 	if (!vm)
 		return -EBADF;
-	/* The sandbox's buffer stays its own while it is written (ev_sandbox_write). */
+	mutex_lock(&vm->lock);
+	/*
+	 * The sandbox's buffer stays its own until the copy is done: free_sem
+	 * is held for reading from the check to the last page, as
+	 * ev_sandbox_write holds it for its one small copy.
+	 */
 	down_read(&v->sb->heap.free_sem);
 	if (!ev_sandbox_owns(v->sb, (void *)kaddr, len, !to_tenant)) {
 		up_read(&v->sb->heap.free_sem);
+		mutex_unlock(&vm->lock);
 		ev_vm_put(vm);
 		return -EFAULT;
 	}
@@ -602,6 +683,7 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 		len -= n;
 	}
 	up_read(&v->sb->heap.free_sem);
+	mutex_unlock(&vm->lock);
 	ev_vm_put(vm);
 	return ret;
 }
@@ -618,4 +700,79 @@ long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long ds
 			   unsigned long src, unsigned long len, unsigned long a4)
 {
 	return ev_copy_tenant(v, vm, src, dst, len, true);
+}
+
+/*
+ * vm_query(vm, va): the frame mapped at va, with the entry's EV_PROT_* bits
+ * in the low bits of the result (a frame is page-aligned); -ENOENT if
+ * nothing is mapped there.  OSTD's cursor query: what a kernel proper's
+ * fault handler asks to find the frame behind a faulting page.
+ */
+long ev_svc_vm_query(struct ev_vcpu *v, unsigned long handle, unsigned long va,
+		     unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	struct ev_vm *vm = ev_vm_get(v->sb, handle);
+	unsigned long pfn, prot = EV_PROT_READ;
+	pte_t *ptep;
+	pte_t pte;
+
+	if (!vm)
+		return -EBADF;
+	if (!ev_va_ok(va, 1)) {
+		ev_vm_put(vm);
+		return -EINVAL;
+	}
+	mutex_lock(&vm->lock);
+	ptep = ev_walk(vm->mm, va);
+	pte = ptep ? ptep_get(ptep) : __pte(0);
+	mutex_unlock(&vm->lock);
+	ev_vm_put(vm);
+	if (!pte_present(pte) || !pte_special(pte))
+		return -ENOENT;
+	pfn = pte_pfn(pte);
+	if (pte_write(pte))
+		prot |= EV_PROT_WRITE;
+	if (pte_exec(pte))
+		prot |= EV_PROT_EXEC;
+	return (long)pfn_to_kaddr(pfn) | prot;
+}
+
+/*
+ * For calibrate: n software walks of the pages pages from va, a page
+ * further each time, each timed into s[i]; -EFAULT if one is not mapped.
+ */
+int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
+		   u64 *s, unsigned int n)
+{
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&vm->lock);
+	for (i = 0; i < n; i++) {
+		unsigned long at = va + (i % pages) * PAGE_SIZE, pfn;
+		u64 t0 = rdtsc_ordered();
+
+		pfn = ev_walk_pfn(vm->mm, at, NULL);
+		s[i] = rdtsc_ordered() - t0;
+		if (!pfn) {
+			ret = -EFAULT;
+			break;
+		}
+	}
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+/* For calibrate: the space's lock taken and released n times, each timed. */
+void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		u64 t0 = rdtsc_ordered();
+
+		mutex_lock(&vm->lock);
+		mutex_unlock(&vm->lock);
+		s[i] = rdtsc_ordered() - t0;
+	}
 }

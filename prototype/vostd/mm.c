@@ -7,10 +7,15 @@
 
 #define VOSTD_GRANT_BATCH	256
 
-/* The sandbox's pool of granted frames it is not using: a stack of addresses. */
+/*
+ * The sandbox's pool of granted frames it is not using: a stack of
+ * addresses.  It has room for every frame ever granted through it (cap >=
+ * total), so a frame given back always finds a slot.
+ */
 struct vostd_frame_pool {
 	vostd_spinlock_t lock;
 	unsigned long n, cap;
+	unsigned long total;	/* frames granted, and being granted, through it */
 	void **free;
 };
 
@@ -30,47 +35,85 @@ void vostd_memcpy(void *dst, const void *src, unsigned long n)
 	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
 }
 
-/* Refill the pool with a batch from the grant; the pool's lock is not held. */
-static bool vostd_pool_refill(struct vostd_frame_pool *pool)
+static void vostd_pool_lock(struct vostd_frame_pool *pool)
 {
-	u64 *got = vostd_alloc(VOSTD_GRANT_BATCH * sizeof(u64), false);
-	void **bigger = NULL;
-	long n, i;
-
-	if (!got)
-		return false;
-	n = vostd_call(EV_SVC_FRAME_GRANT, VOSTD_GRANT_BATCH, (unsigned long)got, 0, 0, 0);
-	if (n <= 0) {
-		vostd_free(got);
-		return false;
-	}
 	vostd_upcall_disable();
 	vostd_spin_lock(&pool->lock);
-	if (pool->n + n > pool->cap) {
-		unsigned long cap = pool->cap ? pool->cap * 2 : 1024;
+}
 
-		while (cap < pool->n + n)
+static void vostd_pool_unlock(struct vostd_frame_pool *pool)
+{
+	vostd_spin_unlock(&pool->lock);
+	vostd_upcall_enable();
+}
+
+/*
+ * Make room in the pool for a batch more than it has granted, and reserve
+ * it.  The lock is held on entry and on a true return, not on false: the
+ * pool could not grow.  Allocations are made with the lock dropped.
+ */
+static bool vostd_pool_reserve(struct vostd_frame_pool *pool)
+{
+	while (pool->cap - pool->total < VOSTD_GRANT_BATCH) {
+		unsigned long cap = pool->cap ? pool->cap * 2 : 1024, i;
+		void **bigger, **unused;
+
+		while (cap < pool->total + VOSTD_GRANT_BATCH)
 			cap *= 2;
-		vostd_spin_unlock(&pool->lock);
-		vostd_upcall_enable();
+		vostd_pool_unlock(pool);
 		bigger = vostd_alloc(cap * sizeof(void *), false);
-		vostd_upcall_disable();
-		vostd_spin_lock(&pool->lock);
-		if (bigger) {
-			for (i = 0; i < (long)pool->n; i++)
+		if (!bigger)
+			return false;
+		vostd_pool_lock(pool);
+		unused = bigger;
+		if (cap > pool->cap) {	/* no other vCPU grew it further meanwhile */
+			for (i = 0; i < pool->n; i++)
 				bigger[i] = pool->free[i];
-			if (pool->free)
-				vostd_free(pool->free);
+			unused = pool->free;
 			pool->free = bigger;
 			pool->cap = cap;
 		}
+		if (unused) {
+			vostd_pool_unlock(pool);
+			vostd_free(unused);
+			vostd_pool_lock(pool);
+		}
 	}
-	for (i = 0; i < n && pool->n < pool->cap; i++)
-		pool->free[pool->n++] = (void *)got[i];
-	vostd_spin_unlock(&pool->lock);
-	vostd_upcall_enable();
-	vostd_free(got);
+	pool->total += VOSTD_GRANT_BATCH;
 	return true;
+}
+
+/*
+ * Refill the pool with a batch from the grant; the pool's lock is not
+ * held.  The room is made before the frames are asked for, so no granted
+ * frame is ever dropped for want of a slot.  A grant that fails part way
+ * has granted the frames it wrote out before it failed: those are kept.
+ * True if the pool got a frame.
+ */
+static bool vostd_pool_refill(struct vostd_frame_pool *pool)
+{
+	u64 *got;
+	long n = 0, i;
+
+	vostd_pool_lock(pool);
+	if (!vostd_pool_reserve(pool))
+		return false;
+	vostd_pool_unlock(pool);
+	got = vostd_alloc(VOSTD_GRANT_BATCH * sizeof(u64), true);
+	if (got)	/* zeroed: the frames granted are the entries it filled */
+		vostd_call(EV_SVC_FRAME_GRANT, VOSTD_GRANT_BATCH, (unsigned long)got, 0, 0, 0);
+	vostd_pool_lock(pool);
+	for (i = 0; got && i < VOSTD_GRANT_BATCH; i++) {
+		if (!got[i])
+			break;
+		pool->free[pool->n++] = (void *)got[i];
+		n++;
+	}
+	pool->total -= VOSTD_GRANT_BATCH - n;	/* the part of the reserve not used */
+	vostd_pool_unlock(pool);
+	if (got)
+		vostd_free(got);
+	return n > 0;
 }
 
 void *vostd_frame_alloc(void)
@@ -81,12 +124,10 @@ void *vostd_frame_alloc(void)
 	if (!pool)
 		return NULL;
 	for (;;) {
-		vostd_upcall_disable();
-		vostd_spin_lock(&pool->lock);
+		vostd_pool_lock(pool);
 		if (pool->n)
 			frame = pool->free[--pool->n];
-		vostd_spin_unlock(&pool->lock);
-		vostd_upcall_enable();
+		vostd_pool_unlock(pool);
 		if (frame || !vostd_pool_refill(pool))
 			break;
 	}
@@ -99,12 +140,10 @@ void vostd_frame_free(void *frame)
 {
 	struct vostd_frame_pool *pool = vostd_pool();
 
-	vostd_upcall_disable();
-	vostd_spin_lock(&pool->lock);
-	if (pool->n < pool->cap)	/* always: every frame came through the pool */
+	vostd_pool_lock(pool);
+	if (pool->n < pool->cap)	/* always: cap counts every frame granted */
 		pool->free[pool->n++] = frame;
-	vostd_spin_unlock(&pool->lock);
-	vostd_upcall_enable();
+	vostd_pool_unlock(pool);
 }
 
 struct vostd_vmspace *vostd_vmspace_new(void)
@@ -145,6 +184,18 @@ long vostd_vm_protect(struct vostd_vmspace *vs, unsigned long va,
 long vostd_vm_unmap(struct vostd_vmspace *vs, unsigned long va, unsigned long pages)
 {
 	return vostd_call(EV_SVC_VM_UNMAP, vs->handle, va, pages, 0, 0);
+}
+
+long vostd_vm_query(struct vostd_vmspace *vs, unsigned long va, void **frame,
+		    unsigned int *prot)
+{
+	long ret = vostd_call(EV_SVC_VM_QUERY, vs->handle, va, 0, 0, 0);
+
+	if (vostd_is_err(ret))
+		return ret;
+	*frame = (void *)(ret & ~(VOSTD_PAGE_SIZE - 1));
+	*prot = ret & (VOSTD_PAGE_SIZE - 1);
+	return 0;
 }
 
 long vostd_cursor_init(struct vostd_cursor *c, struct vostd_vmspace *vs,

@@ -33,6 +33,12 @@ long vostd_vm_protect(struct vostd_vmspace *vs, unsigned long va,
 		      unsigned long pages, unsigned int prot);
 long vostd_vm_unmap(struct vostd_vmspace *vs, unsigned long va,
 		    unsigned long pages);
+/*
+ * What is mapped at va (OSTD's cursor query): the frame and its EV_PROT_*
+ * bits; -ENOENT if nothing is.
+ */
+long vostd_vm_query(struct vostd_vmspace *vs, unsigned long va, void **frame,
+		    unsigned int *prot);
 
 /*
  * A cursor over [va, end) of an address space, as OSTD's CursorMut: it

@@ -227,6 +227,14 @@ static void vm_cases(void)
 	expect("map", 0, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, RW));
 	expect("map_over_mapping", -EEXIST, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, RW));
 
+	expect("query_bad_handle", -EBADF, call(EV_SVC_VM_QUERY, 0, VA, 0, 0));
+	expect("query_noncanonical", -EINVAL, call(EV_SVC_VM_QUERY, vm, NONCANON, 0, 0));
+	expect("query_kernel_va", -EINVAL, call(EV_SVC_VM_QUERY, vm, KERNEL_VA, 0, 0));
+	expect("query_below_region", -EINVAL, call(EV_SVC_VM_QUERY, vm, EV_TENANT_BASE - PAGE, 0, 0));
+	expect("query_unmapped", -ENOENT, call(EV_SVC_VM_QUERY, vm, VA + 16 * PAGE, 0, 0));
+	/* The one that succeeds names the frame and its protection, nothing else. */
+	expect("query_mapped", (long)((unsigned long)frame | RW), call(EV_SVC_VM_QUERY, vm, VA, 0, 0));
+
 	expect("protect_unmapped", -ENOENT, call(EV_SVC_VM_PROTECT, vm, VA + 16 * PAGE, 1, EV_PROT_READ));
 	expect("protect_zero_pages", -EINVAL, call(EV_SVC_VM_PROTECT, vm, VA, 0, EV_PROT_READ));
 	expect("protect_huge_count", -EINVAL, call(EV_SVC_VM_PROTECT, vm, VA, 1UL << 40, EV_PROT_READ));
