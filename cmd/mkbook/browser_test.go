@@ -197,6 +197,27 @@ func TestSiteInBrowser(t *testing.T) {
 	}
 	key(kb.Escape)
 
+	// A link to a figure, on a page taller than the window, scrolls it
+	// into view below the sticky bar rather than under it.
+	const fig = "f-hello-crossing-stub"
+	do(chromedp.EmulateViewport(1200, 320),
+		chromedp.Navigate(url("provenance.html#"+fig)),
+		chromedp.WaitReady(chromedp.CSS("body")),
+		chromedp.Sleep(200*time.Millisecond))
+	pos, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(
+		`[window.scrollY, document.getElementById(%q).getBoundingClientRect().top, document.querySelector('.bar').getBoundingClientRect().bottom]`, fig)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pos[0] == 0 {
+		t.Fatalf("provenance.html#%s did not scroll: the check proves nothing", fig)
+	}
+	if pos[1] < pos[2] {
+		t.Fatalf("provenance.html#%s puts the figure at %.0fpx, under the bar, which ends at %.0fpx", fig, pos[1], pos[2])
+	}
+	shot("anchor")
+	do(chromedp.EmulateViewport(1200, 900))
+
 	// Every internal link of every page lands on a page and anchor that exist.
 	pages, _ := filepath.Glob(filepath.Join(site, "*.html"))
 	logs, _ := filepath.Glob(filepath.Join(site, "logs", "*.html"))
