@@ -216,10 +216,27 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Fatalf("provenance.html#%s puts the figure at %.0fpx, under the bar, which ends at %.0fpx", fig, pos[1], pos[2])
 	}
 	shot("anchor")
+
+	// On a phone's width no page scrolls sideways: the bar's buttons fit,
+	// long names wrap, and a wide table scrolls inside itself.
+	pages, _ := filepath.Glob(filepath.Join(site, "*.html"))
+	for _, p := range pages {
+		do(chromedp.EmulateViewport(420, 800),
+			chromedp.Navigate("file://"+p),
+			chromedp.WaitReady(chromedp.CSS("body")))
+		w, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](
+			`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w[0] > w[1] {
+			t.Errorf("%s is %dpx wide in a %dpx window", filepath.Base(p), w[0], w[1])
+		}
+	}
+	shot("narrow")
 	do(chromedp.EmulateViewport(1200, 900))
 
 	// Every internal link of every page lands on a page and anchor that exist.
-	pages, _ := filepath.Glob(filepath.Join(site, "*.html"))
 	logs, _ := filepath.Glob(filepath.Join(site, "logs", "*.html"))
 	checked := 0
 	for _, p := range append(pages, logs...) {
