@@ -13,34 +13,19 @@
  *                   code, masked, never crossing again, until it is killed
  *   attack B F      the calls another sandbox could make on the block B and
  *                   the frame F of the one holding them
+ *   race, racekill, firstrun, calloop
+ *                   tenants' traps under kicks, kills and first entries
+ *                   (traps.c)
  *
  * A case line reads: HOSTILE case NAME want CODE got CODE ok|FAIL.
  */
-#include "mm.h"
+#include "hostile.h"
+#include "traps.h"
 
-#define PAGE		VOSTD_PAGE_SIZE
 #define NONCANON	0x8000000000000000UL
 #define KERNEL_VA	0xffff888000000000UL	/* Linux's direct map: not the sandbox's */
 #define KERNEL_TEXT	0xffffffff81000000UL
-#define RW		(EV_PROT_READ | EV_PROT_WRITE)
 #define VA		(EV_TENANT_BASE + 0x200000)
-
-struct hostile {
-	u32 cases, failed;
-	u32 vcpu0_done;
-	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
-};
-
-static struct hostile *H(void)
-{
-	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(struct hostile));
-}
-
-static long call(unsigned long svc, unsigned long a0, unsigned long a1,
-		 unsigned long a2, unsigned long a3)
-{
-	return vostd_call(svc, a0, a1, a2, a3, 0);
-}
 
 /* An errno's name, or the number itself in buf. */
 static const char *code_name(long e, char *buf, size_t size)
@@ -64,14 +49,15 @@ static const char *code_name(long e, char *buf, size_t size)
 	return buf;
 }
 
-static void expect(const char *name, long want, long got)
+void expect(const char *name, long want, long got)
 {
 	struct hostile *h = H();
 	char wbuf[24], gbuf[24];
 
-	h->cases++;
+	/* Cases run on more than one vCPU at once. */
+	__atomic_add_fetch(&h->cases, 1, __ATOMIC_RELAXED);
 	if (got != want)
-		h->failed++;
+		__atomic_add_fetch(&h->failed, 1, __ATOMIC_RELAXED);
 	vostd_println("HOSTILE case %-30s want %-10s got %-10s %s", name,
 		      code_name(want, wbuf, sizeof(wbuf)), code_name(got, gbuf, sizeof(gbuf)),
 		      got == want ? "ok" : "FAIL");
@@ -494,6 +480,8 @@ static long hostile_main(void)
 
 	if (!h)
 		return -ENOMEM;
+	if (traps_mode(args))
+		return traps_main(args);
 	if (vostd_has_prefix(args, "test")) {
 		if (vostd_nr_cpus() < 2) {
 			vostd_println("hostile: test needs two vCPUs");
@@ -512,7 +500,8 @@ static long hostile_main(void)
 	} else if (vostd_has_prefix(args, "attack")) {
 		attack(args + 6);
 	} else {
-		vostd_println("hostile: unknown mode '%s' (want test, hold or attack)", args);
+		vostd_println("hostile: unknown mode '%s' (want test, hold, attack, race, racekill, firstrun or calloop)",
+			      args);
 		return -EINVAL;
 	}
 	return h->failed ? -EIO : 0;
@@ -520,6 +509,8 @@ static long hostile_main(void)
 
 static long hostile_ap_main(void)
 {
+	if (traps_mode(vostd_vcpu()->args))
+		return traps_ap_main(vostd_vcpu()->args);
 	if (vostd_has_prefix(vostd_vcpu()->args, "test"))
 		return after_teardown_began();
 	return 0;

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the hostile kernel's files share: the case line and raw service calls. */
+#ifndef HOSTILE_H
+#define HOSTILE_H
+
+#include "mm.h"
+
+#define PAGE		VOSTD_PAGE_SIZE
+#define RW		(EV_PROT_READ | EV_PROT_WRITE)
+
+/* A service called through the crossing directly, past vOSTD's own checks. */
+static inline long call(unsigned long svc, unsigned long a0, unsigned long a1,
+			unsigned long a2, unsigned long a3)
+{
+	return vostd_call(svc, a0, a1, a2, a3, 0);
+}
+
+/* The kernel's state, in the sandbox's globals: one per sandbox. */
+struct hostile {
+	u32 cases, failed;
+	u32 vcpu0_done;
+	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
+	u32 race_done;		/* traps.c: vCPU 0's tenants are done, stop kicking */
+};
+
+static inline struct hostile *H(void)
+{
+	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(struct hostile));
+}
+
+/* One case: HOSTILE case NAME want CODE got CODE ok|FAIL, counted. */
+void expect(const char *name, long want, long got);
+
+#endif /* HOSTILE_H */
