@@ -8,9 +8,9 @@
 #                sched-fair and mem-perf; logs in prototype/.build/SUITE-N.log
 #   make sched-test, make mem-test, make proc-test, make hostile
 #                functional tests in the guest, one boot
-#   make soak    SOAK rounds (default 20) of one boot of each bench suite and
-#                of the hostile suite, reporting every boot that failed and
-#                why; summary in prototype/.build/soak.log
+#   make soak    SOAK rounds (default 20) of one boot of each bench suite,
+#                the process suite and the hostile suite, reporting every
+#                boot that failed and why; summary in prototype/.build/soak.log
 #   make check   check the book against the logs and the code; write nothing
 #   make test    go vet, gofmt, every test (which boots the guest), and the
 #                check of the real book (which runs the bench if it has no logs)
@@ -52,7 +52,7 @@ hostile:
 	$(GUEST) run hostile
 
 soak:
-	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf hostile
+	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf proc-test hostile
 
 bench: hello sched-perf sched-fair mem-perf
 

@@ -73,7 +73,7 @@ struct ev_vcpu {
 	struct file *file;		/* held while the vCPU runs, tenants or not */
 	bool suspended;			/* sandbox code waits in a crossing */
 	bool in_tenant;			/* the carrier runs a tenant in user mode */
-	unsigned long traps;		/* BIT(EV_TRAP_*): owed at the next return to user mode */
+	atomic_long_t traps;		/* BIT(EV_TRAP_*): owed at the next return to user mode */
 	unsigned long trap_signals;	/* sigmask()s of exceptions' signals to take back */
 	u32 trap_signal;		/* the first of them, for the kernel proper */
 	unsigned long signal_addr;	/* and its si_addr */

@@ -15,9 +15,12 @@
  * turned into a trap:
  * where it is taken, nothing can sleep, so the endovisor only records it and
  * queues a task work, which Linux runs in process context just before the
- * carrier would return to user mode.  There the tenant's registers are
- * saved for the sandbox kernel and its crossing is resumed
- * (ev_stub_resume), with the trap as tenant_run's result.  Linux runs no
+ * carrier would return to user mode.  Several can come before that return
+ * (a kick's interrupt during a system call's entry), so they are kept as a
+ * set and the most telling is reported; none hides another.  There the
+ * tenant's registers are saved for the sandbox kernel and its crossing is
+ * resumed (ev_stub_resume), with the trap as tenant_run's result, unless
+ * the carrier is dying: then no more sandbox code runs on it.  Linux runs no
  * system call for a tenant: the sys_enter tracepoint's probe sets the call
  * number to -1, which since Linux 6.9 makes Linux skip it.  Registering
  * that probe makes every thread take the slower system-call path, which is
@@ -213,10 +216,10 @@ static u64 ev_linux_faults(void)
  */
 static void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap)
 {
-	if (atomic_long_fetch_or(BIT(trap), (atomic_long_t *)&v->traps))
+	if (atomic_long_fetch_or(BIT(trap), &v->traps))
 		return;		/* the work is queued already */
 	if (task_work_add(current, &v->trap_work, TWA_RESUME))
-		atomic_long_set((atomic_long_t *)&v->traps, 0);	/* the carrier is exiting */
+		atomic_long_set(&v->traps, 0);	/* the carrier is exiting */
 }
 
 /*
@@ -361,13 +364,15 @@ void ev_tenant_kick(struct ev_vcpu *v)
 static void ev_tenant_trap_work(struct callback_head *cb)
 {
 	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap_work);
-	unsigned long traps = atomic_long_xchg((atomic_long_t *)&v->traps, 0);
+	unsigned long traps = atomic_long_xchg(&v->traps, 0);
 	struct ev_tenant_ctx c = {};
 	long ret;
 
 	ev_stamp(&c.at_work);
-	if (!READ_ONCE(v->in_tenant) || current != v->carrier)
+	if (!READ_ONCE(v->in_tenant) || current != v->carrier) {
+		v->trap_signals = 0;
 		return;
+	}
 	/*
 	 * A dying carrier runs no more sandbox code: from exit_task_work its
 	 * mm is gone, and from get_signal it would run on with a fatal

@@ -23,7 +23,8 @@
 #include "tenant.h"
 #include "traps.h"
 
-#define RACE_ROUNDS	2000
+#define RACE_ROUNDS	2000	/* exceptions */
+#define RACE_CALLS	10000
 #define NR_COUNTED	42	/* the loop's call: answered 7 */
 #define NR_REPORT	46	/* firstrun: rdi rax, rsi MXCSR, rdx FCW, r10|r8 the xmm OR */
 #define NR_DONE		47
@@ -139,8 +140,8 @@ static long race(bool forever)
 		}
 	}
 	expect("race_ud2_each_an_exception", RACE_ROUNDS, race_ud2(RACE_ROUNDS, &kicks));
-	calls = race_calls(RACE_ROUNDS, &kicks, &inside);
-	expect("race_calls_each_a_call", RACE_ROUNDS, calls);
+	calls = race_calls(RACE_CALLS, &kicks, &inside);
+	expect("race_calls_each_a_call", RACE_CALLS, calls);
 	/* The last call's answer is not yet counted inside. */
 	expect("race_calls_counted_inside", (long)calls - 1, inside);
 	vostd_println("HOSTILE race: %u kick traps among them", kicks);
@@ -156,7 +157,7 @@ static long race_kicker(void)
 	while (!READ_ONCE(H()->race_done)) {
 		call(EV_SVC_VCPU_KICK, 0, 0, 0, 0);
 		gap = gap * 1103515245 + 12345;
-		for (i = 0; i < (gap >> 24); i++)
+		for (i = 0; i < (gap >> 28); i++)
 			asm volatile("pause");
 	}
 	return 0;
