@@ -228,12 +228,17 @@ struct ev_kernel {
 };
 
 /*
- * From the owner's init, one kernel per module: -EINVAL if k does not lie
- * in owner's memory or entry in its text, -EEXIST, -ENOMEM, and -EPERM
- * from sandbox code.
+ * From the owner's init, one kernel per module: -EINVAL if k is not that
+ * module's own (k in owner's memory, entry in its text, owner in its
+ * init), -EEXIST for a second name or kernel, -ENOMEM, and -EPERM from
+ * sandbox code.
  */
 int ev_register_kernel(struct ev_kernel *k);
-void ev_unregister_kernel(struct ev_kernel *k);
+/*
+ * From the owner's exit: -EBUSY while a sandbox of the kernel lives, or
+ * from sandbox code; -ENOENT if k is not registered.
+ */
+int ev_unregister_kernel(struct ev_kernel *k);
 
 #endif /* __ASSEMBLY__ */
 #endif /* EV_ABI_H */

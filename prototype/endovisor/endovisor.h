@@ -137,7 +137,7 @@ struct ev_range {
  * A registered sandbox kernel, as the endovisor recorded it (registry.c):
  * its name, entry and the ranges of its module and of its data objects,
  * taken once from the module loader's own record, so that no check depends
- * on memory the sandbox can write.
+ * on memory the sandbox can write.  Freed only when no sandbox holds it.
  */
 struct ev_kernel_rec {
 	struct list_head node;
@@ -145,6 +145,7 @@ struct ev_kernel_rec {
 	struct module *owner;
 	ev_kernel_entry entry;
 	char name[EV_KERNEL_NAME_MAX];
+	unsigned int users;		/* sandboxes holding it; under the registry's lock */
 	struct ev_range text;		/* its code: upcall entries, diverts */
 	struct ev_range data;		/* the module's writable data: not all the sandbox's */
 	struct ev_range *objects;	/* the kernel's data objects in it, sorted, disjoint */

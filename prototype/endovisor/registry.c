@@ -2,7 +2,8 @@
 /*
  * The registry of sandbox kernels.  A sandbox kernel is a module that
  * registers itself by name at load; a sandbox created for that name pins the
- * module for its whole life, so the kernel's code cannot go away under it.
+ * module for its whole life, so the kernel's code cannot go away under it,
+ * and holds the endovisor's record of it, so the record cannot either.
  *
  * A module's writable data (MOD_DATA) is not all the sandbox's.  Linux
  * puts its own things there: the struct module, and the symbol, string and
@@ -218,41 +219,62 @@ fail:
 }
 EXPORT_SYMBOL_GPL(ev_register_kernel);
 
-/* From the module's exit: no sandbox holds it, or it could not unload. */
-void ev_unregister_kernel(struct ev_kernel *decl)
+/*
+ * From the module's exit, where no sandbox holds it (sandboxes pin the
+ * module).  -EBUSY from sandbox code, or while a sandbox holds the record;
+ * -ENOENT if decl is not registered.
+ */
+int ev_unregister_kernel(struct ev_kernel *decl)
 {
 	struct ev_kernel_rec *k, *found = NULL;
+	int ret = -ENOENT;
 
+	if (ev_called_from_sandbox())
+		return -EBUSY;
 	mutex_lock(&ev_registry_lock);
 	list_for_each_entry(k, &ev_registry, node) {
-		if (k->decl == decl) {
+		if (k->decl != decl)
+			continue;
+		if (k->users) {
+			ret = -EBUSY;
+		} else {
 			list_del(&k->node);
 			found = k;
-			break;
+			ret = 0;
 		}
+		break;
 	}
 	mutex_unlock(&ev_registry_lock);
 	if (found) {
 		kfree(found->objects);
 		kfree(found);
 	}
+	return ret;
 }
 EXPORT_SYMBOL_GPL(ev_unregister_kernel);
 
-/* Finds a kernel by name and pins its module; NULL if there is none. */
+/* Finds a kernel by name, pins its module and holds its record; or NULL. */
 struct ev_kernel_rec *ev_kernel_get(const char *name)
 {
 	struct ev_kernel_rec *k;
 
 	mutex_lock(&ev_registry_lock);
 	k = ev_kernel_find(name);
-	if (k && !try_module_get(k->owner))
+	if (k && try_module_get(k->owner))
+		k->users++;
+	else
 		k = NULL;
 	mutex_unlock(&ev_registry_lock);
 	return k;
 }
 
+/* The record is let go before the module: its exit frees the record. */
 void ev_kernel_put(struct ev_kernel_rec *k)
 {
-	module_put(k->owner);
+	struct module *owner = k->owner;
+
+	mutex_lock(&ev_registry_lock);
+	k->users--;
+	mutex_unlock(&ev_registry_lock);
+	module_put(owner);
 }
