@@ -16,7 +16,7 @@
  *
  * A case line reads: HOSTILE case NAME want CODE got CODE ok|FAIL.
  */
-#include "mm.h"
+#include "hostile.h"
 
 #define PAGE		VOSTD_PAGE_SIZE
 #define NONCANON	0x8000000000000000UL
@@ -64,7 +64,7 @@ static const char *code_name(long e, char *buf, size_t size)
 	return buf;
 }
 
-static void expect(const char *name, long want, long got)
+void expect(const char *name, long want, long got)
 {
 	struct hostile *h = H();
 	char wbuf[24], gbuf[24];
@@ -503,6 +503,7 @@ static long hostile_main(void)
 		vcpu_cases();
 		vm_cases();
 		fpu_cases();
+		hostile_registry_cases();
 		grant_quota_case();
 		vostd_println("HOSTILE vcpu0 done: %u cases, %u failed", h->cases, h->failed);
 		WRITE_ONCE(h->vcpu0_done, 1);
