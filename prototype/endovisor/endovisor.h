@@ -147,8 +147,7 @@ struct ev_kernel_rec {
 	char name[EV_KERNEL_NAME_MAX];
 	unsigned int users;		/* sandboxes holding it; under the registry's lock */
 	struct ev_range text;		/* its code: upcall entries, diverts */
-	struct ev_range data;		/* the module's writable data: not all the sandbox's */
-	struct ev_range *objects;	/* the kernel's data objects in it, sorted, disjoint */
+	struct ev_range *objects;	/* its data objects, in its writable data: sorted, disjoint */
 	unsigned int nr_objects;
 	struct ev_range rodata[2];	/* read-only data, read-only after init */
 };

@@ -108,6 +108,7 @@ static bool ev_kernel_object(const struct mod_kallsyms *ks, unsigned int i,
 static int ev_kernel_objects(struct ev_kernel_rec *k, struct module *mod)
 {
 	const struct mod_kallsyms *ks = &mod->core_kallsyms;
+	struct ev_range data = ev_mod_range(mod, MOD_DATA);
 	unsigned long tables = (unsigned long)ks->symtab;
 	struct ev_range linux_own[] = {
 		{ (unsigned long)mod, (unsigned long)mod + sizeof(*mod) },
@@ -118,7 +119,7 @@ static int ev_kernel_objects(struct ev_kernel_rec *k, struct module *mod)
 	unsigned int i, n = 0, m;
 
 	for (i = 0; i < ks->num_symtab; i++)
-		if (ev_kernel_object(ks, i, &k->data, linux_own, ARRAY_SIZE(linux_own), &obj))
+		if (ev_kernel_object(ks, i, &data, linux_own, ARRAY_SIZE(linux_own), &obj))
 			n++;
 	if (!n)
 		return 0;
@@ -126,7 +127,7 @@ static int ev_kernel_objects(struct ev_kernel_rec *k, struct module *mod)
 	if (!r)
 		return -ENOMEM;
 	for (i = 0, m = 0; i < ks->num_symtab && m < n; i++)
-		if (ev_kernel_object(ks, i, &k->data, linux_own, ARRAY_SIZE(linux_own), &obj))
+		if (ev_kernel_object(ks, i, &data, linux_own, ARRAY_SIZE(linux_own), &obj))
 			r[m++] = obj;
 	sort(r, m, sizeof(*r), ev_range_cmp, NULL);
 	for (i = 1, n = 1; i < m; i++) {
@@ -143,7 +144,6 @@ static int ev_kernel_objects(struct ev_kernel_rec *k, struct module *mod)
 static int ev_kernel_ranges(struct ev_kernel_rec *k, struct module *mod)
 {
 	k->text = ev_mod_range(mod, MOD_TEXT);
-	k->data = ev_mod_range(mod, MOD_DATA);
 	k->rodata[0] = ev_mod_range(mod, MOD_RODATA);
 	k->rodata[1] = ev_mod_range(mod, MOD_RO_AFTER_INIT);
 	return ev_kernel_objects(k, mod);

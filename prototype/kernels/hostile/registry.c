@@ -38,8 +38,10 @@ static long call(unsigned long svc, unsigned long a0, unsigned long a1,
 
 static bool same(const char *a, const char *b)
 {
-	while (*a && *a == *b)
-		a++, b++;
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
 	return *a == *b;
 }
 
