@@ -37,9 +37,12 @@
  * dying), the services marked "ending" refuse with -ESHUTDOWN.  -EFAULT
  * means memory named by the call is not the sandbox's: a service that
  * writes into it (frame_grant's out, vm_batch's ops, copy_from_tenant's
- * dst, tenant_run's ctx) wants the kernel module's writable data, less
- * Linux's struct module in it, or the sandbox's globals, frames, boot
- * stacks or heap; one that only reads it also takes read-only data.
+ * dst, tenant_run's ctx) wants one of the kernel's own data objects (a
+ * variable its module defines, as its symbols name it: not the rest of the
+ * module's writable data, where Linux keeps its struct module and symbol
+ * tables) or the sandbox's globals, frames, boot stacks or heap; one that
+ * only reads it also takes the module's read-only data.  A buffer lies
+ * wholly within one of them.
  */
 #define EV_SVC_NOP		0	/* (): nothing; the crossing is timed with it */
 #define EV_SVC_LOG		1	/* (buf, len): -EINVAL bad length, -EFAULT not the sandbox's */
@@ -224,8 +227,18 @@ struct ev_kernel {
 	ev_kernel_entry entry;
 };
 
+/*
+ * From the owner's init, one kernel per module: -EINVAL if k is not that
+ * module's own (k in owner's memory, entry in its text, owner in its
+ * init), -EEXIST for a second name or kernel, -ENOMEM, and -EPERM from
+ * sandbox code.
+ */
 int ev_register_kernel(struct ev_kernel *k);
-void ev_unregister_kernel(struct ev_kernel *k);
+/*
+ * From the owner's exit: -EBUSY while a sandbox of the kernel lives, or
+ * from sandbox code; -ENOENT if k is not registered.
+ */
+int ev_unregister_kernel(struct ev_kernel *k);
 
 #endif /* __ASSEMBLY__ */
 #endif /* EV_ABI_H */

@@ -140,9 +140,9 @@ struct ev_range {
 
 /*
  * A registered sandbox kernel, as the endovisor recorded it (registry.c):
- * its name, entry and the ranges of its module, taken once from the
- * module loader's own record, so that no check depends on memory the
- * sandbox can write.
+ * its name, entry and the ranges of its module and of its data objects,
+ * taken once from the module loader's own record, so that no check depends
+ * on memory the sandbox can write.  Freed only when no sandbox holds it.
  */
 struct ev_kernel_rec {
 	struct list_head node;
@@ -150,9 +150,10 @@ struct ev_kernel_rec {
 	struct module *owner;
 	ev_kernel_entry entry;
 	char name[EV_KERNEL_NAME_MAX];
+	unsigned int users;		/* sandboxes holding it; under the registry's lock */
 	struct ev_range text;		/* its code: upcall entries, diverts */
-	struct ev_range data;		/* writable data, less its struct module */
-	struct ev_range self;		/* that struct module, which is Linux's */
+	struct ev_range *objects;	/* its data objects, in its writable data: sorted, disjoint */
+	unsigned int nr_objects;
 	struct ev_range rodata[2];	/* read-only data, read-only after init */
 };
 
@@ -268,6 +269,7 @@ struct ev_linux {
 				   bool freed_tables);
 	void (*switch_mm_irqs_off)(struct mm_struct *prev, struct mm_struct *next,
 				   struct task_struct *tsk);
+	struct module *(*module_address)(unsigned long addr);	/* __module_address */
 };
 extern struct ev_linux ev_linux;
 int ev_symbols_init(void);

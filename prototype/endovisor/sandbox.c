@@ -187,23 +187,39 @@ static bool ev_range_in(unsigned long start, unsigned long end,
 	return start >= lo && end <= lo + size;
 }
 
-/* Does [start, end) lie in the kernel module's data that write allows? */
+/*
+ * Does [start, end) lie wholly in one of the kernel's data objects, or, to
+ * be read, in its module's read-only data?  The rest of the module's
+ * writable data is Linux's: its struct module and its symbol tables.  A
+ * binary search of a record that does not change while a sandbox holds
+ * it: no lock, so safe in hard interrupts.
+ */
 static bool ev_kernel_data_owns(const struct ev_kernel_rec *k, unsigned long start,
 				unsigned long end, bool write)
 {
-	if (ev_range_holds(&k->data, start, end))
-		/* The struct module in it is Linux's, not the sandbox's. */
-		return end <= k->self.start || start >= k->self.end;
+	unsigned int lo = 0, hi = k->nr_objects;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (k->objects[mid].start <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* objects[lo - 1] is the last to start at or below start. */
+	if (lo && ev_range_holds(&k->objects[lo - 1], start, end))
+		return true;
 	/* Read-only data may be read; a write there would fault in the service. */
 	return !write && (ev_range_holds(&k->rodata[0], start, end) ||
 			  ev_range_holds(&k->rodata[1], start, end));
 }
 
 /*
- * Does [p, p + len) lie wholly in memory the sandbox owns: its kernel's
- * data (read-only data only when it is to be read), its globals page, its
- * frames, one of its boot stacks, or one block of its heap?  Safe in hard
- * interrupts (kick.c asks it there).
+ * Does [p, p + len) lie wholly in memory the sandbox owns: one of its
+ * kernel's data objects (or read-only data, to be read), its globals page,
+ * its frames, one of its boot stacks, or one block of its heap?  Safe in
+ * hard interrupts (kick.c asks it there).
  */
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len, bool write)
 {

@@ -2,8 +2,8 @@
 /*
  * The Linux functions the endovisor needs that Linux does not export.
  *
- * A stock kernel exports most of what the memory services need
- * (apply_to_page_range, vm_mmap, task_work_add, ...), but not the three
+ * A stock kernel exports most of what the endovisor needs
+ * (apply_to_page_range, vm_mmap, task_work_add, ...), but not the
  * functions below.  They are resolved once, at load, by name:
  * kallsyms_lookup_name is not exported either, so its address is taken from
  * a kprobe placed on it and removed at once: a well-known workaround since
@@ -32,6 +32,7 @@ static const struct {
 	{ "mm_alloc", offsetof(struct ev_linux, mm_alloc) },
 	{ "flush_tlb_mm_range", offsetof(struct ev_linux, flush_tlb_mm_range) },
 	{ "switch_mm_irqs_off", offsetof(struct ev_linux, switch_mm_irqs_off) },
+	{ "__module_address", offsetof(struct ev_linux, module_address) },
 };
 
 int ev_symbols_init(void)

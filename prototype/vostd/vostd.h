@@ -247,6 +247,7 @@ long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared);
 	{								\
 		return ev_register_kernel(&vostd_ev_kernel);		\
 	}								\
+	/* Cannot fail here: a sandbox pins the module it runs. */	\
 	static void __exit vostd_module_exit(void)			\
 	{								\
 		ev_unregister_kernel(&vostd_ev_kernel);			\

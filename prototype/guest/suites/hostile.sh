@@ -27,6 +27,13 @@ insmod /lib/ev/evk_hello.ko || fail "insmod evk_hello"
 
 launcher -v 2 -s test -a test hostile || fail "launcher hostile test"
 live_clear || fail "the hostile test left objects live"
+# Linux's symbol tables for the module, which the test aimed services at,
+# still read whole and still name the kernel's own symbols.
+cat /proc/kallsyms > /tmp/kallsyms || fail "reading /proc/kallsyms"
+grep -q ' hostile_registry_cases[[:space:]]\[evk_hostile\]$' /tmp/kallsyms &&
+	grep -q ' own_out[[:space:]]\[evk_hostile\]$' /tmp/kallsyms ||
+	fail "/proc/kallsyms lost the hostile kernel's symbols"
+echo "EV-KALLSYMS $(grep -c '\[evk_hostile\]$' /tmp/kallsyms) symbols of evk_hostile, hostile_registry_cases and own_out among them"
 
 launcher -v 1 -s hold -a hold hostile > /tmp/hold.out 2>&1 &
 holder=$!

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the hostile kernel's files share: the case line and raw service calls. */
+/* What the hostile kernel's files share: the case line, raw calls, its state. */
 #ifndef HOSTILE_H
 #define HOSTILE_H
 
@@ -18,6 +18,7 @@ static inline long call(unsigned long svc, unsigned long a0, unsigned long a1,
 /* The kernel's state, in the sandbox's globals: one per sandbox. */
 struct hostile {
 	u32 cases, failed;
+	u32 heap_done;		/* vCPU 0's heap cases are done */
 	u32 vcpu0_done;
 	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
 	u32 race_done;		/* traps.c: vCPU 0's tenants are done, stop kicking */
@@ -28,7 +29,10 @@ static inline struct hostile *H(void)
 	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(struct hostile));
 }
 
-/* One case: HOSTILE case NAME want CODE got CODE ok|FAIL, counted. */
+/* One case: a HOSTILE case line, counted and, if got is not want, failed. */
 void expect(const char *name, long want, long got);
+
+/* registry.c: services aimed at Linux's tables in the module, and the registry. */
+void hostile_registry_cases(void);
 
 #endif /* HOSTILE_H */

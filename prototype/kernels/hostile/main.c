@@ -369,11 +369,17 @@ static void grant_quota_case(void)
 static long after_teardown_began(void)
 {
 	struct hostile *h = H();
-	char *blk = vostd_alloc(64, false);
-	struct ev_tenant_ctx *ctx = vostd_alloc(sizeof(*ctx), true);
+	struct ev_tenant_ctx *ctx;
 	long r = 0, f;
 	u64 deadline;
+	char *blk;
 	u64 out;
+
+	/* Not before: this vCPU's blocks could reuse the one log_freed_block frees. */
+	while (!READ_ONCE(h->heap_done))
+		vostd_idle();
+	blk = vostd_alloc(64, false);
+	ctx = vostd_alloc(sizeof(*ctx), true);
 
 	/* A context loaded here, for vCPU 0 to try (fpu_cases). */
 	f = call(EV_SVC_FPU_CREATE, 0, 0, 0, 0);
@@ -488,9 +494,12 @@ static long hostile_main(void)
 			return -EINVAL;
 		}
 		heap_cases();
+		WRITE_ONCE(h->heap_done, 1);
+		call(EV_SVC_VCPU_KICK, 1, 0, 0, 0);
 		vcpu_cases();
 		vm_cases();
 		fpu_cases();
+		hostile_registry_cases();
 		grant_quota_case();
 		vostd_println("HOSTILE vcpu0 done: %u cases, %u failed", h->cases, h->failed);
 		WRITE_ONCE(h->vcpu0_done, 1);
