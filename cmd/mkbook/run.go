@@ -67,7 +67,11 @@ func runSuites(c config, progress io.Writer) error {
 	}
 	b := &book{c: c}
 	for _, s := range suites {
-		if !c.fresh && len(figlog.SuiteLogs(b.path(c.logs), s)) > 0 {
+		logs, err := figlog.SuiteLogs(b.path(c.logs), s)
+		if err != nil {
+			return err
+		}
+		if !c.fresh && len(logs) > 0 {
 			continue
 		}
 		if err := runSuite(b, s, progress); err != nil {
