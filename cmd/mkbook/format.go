@@ -1,12 +1,28 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"endovisor/tools/figlog"
 )
+
+// ratio prints a over c, "2.5×".  A ratio means something only between
+// two positive figures in one unit: against zero or a negative value it
+// would print a sign or an infinity no reader can use.
+func ratio(a, c *figlog.Aggregate) (string, error) {
+	if a.Unit != c.Unit {
+		return "", fmt.Errorf("%s is in %s but %s is in %s", a.Key, a.Unit, c.Key, c.Unit)
+	}
+	for _, f := range []*figlog.Aggregate{a, c} {
+		if f.Value <= 0 {
+			return "", fmt.Errorf("%s is %s %s: a ratio needs two positive figures", f.Key, formatValue(f, f.Value), f.Unit)
+		}
+	}
+	return formatRatio(a.Value/c.Value) + "×", nil
+}
 
 // formatRatio prints a ratio with two significant digits below 10 (2.5,
 // 1.0, 0.90, 0.0043), trailing zeros kept, and as a whole number above.
@@ -66,7 +82,8 @@ func formatDecimals(v float64, decimals int) string {
 	if frac != "" {
 		s += "." + frac
 	}
-	if neg {
+	// A value that rounds to zero has no sign: -0.0 is 0.0.
+	if neg && strings.Trim(s, "0.,") != "" {
 		s = "-" + s
 	}
 	return s

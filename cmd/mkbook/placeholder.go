@@ -164,8 +164,8 @@ func (b *book) baseline(a *figlog.Aggregate) (*figlog.Aggregate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the baseline of %s: %v", a.Key, err)
 	}
-	if c.Value == 0 {
-		return nil, fmt.Errorf("the baseline %s of %s is zero", name, a.Key)
+	if c.Unit != a.Unit {
+		return nil, fmt.Errorf("the baseline %s of %s is in %s, but %s is in %s", name, a.Key, c.Unit, a.Key, a.Unit)
 	}
 	return c, nil
 }
@@ -189,7 +189,11 @@ func (b *book) figureText(a *figlog.Aggregate, field string) (string, []*figlog.
 		if err != nil {
 			return "", nil, err
 		}
-		return formatRatio(a.Value/c.Value) + "×", append(aggs, c), nil
+		r, err := ratio(a, c)
+		if err != nil {
+			return "", nil, err
+		}
+		return r, append(aggs, c), nil
 	}
 	return "", nil, fmt.Errorf("unknown field %q (want value, p99, boots or ratio)", field)
 }
@@ -211,12 +215,12 @@ func (b *book) compare(words []string) (use, error) {
 	}
 	var text string
 	if words[0] == "ratio" {
-		if c.Value == 0 {
-			return use{}, fmt.Errorf("%s is zero", words[2])
+		if text, err = ratio(a, c); err != nil {
+			return use{}, err
 		}
-		text = formatRatio(a.Value/c.Value) + "×"
 	} else {
-		text = formatValue(a, a.Value-c.Value) + " " + a.Unit
+		// The difference is as precise as the more precise of the two.
+		text = formatDecimals(a.Value-c.Value, max(a.Decimals, c.Decimals)) + " " + a.Unit
 	}
 	return use{aggs: []*figlog.Aggregate{a, c}, text: text, out: b.figureLink(a, text)}, nil
 }
@@ -316,7 +320,7 @@ func (b *book) table(suite string, keys []string) (use, error) {
 			return use{}, err
 		}
 		aggs = append(aggs, a)
-		p99, base, ratio := "", "", ""
+		p99, base, rat := "", "", ""
 		if a.HasP99 {
 			p99 = formatNumber(a.P99)
 		}
@@ -327,11 +331,13 @@ func (b *book) table(suite string, keys []string) (use, error) {
 			}
 			aggs = append(aggs, c)
 			base = b.figureLink(c, c.Key+" "+formatValue(c, c.Value))
-			ratio = formatRatio(a.Value/c.Value) + "×"
+			if rat, err = ratio(a, c); err != nil {
+				return use{}, err
+			}
 		}
 		fmt.Fprintf(&rows, "<tr><td><code>%s</code></td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			html.EscapeString(a.Key), b.figureLink(a, formatValue(a, a.Value)+" "+a.Unit),
-			p99, len(a.Boots), base, ratio, plotSVG(a, 120, 18, false))
+			p99, len(a.Boots), base, rat, plotSVG(a, 120, 18, false))
 	}
 	out := "<table class=\"figures\">\n<thead><tr><th>figure</th><th>median</th><th>worst p99</th><th>boots</th><th>Linux baseline</th><th>ratio</th><th>boots plotted</th></tr></thead>\n<tbody>\n" +
 		rows.String() + "</tbody>\n</table>"

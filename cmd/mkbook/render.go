@@ -236,9 +236,12 @@ func (b *book) provenance() string {
 			fmt.Fprintf(&s, "; worst 99th percentile %s", formatNumber(a.P99))
 		}
 		if base := a.Primary.Fields["baseline"]; base != "" {
-			if c, ok := b.figs[anchorOf(&figlog.Aggregate{Suite: a.Suite, Key: base})]; ok && c.Value != 0 {
-				fmt.Fprintf(&s, "; its Linux baseline is <a href=\"#%s\">%s</a>, %s %s, and the ratio %s×",
-					anchorOf(c), html.EscapeString(base), formatValue(c, c.Value), html.EscapeString(c.Unit), formatRatio(a.Value/c.Value))
+			c, ok := b.figs[anchorOf(&figlog.Aggregate{Suite: a.Suite, Key: base})]
+			if ok {
+				if r, err := ratio(a, c); err == nil {
+					fmt.Fprintf(&s, "; its Linux baseline is <a href=\"#%s\">%s</a>, %s %s, and the ratio %s",
+						anchorOf(c), html.EscapeString(base), formatValue(c, c.Value), html.EscapeString(c.Unit), r)
+				}
 			}
 		}
 		fmt.Fprintf(&s, ".</p>\n%s\n<table>\n<thead><tr><th>boot</th><th>value</th><th>p99</th><th>samples</th><th>log line</th></tr></thead>\n<tbody>\n", plotSVG(a, 320, 40, true))
