@@ -14,14 +14,16 @@ import (
 
 // chapter is one source file of the book, with its placeholders resolved.
 type chapter struct {
-	Title  string
-	src    string // path relative to the root
-	Page   string // output file name, crossing.html
-	body   string // Markdown with every placeholder replaced by HTML
-	figs   []use
-	Prev   *chapter
-	Next   *chapter
-	Number int
+	Title   string
+	src     string // path relative to the root
+	Page    string // output file name, crossing.html
+	source  *source
+	body    string    // the Markdown, each placeholder replaced by a marker
+	spliced []spliced // what each marker stands for
+	figs    []use
+	Prev    *chapter
+	Next    *chapter
+	Number  int
 }
 
 // use is one placeholder and what it resolved to.
@@ -128,22 +130,13 @@ func (b *book) suite(name string) (*figlog.Suite, error) {
 }
 
 func (b *book) resolve(ch *chapter) error {
-	data, err := os.ReadFile(b.path(ch.src))
+	text, err := readSource(b.path(ch.src))
 	if err != nil {
 		return err
 	}
-	lines := strings.Split(string(data), "\n")
-	for i, line := range lines {
-		at := fmt.Sprintf("%s:%d", ch.src, i+1)
-		out, uses, err := b.expand(at, line)
-		if err != nil {
-			return err
-		}
-		lines[i] = out
-		ch.figs = append(ch.figs, uses...)
-	}
-	ch.body = strings.Join(lines, "\n")
-	return nil
+	ch.source = parseSource(text)
+	ch.body, err = b.expand(ch)
+	return err
 }
 
 func (b *book) nfigures() int {

@@ -32,37 +32,48 @@ import (
 // Every figure a placeholder prints links to its provenance: the page that
 // lists each boot's value and log line, with the plot.
 
-func (b *book) expand(at, line string) (string, []use, error) {
+// expand resolves every placeholder of a chapter and returns its Markdown
+// with each replaced (splice.go).
+func (b *book) expand(ch *chapter) (string, error) {
+	s := ch.source
 	var out strings.Builder
-	var uses []use
-	for {
-		i := strings.Index(line, "{{")
-		if i < 0 {
-			out.WriteString(line)
-			return out.String(), uses, nil
+	last := 0
+	for _, m := range s.marks {
+		out.WriteString(s.text[last:m.start])
+		last = m.stop
+		at := fmt.Sprintf("%s:%d", ch.src, s.line(m.start))
+		ph := s.text[m.start:m.stop]
+		switch {
+		case m.literal && s.where(m.start, m.stop) == "prose":
+			out.WriteString(ph) // Markdown drops the backslash
+			continue
+		case m.literal:
+			out.WriteString("{{") // code shows it as written
+			continue
+		case m.unclosed:
+			return "", fmt.Errorf("%s: unclosed placeholder %q", at, strings.TrimRight(ph, "\r\n"))
 		}
-		j := strings.Index(line[i:], "}}")
-		if j < 0 {
-			return "", nil, fmt.Errorf("%s: unclosed placeholder %q", at, line[i:])
-		}
-		ph := line[i : i+j+2]
 		words := strings.Fields(ph[2 : len(ph)-2])
-		if len(words) > 0 && (words[0] == "table" || words[0] == "quote") &&
-			(strings.TrimSpace(line[:i]) != "" || strings.TrimSpace(line[i+j+2:]) != "") {
-			return "", nil, fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
+		block := len(words) > 0 && (words[0] == "table" || words[0] == "quote")
+		if block && !m.alone {
+			return "", fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
 		}
 		u, err := b.placeholder(words)
 		if err != nil {
-			return "", nil, fmt.Errorf("%s: %s: %v", at, ph, err)
+			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
 		u.at, u.ph = at, ph
-		out.WriteString(line[:i])
-		out.WriteString(u.out)
-		if len(u.aggs) > 0 {
-			uses = append(uses, u)
+		repl, err := ch.splice(s.where(m.start, m.stop), u, block)
+		if err != nil {
+			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
-		line = line[i+j+2:]
+		out.WriteString(repl)
+		if len(u.aggs) > 0 {
+			ch.figs = append(ch.figs, u)
+		}
 	}
+	out.WriteString(s.text[last:])
+	return out.String(), nil
 }
 
 func (b *book) placeholder(words []string) (use, error) {
@@ -122,7 +133,7 @@ func (b *book) placeholder(words []string) (use, error) {
 		if !ok {
 			return use{}, fmt.Errorf("the EVRUN header of %s has no field %s", b.rel(s.Logs[0].File), words[2])
 		}
-		return use{out: html.EscapeString(v)}, nil
+		return use{text: v, out: html.EscapeString(v)}, nil
 	case "table":
 		if len(words) < 3 {
 			return use{}, fmt.Errorf("want {{table SUITE KEY...}}")
@@ -248,7 +259,7 @@ func (b *book) logfile(ref string) (use, error) {
 		return use{}, fmt.Errorf("%s has %d lines, not a line %d", m[1], n, line)
 	}
 	b.files[name] = true
-	return use{out: b.logLink(name, line, ref)}, nil
+	return use{text: ref, out: b.logLink(name, line, ref)}, nil
 }
 
 // quote renders the lines of a suite's first log that hold text, as a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,7 +19,6 @@ import (
 	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
-	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"endovisor/tools/figlog"
 )
@@ -37,9 +37,9 @@ var md = goldmark.New(
 		highlighting.NewHighlighting(
 			highlighting.WithStyle("github"),
 			highlighting.WithFormatOptions(chromahtml.WithClasses(true)))),
+	// No raw HTML and no dangerous link passes: chapters are input too,
+	// and what placeholders print is spliced in after rendering.
 	goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithAttribute()),
-	// Placeholders become HTML, so raw HTML must pass through.
-	goldmark.WithRendererOptions(gmhtml.WithUnsafe()),
 )
 
 type section struct {
@@ -85,7 +85,10 @@ func chapterHTML(ch *chapter, prefix string) (string, []section, error) {
 	if err := md.Convert([]byte(ch.body), &body); err != nil {
 		return "", nil, fmt.Errorf("%s: %v", ch.src, err)
 	}
-	s := body.String()
+	s, err := ch.fill(body.String())
+	if err != nil {
+		return "", nil, err
+	}
 	if prefix != "" {
 		s = strings.ReplaceAll(s, ` id="`, ` id="`+prefix)
 		s = strings.ReplaceAll(s, ` href="#`, ` href="#`+prefix)
@@ -347,8 +350,14 @@ func checkLinks(dir string) error {
 	for _, name := range names {
 		for _, m := range hrefRE.FindAllStringSubmatch(pages[name], -1) {
 			target := html.UnescapeString(m[1])
-			if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+			if target == "" {
 				continue
+			}
+			if u, err := url.Parse(target); err != nil || u.Scheme != "" || u.Host != "" {
+				if err == nil && (u.Scheme == "http" || u.Scheme == "https" || u.Scheme == "mailto") {
+					continue
+				}
+				return fmt.Errorf("site: %s links to %q: a link leaves the site only by http, https or mailto", name, target)
 			}
 			file, anchor, _ := strings.Cut(target, "#")
 			file, _, _ = strings.Cut(file, "?")
@@ -356,6 +365,9 @@ func checkLinks(dir string) error {
 				file = name
 			} else {
 				file = filepath.ToSlash(filepath.Join(filepath.Dir(name), file))
+			}
+			if file == ".." || strings.HasPrefix(file, "../") || filepath.IsAbs(file) {
+				return fmt.Errorf("site: %s links to %s, outside the site", name, target)
 			}
 			if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
 				return fmt.Errorf("site: %s links to %s, which the site does not have", name, target)
