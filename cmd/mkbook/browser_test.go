@@ -206,7 +206,7 @@ func TestSiteInBrowser(t *testing.T) {
 
 	// A link to a figure, on a page taller than the window, scrolls it
 	// into view below the sticky bar rather than under it.
-	const fig = "f-hello-crossing-stub"
+	const fig = "f-hello:crossing.stub"
 	do(chromedp.EmulateViewport(1200, 320),
 		chromedp.Navigate(url("provenance.html#"+fig)),
 		chromedp.WaitReady(chromedp.CSS("body")),

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"html"
-	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -236,65 +233,11 @@ func (b *book) compare(words []string) (use, error) {
 	return use{aggs: []*figlog.Aggregate{a, c}, text: text, out: b.figureLink(a, text)}, nil
 }
 
-var logfileRef = regexp.MustCompile(`^(.+):(\d+)$`)
-
-// logfile checks that PATH exists and has line LINE, and links to it.
-func (b *book) logfile(ref string) (use, error) {
-	m := logfileRef.FindStringSubmatch(ref)
-	if m == nil {
-		return use{}, fmt.Errorf("want PATH:LINE, have %q", ref)
-	}
-	line, _ := strconv.Atoi(m[2])
-	name := b.path(m[1])
-	f, err := os.Open(name)
-	if err != nil {
-		return use{}, fmt.Errorf("no log %s", m[1])
-	}
-	defer f.Close()
-	n := 0
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		n++
-	}
-	if line < 1 || line > n {
-		return use{}, fmt.Errorf("%s has %d lines, not a line %d", m[1], n, line)
-	}
-	b.files[name] = true
-	return use{text: ref, out: b.logLink(name, line, ref)}, nil
-}
-
-// quote renders the lines of a suite's first log that hold text, as a
-// preformatted block whose lines link to the log.
-func (b *book) quote(suite, text string) (use, error) {
-	s, err := b.suite(suite)
-	if err != nil {
-		return use{}, err
-	}
-	name := s.Logs[0].File
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return use{}, err
-	}
-	var out strings.Builder
-	for n, l := range strings.Split(string(data), "\n") {
-		if strings.Contains(l, text) {
-			fmt.Fprintf(&out, "<a href=\"%s#L%d\">%s</a>\n", logPage(b.rel(name)), n+1, html.EscapeString(l))
-		}
-	}
-	if out.Len() == 0 {
-		return use{}, fmt.Errorf("no line of %s holds %q", b.rel(name), text)
-	}
-	b.files[name] = true
-	return use{out: `<pre class="logquote">` + strings.TrimSuffix(out.String(), "\n") + "</pre>"}, nil
-}
-
-// anchorOf names a figure's entry on the provenance page.
+// anchorOf names a figure's entry on the provenance page: its suite and
+// key as a placeholder names them, which no other figure shares (a suite
+// has no colon).
 func anchorOf(a *figlog.Aggregate) string {
-	return "f-" + strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
-			return r
-		}
-		return '-'
-	}, a.Suite+"-"+a.Key)
+	return "f-" + a.Suite + ":" + a.Key
 }
 
 // figureLink wraps a figure's text in a link to its provenance, with the
@@ -311,7 +254,7 @@ func (b *book) figureLink(a *figlog.Aggregate, text string) string {
 
 func (b *book) logLink(file string, line int, text string) string {
 	return fmt.Sprintf(`<a class="logref" href="%s#L%d"><code>%s</code></a>`,
-		logPage(b.rel(file)), line, html.EscapeString(text))
+		b.logPage(file), line, html.EscapeString(text))
 }
 
 func orDefault(s, d string) string {

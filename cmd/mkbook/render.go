@@ -205,7 +205,7 @@ func (b *book) writeSite(dir string) error {
 			return err
 		}
 	}
-	return b.writeLogs(filepath.Join(dir, "logs"))
+	return b.writeLogs(dir)
 }
 
 // chromaCSS is the code highlighting's style sheet, a light and a dark one.
@@ -265,51 +265,6 @@ func (b *book) provenance() string {
 		s.WriteString("</tbody>\n</table>\n</section>\n")
 	}
 	return s.String()
-}
-
-// logPage names the page a log is rendered to, from its path under the root.
-func logPage(rel string) string {
-	return "logs/" + strings.ReplaceAll(filepath.ToSlash(rel), "/", "_") + ".html"
-}
-
-// writeLogs renders every log a figure came from, and every log a
-// {{logfile}} names, as a page with one anchor per line.
-func (b *book) writeLogs(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	names := map[string]bool{}
-	for name := range b.logs {
-		names[name] = true
-	}
-	for name := range b.files {
-		names[name] = true
-	}
-	var sorted []string
-	for name := range names {
-		sorted = append(sorted, name)
-	}
-	sort.Strings(sorted)
-	for _, name := range sorted {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		var page strings.Builder
-		rel := html.EscapeString(b.rel(name))
-		fmt.Fprintf(&page, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>"+
-			"<link rel=\"stylesheet\" href=\"../style.css\"><script src=\"../book.js\" defer></script></head><body class=\"log\"><p><a href=\"../index.html\">The endovisor</a> · <a href=\"../provenance.html\">where the figures come from</a></p><h1>%s</h1><pre>", rel, rel)
-		for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-			fmt.Fprintf(&page, "<span id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%5d</a> %s</span>\n",
-				i+1, i+1, i+1, html.EscapeString(line))
-		}
-		page.WriteString("</pre></body></html>\n")
-		out := filepath.Join(dir, strings.TrimPrefix(logPage(b.rel(name)), "logs/"))
-		if err := os.WriteFile(out, []byte(page.String()), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 var (

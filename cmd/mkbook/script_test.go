@@ -41,6 +41,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"checkfigures": cmdCheckFigures,
+			"gen":          cmdGen,
 		},
 	})
 }
@@ -126,4 +127,33 @@ func checkFigure(root, col string) error {
 		return nil
 	}
 	return fmt.Errorf("%s has no line %d", file, want)
+}
+
+// gen [-oneline] FILE N TEXT writes TEXT N times to FILE, a line each or
+// all on one line: the logs too big to keep in a script.
+func cmdGen(ts *testscript.TestScript, neg bool, args []string) {
+	oneline := len(args) > 0 && args[0] == "-oneline"
+	if oneline {
+		args = args[1:]
+	}
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: gen [-oneline] FILE N TEXT")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	ts.Check(err)
+	w := bufio.NewWriter(f)
+	text := strings.Join(args[2:], " ")
+	for i := 0; i < n; i++ {
+		w.WriteString(text)
+		if !oneline {
+			w.WriteByte('\n')
+		}
+	}
+	if oneline {
+		w.WriteByte('\n')
+	}
+	ts.Check(w.Flush())
+	ts.Check(f.Close())
 }
