@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -53,20 +52,29 @@ func (b *book) path(rel string) string {
 	return filepath.Join(b.c.root, rel)
 }
 
-var tocEntry = regexp.MustCompile(`^\s*[-*]\s*\[([^\]]+)\]\(([^)]+)\)\s*$`)
+var (
+	tocEntry = regexp.MustCompile(`^\s*[-*]\s*\[([^\]]+)\]\(([^)]+)\)\s*$`)
+	// No "--" in a name: the print view joins a chapter's name and its
+	// headings' ids with it.
+	chapterFile = regexp.MustCompile(`^[A-Za-z0-9_]+(-[A-Za-z0-9_]+)*\.md$`)
+	// The pages mkbook writes itself, which no chapter may overwrite.
+	reservedPage = map[string]bool{"index.html": true, "print.html": true, "provenance.html": true}
+)
 
-// readTOC reads the table of contents: the chapters, in order.
+// readTOC reads the table of contents: the chapters, in order.  A chapter
+// is a NAME.md beside it, named once, and its page NAME.html must be none
+// of mkbook's own; names are compared without case, as some file systems
+// do.
 func (b *book) readTOC() ([]*chapter, error) {
 	toc := filepath.Join(b.c.src, "SUMMARY.md")
-	f, err := os.Open(b.path(toc))
+	text, err := readSource(b.path(toc))
 	if err != nil {
 		return nil, fmt.Errorf("table of contents: %v", err)
 	}
-	defer f.Close()
 	var chapters []*chapter
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
+	pages := map[string]int{} // page, lower case, to the line naming it
+	for i, line := range strings.Split(text, "\n") {
+		n := i + 1
 		m := tocEntry.FindStringSubmatch(line)
 		if m == nil {
 			if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
@@ -74,20 +82,27 @@ func (b *book) readTOC() ([]*chapter, error) {
 			}
 			continue
 		}
+		if !chapterFile.MatchString(m[2]) {
+			return nil, fmt.Errorf("%s:%d: chapter %s: want NAME.md, in %s itself", toc, n, m[2], b.c.src)
+		}
+		page := strings.TrimSuffix(m[2], ".md") + ".html"
+		if reservedPage[strings.ToLower(page)] {
+			return nil, fmt.Errorf("%s:%d: chapter %s would be written over mkbook's own %s", toc, n, m[2], strings.ToLower(page))
+		}
+		if first, ok := pages[strings.ToLower(page)]; ok {
+			return nil, fmt.Errorf("%s:%d: chapter %s is listed already, on line %d", toc, n, m[2], first)
+		}
+		pages[strings.ToLower(page)] = n
 		src := filepath.Join(b.c.src, m[2])
-		if _, err := os.Stat(b.path(src)); err != nil {
+		if st, err := os.Stat(b.path(src)); err != nil || !st.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s:%d: chapter %s does not exist", toc, n, src)
 		}
-		ch := &chapter{Title: m[1], src: src, Number: len(chapters) + 1,
-			Page: strings.TrimSuffix(filepath.Base(m[2]), ".md") + ".html"}
+		ch := &chapter{Title: m[1], src: src, Number: len(chapters) + 1, Page: page}
 		if len(chapters) > 0 {
 			ch.Prev = chapters[len(chapters)-1]
 			ch.Prev.Next = ch
 		}
 		chapters = append(chapters, ch)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
 	}
 	if len(chapters) == 0 {
 		return nil, fmt.Errorf("%s: names no chapter", toc)

@@ -291,17 +291,21 @@ func checkLinks(dir string) error {
 		return err
 	}
 	ids := map[string]map[string]bool{}
-	for name, text := range pages {
-		ids[name] = map[string]bool{}
-		for _, m := range idRE.FindAllStringSubmatch(text, -1) {
-			ids[name][m[1]] = true
-		}
-	}
 	var names []string
 	for name := range pages {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	// Two elements of a page with one id: a link lands on the first.
+	for _, name := range names {
+		ids[name] = map[string]bool{}
+		for _, m := range idRE.FindAllStringSubmatch(pages[name], -1) {
+			if ids[name][m[1]] {
+				return fmt.Errorf("site: %s has two elements with the id %q: rename a heading", name, m[1])
+			}
+			ids[name][m[1]] = true
+		}
+	}
 	for _, name := range names {
 		for _, m := range hrefRE.FindAllStringSubmatch(pages[name], -1) {
 			target := html.UnescapeString(m[1])
