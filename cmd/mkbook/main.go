@@ -54,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmd := "build"
+	var intr *interrupt
 	if fs.NArg() > 1 {
 		fs.Usage()
 		return 2
@@ -66,6 +67,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		fs.Usage()
 		return 2
+	}
+	if cmd == "build" {
+		intr = onInterrupt(stderr)
+		defer intr.stop()
 	}
 	if cmd == "build" && !c.logsOnly {
 		if err := runSuites(c, stderr); err != nil {
@@ -88,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "figures":
 		b.printFigures(stdout)
 	case "build":
-		if err := b.render(); err != nil {
+		if err := b.render(intr, stderr); err != nil {
 			fmt.Fprintf(stderr, "mkbook: %v\n", err)
 			return 1
 		}

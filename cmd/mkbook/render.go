@@ -108,41 +108,6 @@ func chapterHTML(ch *chapter, prefix string) (string, []section, error) {
 	return out, secs, nil
 }
 
-// render writes the whole site into a fresh directory beside the output
-// and only then moves it into place, so that a failure leaves the old site
-// as it was.
-func (b *book) render() error {
-	out := b.path(b.c.out)
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(out), ".site-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	if err := b.writeSite(tmp); err != nil {
-		return err
-	}
-	if err := checkLinks(tmp); err != nil {
-		return err
-	}
-	old := out + ".old"
-	os.RemoveAll(old)
-	if _, err := os.Stat(out); err == nil {
-		if err := os.Rename(out, old); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		return err
-	}
-	return os.RemoveAll(old)
-}
-
 func (b *book) writeSite(dir string) error {
 	tpl, err := template.New("page").Parse(pageTemplate)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"endovisor/tools/figlog"
 
@@ -42,6 +43,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"checkfigures": cmdCheckFigures,
 			"gen":          cmdGen,
+			"waitglob":     cmdWaitGlob,
 		},
 	})
 }
@@ -156,4 +158,18 @@ func cmdGen(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(w.Flush())
 	ts.Check(f.Close())
+}
+
+// waitglob PATTERN waits, up to a minute, until a file matches PATTERN: a
+// background build has got that far.
+func cmdWaitGlob(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitglob PATTERN")
+	}
+	for start := time.Now(); time.Since(start) < time.Minute; time.Sleep(5 * time.Millisecond) {
+		if m, _ := filepath.Glob(ts.MkAbs(args[0])); len(m) > 0 {
+			return
+		}
+	}
+	ts.Fatalf("nothing matches %s after a minute", args[0])
 }
