@@ -110,11 +110,15 @@ func (b *book) readTOC() ([]*chapter, error) {
 	return chapters, nil
 }
 
+func newBook(c config) *book {
+	return &book{c: c, suites: map[string]*figlog.Suite{}, logs: map[string]*figlog.Log{},
+		figs: map[string]*figlog.Aggregate{}, files: map[string]bool{}}
+}
+
 // load reads the table of contents and every chapter it names, and
 // resolves every placeholder; the first failure is the error.
 func load(c config) (*book, error) {
-	b := &book{c: c, suites: map[string]*figlog.Suite{}, logs: map[string]*figlog.Log{},
-		figs: map[string]*figlog.Aggregate{}, files: map[string]bool{}}
+	b := newBook(c)
 	chapters, err := b.readTOC()
 	if err != nil {
 		return nil, err
