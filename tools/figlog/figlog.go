@@ -12,6 +12,7 @@ package figlog
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -91,8 +92,19 @@ func ParseFields(s string) (map[string]string, error) {
 }
 
 // The line with which the guest's init says the suite passed; any other
-// EV-DONE line is a boot that failed.
+// EV-DONE status is a boot that failed.
 const DoneLine = "EV-DONE status=ok"
+
+var doneRE = regexp.MustCompile(`^EV-DONE status=([A-Za-z0-9_-]*)`)
+
+// Done reports whether a console line is the guest's EV-DONE status=ok.
+// The status is the whole word after status=: okay_not_really is not ok.
+// What follows the word (a kernel message the serial console ran into the
+// line) does not change it.
+func Done(line string) bool {
+	m := doneRE.FindStringSubmatch(line)
+	return m != nil && m[1] == "ok"
+}
 
 // Read parses one log.  A malformed EVFIG or EVRUN line is an error that
 // names the file and line, and so is a log that stops before the guest
@@ -112,7 +124,7 @@ func Read(name string) (*Log, error) {
 			switch {
 			case done > 0:
 				at(n, "a second EV-DONE line (the first is line %d)", done)
-			case strings.TrimRight(line, " \r") != DoneLine:
+			case !Done(line):
 				at(n, "the boot reported %q, not %s: it failed", line, DoneLine)
 			}
 			done = n
