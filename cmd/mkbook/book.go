@@ -41,6 +41,8 @@ type book struct {
 	logs       map[string]*figlog.Log       // every log a figure came from, by path
 	figs       map[string]*figlog.Aggregate // every figure used, by provenance anchor
 	files      map[string]bool              // logs named by {{logfile}}, to render too
+	lines      map[string]int               // the lines of each log {{logfile}} named
+	scanned    int64                        // bytes of logs read for placeholders and pages
 	ncodenames int                          // code names checked
 }
 
@@ -97,6 +99,9 @@ func (b *book) readTOC() ([]*chapter, error) {
 		if st, err := os.Stat(b.path(src)); err != nil || !st.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s:%d: chapter %s does not exist", toc, n, src)
 		}
+		if _, ok := figlog.Within(b.path(b.c.src), b.path(src)); !ok {
+			return nil, fmt.Errorf("%s:%d: chapter %s links out of %s", toc, n, src, b.c.src)
+		}
 		ch := &chapter{Title: m[1], src: src, Number: len(chapters) + 1, Page: page}
 		if len(chapters) > 0 {
 			ch.Prev = chapters[len(chapters)-1]
@@ -112,7 +117,7 @@ func (b *book) readTOC() ([]*chapter, error) {
 
 func newBook(c config) *book {
 	return &book{c: c, suites: map[string]*figlog.Suite{}, logs: map[string]*figlog.Log{},
-		figs: map[string]*figlog.Aggregate{}, files: map[string]bool{}}
+		figs: map[string]*figlog.Aggregate{}, files: map[string]bool{}, lines: map[string]int{}}
 }
 
 // load reads the table of contents and every chapter it names, and

@@ -21,23 +21,35 @@ import (
 // never share a page.  Each log is read a line at a time, within
 // figlog's bounds, and its page written as it is read.
 
-// maxQuote bounds the lines one {{quote}} may pull into a chapter.
-const maxQuote = 200
+// maxQuote bounds the lines one {{quote}} may pull into a chapter, and
+// maxScan the bytes of logs all of them and the log pages read together,
+// so that a chapter of many quotes cannot make a build take hours.
+const (
+	maxQuote = 200
+	maxScan  = 256 << 20
+)
+
+// eachLine reads a log for a placeholder or a log page, within the
+// book's budget.
+func (b *book) eachLine(name string, fn func(n int, line string) error) error {
+	if st, err := os.Stat(name); err == nil {
+		if b.scanned += st.Size(); b.scanned > maxScan {
+			return fmt.Errorf("the book reads more than %d MiB of logs for its quotes, log references and log pages: quote less", maxScan>>20)
+		}
+	}
+	return figlog.EachLine(name, fn)
+}
 
 var logfileRef = regexp.MustCompile(`^(.+):(\d+)$`)
 
 // logFile resolves a path the chapter names, relative to the root, to a
 // log in the logs directory.
 func (b *book) logFile(rel string) (string, error) {
-	dir, err := filepath.EvalSymlinks(b.path(b.c.logs))
-	if err != nil {
-		return "", err
-	}
-	name, err := filepath.EvalSymlinks(b.path(rel))
-	if err != nil {
+	if _, err := os.Lstat(b.path(rel)); err != nil {
 		return "", fmt.Errorf("no log %s", rel)
 	}
-	if r, err := filepath.Rel(dir, name); err != nil || r == ".." || strings.HasPrefix(r, "../") {
+	name, ok := figlog.Within(b.path(b.c.logs), b.path(rel))
+	if !ok {
 		return "", fmt.Errorf("%s is not in the logs directory %s", rel, b.c.logs)
 	}
 	return name, nil
@@ -57,9 +69,12 @@ func (b *book) logfile(ref string) (use, error) {
 	if err != nil {
 		return use{}, err
 	}
-	n := 0
-	if err := figlog.EachLine(name, func(k int, _ string) error { n = k; return nil }); err != nil {
-		return use{}, err
+	n, ok := b.lines[name]
+	if !ok {
+		if err := b.eachLine(name, func(k int, _ string) error { n = k; return nil }); err != nil {
+			return use{}, err
+		}
+		b.lines[name] = n
 	}
 	if line > n {
 		return use{}, fmt.Errorf("%s has %d lines, not a line %d", m[1], n, line)
@@ -78,7 +93,7 @@ func (b *book) quote(suite, text string) (use, error) {
 	name := s.Logs[0].File
 	var out strings.Builder
 	found := 0
-	err = figlog.EachLine(name, func(n int, l string) error {
+	err = b.eachLine(name, func(n int, l string) error {
 		if !strings.Contains(l, text) {
 			return nil
 		}
@@ -100,10 +115,9 @@ func (b *book) quote(suite, text string) (use, error) {
 
 // logName is a log's path in the logs directory, which names its page.
 func (b *book) logName(file string) string {
-	dir, err1 := filepath.EvalSymlinks(b.path(b.c.logs))
-	name, err2 := filepath.EvalSymlinks(file)
-	if err1 == nil && err2 == nil {
-		if r, err := filepath.Rel(dir, name); err == nil && !strings.HasPrefix(r, "..") {
+	dir, err := filepath.EvalSymlinks(b.path(b.c.logs))
+	if name, ok := figlog.Within(dir, file); ok && err == nil {
+		if r, err := filepath.Rel(dir, name); err == nil {
 			return filepath.ToSlash(r)
 		}
 	}
@@ -154,7 +168,7 @@ func (b *book) writeLog(dir, name string) error {
 	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>"+
 		"<link rel=\"stylesheet\" href=\"%sstyle.css\"><script src=\"%sbook.js\" defer></script></head><body class=\"log\"><p><a href=\"%sindex.html\">The endovisor</a> · <a href=\"%sprovenance.html\">where the figures come from</a></p><h1>%s</h1><pre>",
 		title, up, up, up, up, title)
-	err = figlog.EachLine(name, func(n int, line string) error {
+	err = b.eachLine(name, func(n int, line string) error {
 		_, err := fmt.Fprintf(w, "<span id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%5d</a> %s</span>\n", n, n, n, html.EscapeString(line))
 		return err
 	})

@@ -55,7 +55,7 @@ func SuiteLogs(dir, suite string) ([]string, error) {
 		return nil, fmt.Errorf("both %s and %s: the logs of two runs; remove the stale one or run the suite again",
 			single, filepath.Join(dir, fmt.Sprintf("%s-%d.log", suite, boots[0])))
 	case hasSingle:
-		return []string{single}, nil
+		return []string{single}, within(dir, []string{single})
 	}
 	var names []string
 	for i, n := range boots {
@@ -69,7 +69,17 @@ func SuiteLogs(dir, suite string) ([]string, error) {
 		}
 		names = append(names, filepath.Join(dir, fmt.Sprintf("%s-%d.log", suite, n)))
 	}
-	return names, nil
+	return names, within(dir, names)
+}
+
+// within refuses a log that links out of the logs directory.
+func within(dir string, names []string) error {
+	for _, n := range names {
+		if _, ok := Within(dir, n); !ok {
+			return fmt.Errorf("%s links out of %s: not a log of this build", n, dir)
+		}
+	}
+	return nil
 }
 
 // checkRun checks that a log's EVRUN header says what its name does: the

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 )
 
 // Logs come from guests, or from whoever sent them, so reading one is
@@ -50,4 +52,23 @@ func EachLine(name string, fn func(n int, line string) error) error {
 		return fmt.Errorf("%s:%d: a line longer than %d KiB", name, n+1, MaxLineBytes>>10)
 	}
 	return sc.Err()
+}
+
+// Within resolves name, symlinks and all, and reports whether it lies in
+// dir (itself resolved): a log, or a chapter, that links out of its
+// directory would publish whatever it points at.
+func Within(dir, name string) (string, bool) {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", false
+	}
+	n, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return "", false
+	}
+	r, err := filepath.Rel(d, n)
+	if err != nil || r == ".." || strings.HasPrefix(r, "../") || r == "." {
+		return n, false
+	}
+	return n, true
 }
