@@ -49,8 +49,10 @@ func (ch *chapter) splice(where string, u use, block bool) (string, error) {
 		ch.spliced = append(ch.spliced, spliced{at: u.at, ph: u.ph, html: out, block: block})
 		return marker(len(ch.spliced) - 1), nil
 	case "block":
-		// A code block ends only at a fence, and the text has no newline.
-		if block || strings.Contains(u.text, "```") || strings.Contains(u.text, "~~~") {
+		// A code block ends only at a fence, and the text has no newline;
+		// nor may it bring markers of its own.
+		if block || strings.Contains(u.text, "```") || strings.Contains(u.text, "~~~") ||
+			strings.ContainsFunc(u.text, func(r rune) bool { return r >= markerFirst && r <= markerLast }) {
 			return "", fmt.Errorf("cannot be shown in a code block")
 		}
 		return u.text, nil
