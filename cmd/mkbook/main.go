@@ -13,7 +13,9 @@
 // {{logfile PATH:LINE}}, {{ratio A B}}, {{diff A B}}, {{run SUITE FIELD}} or
 // {{table SUITE KEY...}}; see placeholder.go.  Any that does not resolve, and
 // any failed check (checks.go), is an error naming the chapter file and
-// line, and then nothing is written.
+// line, and then nothing is written.  Logs and chapters are both taken as
+// untrusted: nothing from either runs on the site, and the site replaces
+// only a site mkbook wrote (site.go).
 package main
 
 import (

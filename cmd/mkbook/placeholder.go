@@ -28,6 +28,11 @@ import (
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that
 // lists each boot's value and log line, with the plot.
+//
+// A placeholder in inline code or a code block prints its plain text
+// there; \{{ writes a literal {{, in prose and in code.  What a
+// placeholder prints never passes through Markdown (splice.go), and what
+// it may read of the logs is bounded (logs.go).
 
 // expand resolves every placeholder of a chapter and returns its Markdown
 // with each replaced (splice.go).

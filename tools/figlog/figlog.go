@@ -8,6 +8,11 @@
 // A figure line is the word EVFIG, the figure's key, and name=value
 // fields; a value may be double-quoted.  Every figure carries the file and
 // line it came from, so that whatever prints it can say where it is from.
+//
+// Logs are untrusted input, written in part by sandbox kernels and their
+// tenants: where a figure line may stand is place.go's rule, what its
+// fields may hold is checked there too, how a suite's boots must agree is
+// boots.go's, and lines.go bounds what reading a log may cost.
 package figlog
 
 import (
