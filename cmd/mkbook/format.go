@@ -40,10 +40,21 @@ func formatRatio(r float64) string {
 // formatValue prints a figure's value as precisely as its logs wrote it:
 // a share logged as 0.994 stays 0.994, a count stays whole.
 func formatValue(a *figlog.Aggregate, v float64) string {
+	return formatAt(v, a.Decimals)
+}
+
+// formatAt prints v with d decimals, or as millions.
+func formatAt(v float64, d int) string {
 	if big := formatMillions(v); big != "" {
 		return big
 	}
-	return formatDecimals(v, a.Decimals)
+	// The median of an even number of boots can fall halfway between
+	// two of them, one decimal finer than the boots were written: 1.5
+	// of boots 1 and 2 is not 2.
+	if scaled := v * math.Pow10(d); math.Abs(scaled-math.Round(scaled)) > 1e-9*math.Max(1, math.Abs(scaled)) {
+		d++
+	}
+	return formatDecimals(v, d)
 }
 
 // formatNumber prints whole numbers with thousands separators and others

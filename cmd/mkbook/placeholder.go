@@ -233,7 +233,7 @@ func (b *book) compare(words []string) (use, error) {
 		}
 	} else {
 		// The difference is as precise as the more precise of the two.
-		text = formatDecimals(a.Value-c.Value, max(a.Decimals, c.Decimals)) + " " + a.Unit
+		text = formatAt(a.Value-c.Value, max(a.Decimals, c.Decimals)) + " " + a.Unit
 	}
 	return use{aggs: []*figlog.Aggregate{a, c}, text: text, out: b.figureLink(a, text)}, nil
 }
