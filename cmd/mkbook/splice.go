@@ -31,7 +31,8 @@ func marker(i int) string {
 type spliced struct {
 	at, ph string // where the chapter has it, for errors
 	html   string
-	block  bool // a table or a quote: it replaces the paragraph it stands in
+	text   string // the plain text, escaped: what goes inside a link
+	block  bool   // a table or a quote: it replaces the paragraph it stands in
 }
 
 // splice puts a resolved placeholder into the chapter's Markdown: what it
@@ -46,7 +47,8 @@ func (ch *chapter) splice(where string, u use, block bool) (string, error) {
 			}
 			out = html.EscapeString(u.text)
 		}
-		ch.spliced = append(ch.spliced, spliced{at: u.at, ph: u.ph, html: out, block: block})
+		ch.spliced = append(ch.spliced, spliced{at: u.at, ph: u.ph, html: out,
+			text: html.EscapeString(u.text), block: block})
 		return marker(len(ch.spliced) - 1), nil
 	case "block":
 		// A code block ends only at a fence, and the text has no newline;
@@ -93,7 +95,11 @@ func (ch *chapter) fill(body string) (string, error) {
 			return "", fmt.Errorf("%s: %s: a placeholder cannot stand in a link's target, an image's text or an attribute", s.at, s.ph)
 		}
 		out.WriteString(body[last:start])
-		out.WriteString(s.html)
+		if insideLink(body, start) {
+			out.WriteString(s.text) // a link in a link's text would split it
+		} else {
+			out.WriteString(s.html)
+		}
 		last = end
 	}
 	out.WriteString(body[last:])
@@ -104,6 +110,11 @@ func (ch *chapter) fill(body string) (string, error) {
 		}
 	}
 	return out.String(), nil
+}
+
+// insideLink: is offset i of rendered HTML in the text of a link?
+func insideLink(body string, i int) bool {
+	return strings.LastIndex(body[:i], "<a ") > strings.LastIndex(body[:i], "</a>")
 }
 
 // insideTag: is offset i of rendered HTML inside a tag, where text would
