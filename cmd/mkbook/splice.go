@@ -21,7 +21,11 @@ const (
 	markerLast  = '\uE01F'
 )
 
-var markerRE = regexp.MustCompile("(<p>)?\uE000([\uE010-\uE019]+)\uE001(</p>)?")
+var (
+	markerRE = regexp.MustCompile("(<p>)?\uE000([\uE010-\uE019]+)\uE001(</p>)?")
+	// A marker in a URL, percent-encoded: U+E000, its digits, U+E001.
+	markerURL = regexp.MustCompile(`(?i)%EE%80%80((?:%EE%80%9[0-9])+)%EE%80%81`)
+)
 
 func marker(i int) string {
 	return string(markerFirst) + strings.Map(func(r rune) rune { return r - '0' + 0xE010 }, fmt.Sprint(i)) + string(markerEnd)
@@ -67,6 +71,17 @@ func (ch *chapter) splice(where string, u use, block bool) (string, error) {
 // fill replaces every marker in a chapter's rendered HTML with its
 // placeholder's HTML, in one pass, so that nothing spliced is read again.
 func (ch *chapter) fill(body string) (string, error) {
+	if m := markerURL.FindStringSubmatch(body); m != nil {
+		n := 0
+		for i := 8; i < len(m[1]); i += 9 { // each digit is %EE%80%9d
+			n = n*10 + int(m[1][i]-'0')
+		}
+		if n < len(ch.spliced) {
+			s := ch.spliced[n]
+			return "", fmt.Errorf("%s: %s: a placeholder cannot stand in a link's target", s.at, s.ph)
+		}
+		return "", fmt.Errorf("%s: a marker mkbook did not make, in a link", ch.src)
+	}
 	seen := make([]bool, len(ch.spliced))
 	var out strings.Builder
 	last := 0
