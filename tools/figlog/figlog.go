@@ -147,25 +147,24 @@ func Read(name string) (*Log, error) {
 			l.Run = run
 			return nil
 		}
-		rest, ok, err := figureText(line)
-		if err != nil {
-			at(n, "%v", err)
-		}
-		if !ok {
-			return nil
-		}
-		if done > 0 {
+		key, rest, ok, err := figureText(line)
+		if ok && done > 0 {
 			at(n, "a figure after EV-DONE (line %d): the boot had finished", done)
 			return nil
 		}
-		key, rest, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		if err != nil {
+			at(n, "%v", err)
+		}
+		if !ok || err != nil {
+			return nil
+		}
+		if strings.Contains(key, "=") {
+			at(n, "EVFIG without a key")
+			return nil
+		}
 		fields, err := ParseFields(rest)
 		if err != nil {
 			at(n, "%v", err)
-			return nil
-		}
-		if key == "" || strings.Contains(key, "=") {
-			at(n, "EVFIG without a key")
 			return nil
 		}
 		if err := checkFigure(key, fields); err != nil {

@@ -25,20 +25,29 @@ import (
 // tenant's "[proc.0] [pid 3] ... EVFIG ...", text quoted in a kernel
 // message) is not a figure, and a log that holds one is refused rather
 // than read with a figure missing or made up.
-var figurePlace = regexp.MustCompile(`^(?:\[(?:endovisor|[A-Za-z0-9_-]+\.[0-9]+)\] )?EVFIG `)
+var (
+	figurePlace = regexp.MustCompile(`^(?:\[(?:endovisor|[A-Za-z0-9_-]+\.[0-9]+)\] )?EVFIG\b`)
+	mentionRE   = regexp.MustCompile(`\bEVFIG\b`)
+)
 
-// figureText returns what follows EVFIG on a figure line; ok is false for
-// a line that is no figure, and err says why a line that mentions EVFIG
-// is not one.
-func figureText(line string) (rest string, ok bool, err error) {
+// figureText returns the key and the fields' text of a figure line, which
+// is EVFIG, one space and the key, as a reader's grep for "EVFIG KEY "
+// finds it; ok is false for a line that is no figure, and err says why a
+// line that mentions EVFIG is not one.
+func figureText(line string) (key, fields string, ok bool, err error) {
 	if m := figurePlace.FindString(line); m != "" {
-		return line[len(m):], true, nil
+		rest, spaced := strings.CutPrefix(line[len(m):], " ")
+		key, fields, _ = strings.Cut(rest, " ")
+		if !spaced || key == "" {
+			return "", "", true, fmt.Errorf("want EVFIG, a space and the figure's key")
+		}
+		return key, fields, true, nil
 	}
-	if strings.Contains(line, "EVFIG ") {
-		return "", false, fmt.Errorf("EVFIG where no figure may stand: a figure line starts with " +
+	if mentionRE.MatchString(line) {
+		return "", "", false, fmt.Errorf("EVFIG where no figure may stand: a figure line starts with " +
 			"EVFIG, [endovisor] EVFIG or [KERNEL.N] EVFIG")
 	}
-	return "", false, nil
+	return "", "", false, nil
 }
 
 // What each field of a figure may hold.  Keys, units and statistics are
