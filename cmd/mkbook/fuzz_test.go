@@ -9,7 +9,8 @@ import (
 // FuzzExpand resolves and renders an arbitrary chapter against the good
 // fixture book's logs.  Plain go test runs the seeds; go test -fuzz
 // FuzzExpand ./cmd/mkbook runs it for as long as asked (make fuzz).
-// Whatever the chapter, mkbook must not panic, and a page it renders must
+// Whatever the chapter, mkbook must not panic, must name the chapter in
+// any error, and a page it renders must
 // carry no script, event handler or javascript: link, and no marker of
 // its own left unreplaced.
 func FuzzExpand(f *testing.F) {
@@ -32,13 +33,20 @@ func FuzzExpand(f *testing.F) {
 		b := newBook(config{root: root, logs: "prototype/.build", src: "book/src"})
 		ch := &chapter{src: "book/src/fuzz.md", Page: "fuzz.html", Number: 1}
 		ch.source = parseSource(text)
+		named := func(err error) {
+			if !strings.HasPrefix(err.Error(), ch.src+":") {
+				t.Fatalf("an error that does not name the chapter: %v", err)
+			}
+		}
 		body, err := b.expand(ch)
 		if err != nil {
+			named(err)
 			return
 		}
 		ch.body = body
 		page, _, err := chapterHTML(ch, "")
 		if err != nil {
+			named(err)
 			return
 		}
 		low := strings.ToLower(page)
