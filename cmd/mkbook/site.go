@@ -61,6 +61,13 @@ func (b *book) render(c *interrupt, stderr io.Writer) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
+	// What a build killed outright (SIGKILL, a power cut) left behind.
+	for _, pattern := range []string{".site-new-*", ".site-old-*"} {
+		left, _ := filepath.Glob(filepath.Join(parent, pattern))
+		for _, d := range left {
+			os.RemoveAll(d)
+		}
+	}
 	tmp, err := c.tempDir(parent, ".site-new-")
 	if err != nil {
 		return err
