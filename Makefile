@@ -14,16 +14,19 @@
 #   make check   check the book against the logs and the code; write nothing
 #   make test    go vet, gofmt, every test (which boots the guest), and the
 #                check of the real book (which runs the bench if it has no logs)
+#   make fuzz    the fuzz targets of the log parser and of the placeholders,
+#                FUZZTIME each (default 1m); make test runs their seeds only
 #   make clean   remove everything built
 GO ?= go
 BOOTS ?= 5
 SOAK ?= 20
+FUZZTIME ?= 1m
 BUILD := prototype/.build
 GUEST := $(GO) run ./tools/guest
 MKBOOK := $(GO) run ./cmd/mkbook
 
 .PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test \
-	hostile soak check test clean
+	hostile soak check test fuzz clean
 
 all: book
 
@@ -86,6 +89,11 @@ test:
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) test -count=1 -timeout 60m ./...
 	$(MAKE) check
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./tools/figlog
+	$(GO) test -run '^$$' -fuzz '^FuzzParseFields$$' -fuzztime $(FUZZTIME) ./tools/figlog
+	$(GO) test -run '^$$' -fuzz '^FuzzExpand$$' -fuzztime $(FUZZTIME) ./cmd/mkbook
 
 clean:
 	rm -rf $(BUILD) book/site

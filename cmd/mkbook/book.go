@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -14,14 +13,16 @@ import (
 
 // chapter is one source file of the book, with its placeholders resolved.
 type chapter struct {
-	Title  string
-	src    string // path relative to the root
-	Page   string // output file name, crossing.html
-	body   string // Markdown with every placeholder replaced by HTML
-	figs   []use
-	Prev   *chapter
-	Next   *chapter
-	Number int
+	Title   string
+	src     string // path relative to the root
+	Page    string // output file name, crossing.html
+	source  *source
+	body    string    // the Markdown, each placeholder replaced by a marker
+	spliced []spliced // what each marker stands for
+	figs    []use
+	Prev    *chapter
+	Next    *chapter
+	Number  int
 }
 
 // use is one placeholder and what it resolved to.
@@ -40,6 +41,8 @@ type book struct {
 	logs       map[string]*figlog.Log       // every log a figure came from, by path
 	figs       map[string]*figlog.Aggregate // every figure used, by provenance anchor
 	files      map[string]bool              // logs named by {{logfile}}, to render too
+	lines      map[string]int               // the lines of each log {{logfile}} named
+	scanned    int64                        // bytes of logs read for placeholders and pages
 	ncodenames int                          // code names checked
 }
 
@@ -51,20 +54,29 @@ func (b *book) path(rel string) string {
 	return filepath.Join(b.c.root, rel)
 }
 
-var tocEntry = regexp.MustCompile(`^\s*[-*]\s*\[([^\]]+)\]\(([^)]+)\)\s*$`)
+var (
+	tocEntry = regexp.MustCompile(`^\s*[-*]\s*\[([^\]]+)\]\(([^)]+)\)\s*$`)
+	// No "--" in a name: the print view joins a chapter's name and its
+	// headings' ids with it.
+	chapterFile = regexp.MustCompile(`^[A-Za-z0-9_]+(-[A-Za-z0-9_]+)*\.md$`)
+	// The pages mkbook writes itself, which no chapter may overwrite.
+	reservedPage = map[string]bool{"index.html": true, "print.html": true, "provenance.html": true}
+)
 
-// readTOC reads the table of contents: the chapters, in order.
+// readTOC reads the table of contents: the chapters, in order.  A chapter
+// is a NAME.md beside it, named once, and its page NAME.html must be none
+// of mkbook's own; names are compared without case, as some file systems
+// do.
 func (b *book) readTOC() ([]*chapter, error) {
 	toc := filepath.Join(b.c.src, "SUMMARY.md")
-	f, err := os.Open(b.path(toc))
+	text, err := readSource(b.path(toc))
 	if err != nil {
 		return nil, fmt.Errorf("table of contents: %v", err)
 	}
-	defer f.Close()
 	var chapters []*chapter
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
+	pages := map[string]int{} // page, lower case, to the line naming it
+	for i, line := range strings.Split(text, "\n") {
+		n := i + 1
 		m := tocEntry.FindStringSubmatch(line)
 		if m == nil {
 			if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
@@ -72,20 +84,30 @@ func (b *book) readTOC() ([]*chapter, error) {
 			}
 			continue
 		}
+		if !chapterFile.MatchString(m[2]) {
+			return nil, fmt.Errorf("%s:%d: chapter %s: want NAME.md, in %s itself", toc, n, m[2], b.c.src)
+		}
+		page := strings.TrimSuffix(m[2], ".md") + ".html"
+		if reservedPage[strings.ToLower(page)] {
+			return nil, fmt.Errorf("%s:%d: chapter %s would be written over mkbook's own %s", toc, n, m[2], strings.ToLower(page))
+		}
+		if first, ok := pages[strings.ToLower(page)]; ok {
+			return nil, fmt.Errorf("%s:%d: chapter %s is listed already, on line %d", toc, n, m[2], first)
+		}
+		pages[strings.ToLower(page)] = n
 		src := filepath.Join(b.c.src, m[2])
-		if _, err := os.Stat(b.path(src)); err != nil {
+		if st, err := os.Stat(b.path(src)); err != nil || !st.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s:%d: chapter %s does not exist", toc, n, src)
 		}
-		ch := &chapter{Title: m[1], src: src, Number: len(chapters) + 1,
-			Page: strings.TrimSuffix(filepath.Base(m[2]), ".md") + ".html"}
+		if _, ok := figlog.Within(b.path(b.c.src), b.path(src)); !ok {
+			return nil, fmt.Errorf("%s:%d: chapter %s links out of %s", toc, n, src, b.c.src)
+		}
+		ch := &chapter{Title: m[1], src: src, Number: len(chapters) + 1, Page: page}
 		if len(chapters) > 0 {
 			ch.Prev = chapters[len(chapters)-1]
 			ch.Prev.Next = ch
 		}
 		chapters = append(chapters, ch)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
 	}
 	if len(chapters) == 0 {
 		return nil, fmt.Errorf("%s: names no chapter", toc)
@@ -93,11 +115,15 @@ func (b *book) readTOC() ([]*chapter, error) {
 	return chapters, nil
 }
 
+func newBook(c config) *book {
+	return &book{c: c, suites: map[string]*figlog.Suite{}, logs: map[string]*figlog.Log{},
+		figs: map[string]*figlog.Aggregate{}, files: map[string]bool{}, lines: map[string]int{}}
+}
+
 // load reads the table of contents and every chapter it names, and
 // resolves every placeholder; the first failure is the error.
 func load(c config) (*book, error) {
-	b := &book{c: c, suites: map[string]*figlog.Suite{}, logs: map[string]*figlog.Log{},
-		figs: map[string]*figlog.Aggregate{}, files: map[string]bool{}}
+	b := newBook(c)
 	chapters, err := b.readTOC()
 	if err != nil {
 		return nil, err
@@ -128,22 +154,13 @@ func (b *book) suite(name string) (*figlog.Suite, error) {
 }
 
 func (b *book) resolve(ch *chapter) error {
-	data, err := os.ReadFile(b.path(ch.src))
+	text, err := readSource(b.path(ch.src))
 	if err != nil {
 		return err
 	}
-	lines := strings.Split(string(data), "\n")
-	for i, line := range lines {
-		at := fmt.Sprintf("%s:%d", ch.src, i+1)
-		out, uses, err := b.expand(at, line)
-		if err != nil {
-			return err
-		}
-		lines[i] = out
-		ch.figs = append(ch.figs, uses...)
-	}
-	ch.body = strings.Join(lines, "\n")
-	return nil
+	ch.source = parseSource(text)
+	ch.body, err = b.expand(ch)
+	return err
 }
 
 func (b *book) nfigures() int {

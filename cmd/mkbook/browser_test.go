@@ -31,6 +31,31 @@ func chromium() string {
 	return ""
 }
 
+// browser starts headless Chromium for the test, bounded to two minutes;
+// it stops when the test ends.
+func browser(t *testing.T, bin string) context.Context {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 900),
+	)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 // TestSiteInBrowser builds the good fixture book and drives its site in
 // headless Chromium from file://, as a reader would: the arrow keys change
 // chapter, S and / open the search, a search finds a word and opens its
@@ -55,25 +80,7 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1200, 900),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
+	ctx := browser(t, bin)
 
 	url := func(page string) string { return "file://" + filepath.Join(site, page) }
 	// A step that fails or hangs past the test's bound is reported at its line.
@@ -199,7 +206,7 @@ func TestSiteInBrowser(t *testing.T) {
 
 	// A link to a figure, on a page taller than the window, scrolls it
 	// into view below the sticky bar rather than under it.
-	const fig = "f-hello-crossing-stub"
+	const fig = "f-hello:crossing.stub"
 	do(chromedp.EmulateViewport(1200, 320),
 		chromedp.Navigate(url("provenance.html#"+fig)),
 		chromedp.WaitReady(chromedp.CSS("body")),

@@ -1,12 +1,28 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"endovisor/tools/figlog"
 )
+
+// ratio prints a over c, "2.5×".  A ratio means something only between
+// two positive figures in one unit: against zero or a negative value it
+// would print a sign or an infinity no reader can use.
+func ratio(a, c *figlog.Aggregate) (string, error) {
+	if a.Unit != c.Unit {
+		return "", fmt.Errorf("%s is in %s but %s is in %s", a.Key, a.Unit, c.Key, c.Unit)
+	}
+	for _, f := range []*figlog.Aggregate{a, c} {
+		if f.Value <= 0 {
+			return "", fmt.Errorf("%s is %s %s: a ratio needs two positive figures", f.Key, formatValue(f, f.Value), f.Unit)
+		}
+	}
+	return formatRatio(a.Value/c.Value) + "×", nil
+}
 
 // formatRatio prints a ratio with two significant digits below 10 (2.5,
 // 1.0, 0.90, 0.0043), trailing zeros kept, and as a whole number above.
@@ -24,10 +40,21 @@ func formatRatio(r float64) string {
 // formatValue prints a figure's value as precisely as its logs wrote it:
 // a share logged as 0.994 stays 0.994, a count stays whole.
 func formatValue(a *figlog.Aggregate, v float64) string {
+	return formatAt(v, a.Decimals)
+}
+
+// formatAt prints v with d decimals, or as millions.
+func formatAt(v float64, d int) string {
 	if big := formatMillions(v); big != "" {
 		return big
 	}
-	return formatDecimals(v, a.Decimals)
+	// The median of an even number of boots can fall halfway between
+	// two of them, one decimal finer than the boots were written: 1.5
+	// of boots 1 and 2 is not 2.
+	if scaled := v * math.Pow10(d); math.Abs(scaled-math.Round(scaled)) > 1e-9*math.Max(1, math.Abs(scaled)) {
+		d++
+	}
+	return formatDecimals(v, d)
 }
 
 // formatNumber prints whole numbers with thousands separators and others
@@ -66,7 +93,8 @@ func formatDecimals(v float64, decimals int) string {
 	if frac != "" {
 		s += "." + frac
 	}
-	if neg {
+	// A value that rounds to zero has no sign: -0.0 is 0.0.
+	if neg && strings.Trim(s, "0.,") != "" {
 		s = "-" + s
 	}
 	return s

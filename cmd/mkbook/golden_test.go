@@ -32,7 +32,7 @@ func TestGolden(t *testing.T) {
 }
 
 // fixture copies a fixture book of testdata/golden into a scratch directory.
-func fixture(t *testing.T, name string) string {
+func fixture(t testing.TB, name string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata/golden", name))); err != nil {

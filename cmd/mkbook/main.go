@@ -13,7 +13,9 @@
 // {{logfile PATH:LINE}}, {{ratio A B}}, {{diff A B}}, {{run SUITE FIELD}} or
 // {{table SUITE KEY...}}; see placeholder.go.  Any that does not resolve, and
 // any failed check (checks.go), is an error naming the chapter file and
-// line, and then nothing is written.
+// line, and then nothing is written.  Logs and chapters are both taken as
+// untrusted: nothing from either runs on the site, and the site replaces
+// only a site mkbook wrote (site.go).
 package main
 
 import (
@@ -54,6 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmd := "build"
+	var intr *interrupt
 	if fs.NArg() > 1 {
 		fs.Usage()
 		return 2
@@ -66,6 +69,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		fs.Usage()
 		return 2
+	}
+	if cmd == "build" {
+		intr = onInterrupt(stderr)
+		defer intr.stop()
 	}
 	if cmd == "build" && !c.logsOnly {
 		if err := runSuites(c, stderr); err != nil {
@@ -88,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "figures":
 		b.printFigures(stdout)
 	case "build":
-		if err := b.render(); err != nil {
+		if err := b.render(intr, stderr); err != nil {
 			fmt.Fprintf(stderr, "mkbook: %v\n", err)
 			return 1
 		}

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"html"
-	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -31,38 +28,54 @@ import (
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that
 // lists each boot's value and log line, with the plot.
+//
+// A placeholder in inline code or a code block prints its plain text
+// there; \{{ writes a literal {{, in prose and in code.  What a
+// placeholder prints never passes through Markdown (splice.go), and what
+// it may read of the logs is bounded (logs.go).
 
-func (b *book) expand(at, line string) (string, []use, error) {
+// expand resolves every placeholder of a chapter and returns its Markdown
+// with each replaced (splice.go).
+func (b *book) expand(ch *chapter) (string, error) {
+	s := ch.source
 	var out strings.Builder
-	var uses []use
-	for {
-		i := strings.Index(line, "{{")
-		if i < 0 {
-			out.WriteString(line)
-			return out.String(), uses, nil
+	last := 0
+	for _, m := range s.marks {
+		out.WriteString(s.text[last:m.start])
+		last = m.stop
+		at := fmt.Sprintf("%s:%d", ch.src, s.line(m.start))
+		ph := s.text[m.start:m.stop]
+		switch {
+		case m.literal && s.where(m.start, m.stop) == "prose":
+			out.WriteString(ph) // Markdown drops the backslash
+			continue
+		case m.literal:
+			out.WriteString("{{") // code shows it as written
+			continue
+		case m.unclosed:
+			return "", fmt.Errorf("%s: unclosed placeholder %q", at, strings.TrimRight(ph, "\r\n"))
 		}
-		j := strings.Index(line[i:], "}}")
-		if j < 0 {
-			return "", nil, fmt.Errorf("%s: unclosed placeholder %q", at, line[i:])
-		}
-		ph := line[i : i+j+2]
 		words := strings.Fields(ph[2 : len(ph)-2])
-		if len(words) > 0 && (words[0] == "table" || words[0] == "quote") &&
-			(strings.TrimSpace(line[:i]) != "" || strings.TrimSpace(line[i+j+2:]) != "") {
-			return "", nil, fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
+		block := len(words) > 0 && (words[0] == "table" || words[0] == "quote")
+		if block && !m.alone {
+			return "", fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
 		}
 		u, err := b.placeholder(words)
 		if err != nil {
-			return "", nil, fmt.Errorf("%s: %s: %v", at, ph, err)
+			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
 		u.at, u.ph = at, ph
-		out.WriteString(line[:i])
-		out.WriteString(u.out)
-		if len(u.aggs) > 0 {
-			uses = append(uses, u)
+		repl, err := ch.splice(s.where(m.start, m.stop), u, block)
+		if err != nil {
+			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
-		line = line[i+j+2:]
+		out.WriteString(repl)
+		if len(u.aggs) > 0 {
+			ch.figs = append(ch.figs, u)
+		}
 	}
+	out.WriteString(s.text[last:])
+	return out.String(), nil
 }
 
 func (b *book) placeholder(words []string) (use, error) {
@@ -122,7 +135,7 @@ func (b *book) placeholder(words []string) (use, error) {
 		if !ok {
 			return use{}, fmt.Errorf("the EVRUN header of %s has no field %s", b.rel(s.Logs[0].File), words[2])
 		}
-		return use{out: html.EscapeString(v)}, nil
+		return use{text: v, out: html.EscapeString(v)}, nil
 	case "table":
 		if len(words) < 3 {
 			return use{}, fmt.Errorf("want {{table SUITE KEY...}}")
@@ -164,8 +177,8 @@ func (b *book) baseline(a *figlog.Aggregate) (*figlog.Aggregate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the baseline of %s: %v", a.Key, err)
 	}
-	if c.Value == 0 {
-		return nil, fmt.Errorf("the baseline %s of %s is zero", name, a.Key)
+	if c.Unit != a.Unit {
+		return nil, fmt.Errorf("the baseline %s of %s is in %s, but %s is in %s", name, a.Key, c.Unit, a.Key, a.Unit)
 	}
 	return c, nil
 }
@@ -189,7 +202,11 @@ func (b *book) figureText(a *figlog.Aggregate, field string) (string, []*figlog.
 		if err != nil {
 			return "", nil, err
 		}
-		return formatRatio(a.Value/c.Value) + "×", append(aggs, c), nil
+		r, err := ratio(a, c)
+		if err != nil {
+			return "", nil, err
+		}
+		return r, append(aggs, c), nil
 	}
 	return "", nil, fmt.Errorf("unknown field %q (want value, p99, boots or ratio)", field)
 }
@@ -211,75 +228,21 @@ func (b *book) compare(words []string) (use, error) {
 	}
 	var text string
 	if words[0] == "ratio" {
-		if c.Value == 0 {
-			return use{}, fmt.Errorf("%s is zero", words[2])
+		if text, err = ratio(a, c); err != nil {
+			return use{}, err
 		}
-		text = formatRatio(a.Value/c.Value) + "×"
 	} else {
-		text = formatValue(a, a.Value-c.Value) + " " + a.Unit
+		// The difference is as precise as the more precise of the two.
+		text = formatAt(a.Value-c.Value, max(a.Decimals, c.Decimals)) + " " + a.Unit
 	}
 	return use{aggs: []*figlog.Aggregate{a, c}, text: text, out: b.figureLink(a, text)}, nil
 }
 
-var logfileRef = regexp.MustCompile(`^(.+):(\d+)$`)
-
-// logfile checks that PATH exists and has line LINE, and links to it.
-func (b *book) logfile(ref string) (use, error) {
-	m := logfileRef.FindStringSubmatch(ref)
-	if m == nil {
-		return use{}, fmt.Errorf("want PATH:LINE, have %q", ref)
-	}
-	line, _ := strconv.Atoi(m[2])
-	name := b.path(m[1])
-	f, err := os.Open(name)
-	if err != nil {
-		return use{}, fmt.Errorf("no log %s", m[1])
-	}
-	defer f.Close()
-	n := 0
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		n++
-	}
-	if line < 1 || line > n {
-		return use{}, fmt.Errorf("%s has %d lines, not a line %d", m[1], n, line)
-	}
-	b.files[name] = true
-	return use{out: b.logLink(name, line, ref)}, nil
-}
-
-// quote renders the lines of a suite's first log that hold text, as a
-// preformatted block whose lines link to the log.
-func (b *book) quote(suite, text string) (use, error) {
-	s, err := b.suite(suite)
-	if err != nil {
-		return use{}, err
-	}
-	name := s.Logs[0].File
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return use{}, err
-	}
-	var out strings.Builder
-	for n, l := range strings.Split(string(data), "\n") {
-		if strings.Contains(l, text) {
-			fmt.Fprintf(&out, "<a href=\"%s#L%d\">%s</a>\n", logPage(b.rel(name)), n+1, html.EscapeString(l))
-		}
-	}
-	if out.Len() == 0 {
-		return use{}, fmt.Errorf("no line of %s holds %q", b.rel(name), text)
-	}
-	b.files[name] = true
-	return use{out: `<pre class="logquote">` + strings.TrimSuffix(out.String(), "\n") + "</pre>"}, nil
-}
-
-// anchorOf names a figure's entry on the provenance page.
+// anchorOf names a figure's entry on the provenance page: its suite and
+// key as a placeholder names them, which no other figure shares (a suite
+// has no colon).
 func anchorOf(a *figlog.Aggregate) string {
-	return "f-" + strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
-			return r
-		}
-		return '-'
-	}, a.Suite+"-"+a.Key)
+	return "f-" + a.Suite + ":" + a.Key
 }
 
 // figureLink wraps a figure's text in a link to its provenance, with the
@@ -296,7 +259,7 @@ func (b *book) figureLink(a *figlog.Aggregate, text string) string {
 
 func (b *book) logLink(file string, line int, text string) string {
 	return fmt.Sprintf(`<a class="logref" href="%s#L%d"><code>%s</code></a>`,
-		logPage(b.rel(file)), line, html.EscapeString(text))
+		b.logPage(file), line, html.EscapeString(text))
 }
 
 func orDefault(s, d string) string {
@@ -316,7 +279,7 @@ func (b *book) table(suite string, keys []string) (use, error) {
 			return use{}, err
 		}
 		aggs = append(aggs, a)
-		p99, base, ratio := "", "", ""
+		p99, base, rat := "", "", ""
 		if a.HasP99 {
 			p99 = formatNumber(a.P99)
 		}
@@ -327,11 +290,13 @@ func (b *book) table(suite string, keys []string) (use, error) {
 			}
 			aggs = append(aggs, c)
 			base = b.figureLink(c, c.Key+" "+formatValue(c, c.Value))
-			ratio = formatRatio(a.Value/c.Value) + "×"
+			if rat, err = ratio(a, c); err != nil {
+				return use{}, err
+			}
 		}
 		fmt.Fprintf(&rows, "<tr><td><code>%s</code></td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			html.EscapeString(a.Key), b.figureLink(a, formatValue(a, a.Value)+" "+a.Unit),
-			p99, len(a.Boots), base, ratio, plotSVG(a, 120, 18, false))
+			p99, len(a.Boots), base, rat, plotSVG(a, 120, 18, false))
 	}
 	out := "<table class=\"figures\">\n<thead><tr><th>figure</th><th>median</th><th>worst p99</th><th>boots</th><th>Linux baseline</th><th>ratio</th><th>boots plotted</th></tr></thead>\n<tbody>\n" +
 		rows.String() + "</tbody>\n</table>"

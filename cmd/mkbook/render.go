@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,7 +19,6 @@ import (
 	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
-	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"endovisor/tools/figlog"
 )
@@ -37,9 +37,9 @@ var md = goldmark.New(
 		highlighting.NewHighlighting(
 			highlighting.WithStyle("github"),
 			highlighting.WithFormatOptions(chromahtml.WithClasses(true)))),
+	// No raw HTML and no dangerous link passes: chapters are input too,
+	// and what placeholders print is spliced in after rendering.
 	goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithAttribute()),
-	// Placeholders become HTML, so raw HTML must pass through.
-	goldmark.WithRendererOptions(gmhtml.WithUnsafe()),
 )
 
 type section struct {
@@ -85,7 +85,10 @@ func chapterHTML(ch *chapter, prefix string) (string, []section, error) {
 	if err := md.Convert([]byte(ch.body), &body); err != nil {
 		return "", nil, fmt.Errorf("%s: %v", ch.src, err)
 	}
-	s := body.String()
+	s, err := ch.fill(body.String())
+	if err != nil {
+		return "", nil, err
+	}
 	if prefix != "" {
 		s = strings.ReplaceAll(s, ` id="`, ` id="`+prefix)
 		s = strings.ReplaceAll(s, ` href="#`, ` href="#`+prefix)
@@ -103,41 +106,6 @@ func chapterHTML(ch *chapter, prefix string) (string, []section, error) {
 		}
 	}
 	return out, secs, nil
-}
-
-// render writes the whole site into a fresh directory beside the output
-// and only then moves it into place, so that a failure leaves the old site
-// as it was.
-func (b *book) render() error {
-	out := b.path(b.c.out)
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(out), ".site-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	if err := b.writeSite(tmp); err != nil {
-		return err
-	}
-	if err := checkLinks(tmp); err != nil {
-		return err
-	}
-	old := out + ".old"
-	os.RemoveAll(old)
-	if _, err := os.Stat(out); err == nil {
-		if err := os.Rename(out, old); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		return err
-	}
-	return os.RemoveAll(old)
 }
 
 func (b *book) writeSite(dir string) error {
@@ -202,7 +170,7 @@ func (b *book) writeSite(dir string) error {
 			return err
 		}
 	}
-	return b.writeLogs(filepath.Join(dir, "logs"))
+	return b.writeLogs(dir)
 }
 
 // chromaCSS is the code highlighting's style sheet, a light and a dark one.
@@ -236,9 +204,12 @@ func (b *book) provenance() string {
 			fmt.Fprintf(&s, "; worst 99th percentile %s", formatNumber(a.P99))
 		}
 		if base := a.Primary.Fields["baseline"]; base != "" {
-			if c, ok := b.figs[anchorOf(&figlog.Aggregate{Suite: a.Suite, Key: base})]; ok && c.Value != 0 {
-				fmt.Fprintf(&s, "; its Linux baseline is <a href=\"#%s\">%s</a>, %s %s, and the ratio %s×",
-					anchorOf(c), html.EscapeString(base), formatValue(c, c.Value), html.EscapeString(c.Unit), formatRatio(a.Value/c.Value))
+			c, ok := b.figs[anchorOf(&figlog.Aggregate{Suite: a.Suite, Key: base})]
+			if ok {
+				if r, err := ratio(a, c); err == nil {
+					fmt.Fprintf(&s, "; its Linux baseline is <a href=\"#%s\">%s</a>, %s %s, and the ratio %s",
+						anchorOf(c), html.EscapeString(base), formatValue(c, c.Value), html.EscapeString(c.Unit), r)
+				}
 			}
 		}
 		fmt.Fprintf(&s, ".</p>\n%s\n<table>\n<thead><tr><th>boot</th><th>value</th><th>p99</th><th>samples</th><th>log line</th></tr></thead>\n<tbody>\n", plotSVG(a, 320, 40, true))
@@ -259,51 +230,6 @@ func (b *book) provenance() string {
 		s.WriteString("</tbody>\n</table>\n</section>\n")
 	}
 	return s.String()
-}
-
-// logPage names the page a log is rendered to, from its path under the root.
-func logPage(rel string) string {
-	return "logs/" + strings.ReplaceAll(filepath.ToSlash(rel), "/", "_") + ".html"
-}
-
-// writeLogs renders every log a figure came from, and every log a
-// {{logfile}} names, as a page with one anchor per line.
-func (b *book) writeLogs(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	names := map[string]bool{}
-	for name := range b.logs {
-		names[name] = true
-	}
-	for name := range b.files {
-		names[name] = true
-	}
-	var sorted []string
-	for name := range names {
-		sorted = append(sorted, name)
-	}
-	sort.Strings(sorted)
-	for _, name := range sorted {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		var page strings.Builder
-		rel := html.EscapeString(b.rel(name))
-		fmt.Fprintf(&page, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>"+
-			"<link rel=\"stylesheet\" href=\"../style.css\"><script src=\"../book.js\" defer></script></head><body class=\"log\"><p><a href=\"../index.html\">The endovisor</a> · <a href=\"../provenance.html\">where the figures come from</a></p><h1>%s</h1><pre>", rel, rel)
-		for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-			fmt.Fprintf(&page, "<span id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%5d</a> %s</span>\n",
-				i+1, i+1, i+1, html.EscapeString(line))
-		}
-		page.WriteString("</pre></body></html>\n")
-		out := filepath.Join(dir, strings.TrimPrefix(logPage(b.rel(name)), "logs/"))
-		if err := os.WriteFile(out, []byte(page.String()), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 var (
@@ -330,22 +256,32 @@ func checkLinks(dir string) error {
 		return err
 	}
 	ids := map[string]map[string]bool{}
-	for name, text := range pages {
-		ids[name] = map[string]bool{}
-		for _, m := range idRE.FindAllStringSubmatch(text, -1) {
-			ids[name][m[1]] = true
-		}
-	}
 	var names []string
 	for name := range pages {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	// Two elements of a page with one id: a link lands on the first.
+	for _, name := range names {
+		ids[name] = map[string]bool{}
+		for _, m := range idRE.FindAllStringSubmatch(pages[name], -1) {
+			if ids[name][m[1]] {
+				return fmt.Errorf("site: %s has two elements with the id %q: rename a heading", name, m[1])
+			}
+			ids[name][m[1]] = true
+		}
+	}
 	for _, name := range names {
 		for _, m := range hrefRE.FindAllStringSubmatch(pages[name], -1) {
 			target := html.UnescapeString(m[1])
-			if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+			if target == "" {
 				continue
+			}
+			if u, err := url.Parse(target); err != nil || u.Scheme != "" || u.Host != "" {
+				if err == nil && (u.Scheme == "http" || u.Scheme == "https" || u.Scheme == "mailto") {
+					continue
+				}
+				return fmt.Errorf("site: %s links to %q: a link leaves the site only by http, https or mailto", name, target)
 			}
 			file, anchor, _ := strings.Cut(target, "#")
 			file, _, _ = strings.Cut(file, "?")
@@ -353,6 +289,9 @@ func checkLinks(dir string) error {
 				file = name
 			} else {
 				file = filepath.ToSlash(filepath.Join(filepath.Dir(name), file))
+			}
+			if file == ".." || strings.HasPrefix(file, "../") || filepath.IsAbs(file) {
+				return fmt.Errorf("site: %s links to %s, outside the site", name, target)
 			}
 			if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
 				return fmt.Errorf("site: %s links to %s, which the site does not have", name, target)

@@ -31,18 +31,24 @@ func referencedSuites(c config) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	var suites []string
+	// A suite is run as a make target: a name like -f or A=B would be
+	// an option or a variable to make, and is refused.
+	var bad error
 	add := func(s string) {
 		if s != "" && !seen[s] {
 			seen[s] = true
 			suites = append(suites, s)
+			if !figlog.ValidSuite(s) && bad == nil {
+				bad = fmt.Errorf("suite %q: want letters, digits, _ and -, not ending in -N", s)
+			}
 		}
 	}
 	for _, ch := range toc {
-		data, err := os.ReadFile(b.path(ch.src))
+		data, err := readSource(b.path(ch.src))
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range placeholderRE.FindAllStringSubmatch(string(data), -1) {
+		for _, m := range placeholderRE.FindAllStringSubmatch(data, -1) {
 			words := strings.Fields(m[2])
 			if len(words) > 0 && (m[1] == "run" || m[1] == "table" || m[1] == "quote") {
 				add(words[0])
@@ -55,7 +61,7 @@ func referencedSuites(c config) ([]string, error) {
 			}
 		}
 	}
-	return suites, nil
+	return suites, bad
 }
 
 // runSuites runs, with make, every suite the book uses that has no logs
@@ -67,7 +73,11 @@ func runSuites(c config, progress io.Writer) error {
 	}
 	b := &book{c: c}
 	for _, s := range suites {
-		if !c.fresh && len(figlog.SuiteLogs(b.path(c.logs), s)) > 0 {
+		logs, err := figlog.SuiteLogs(b.path(c.logs), s)
+		if err != nil {
+			return err
+		}
+		if !c.fresh && len(logs) > 0 {
 			continue
 		}
 		if err := runSuite(b, s, progress); err != nil {

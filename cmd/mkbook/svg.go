@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"html"
 	"math"
 	"strings"
 
@@ -45,10 +46,10 @@ func plotSVG(a *figlog.Aggregate, w, h int, labels bool) string {
 		total += 14
 	}
 	fmt.Fprintf(&s, `<svg class="plot" width="%d" height="%d" viewBox="0 0 %d %d" role="img"><title>%s: %d boots, from %s to %s %s</title>`,
-		w, total, w, total, a.Key, len(boots), formatNumber(lo), formatNumber(hi), a.Unit)
+		w, total, w, total, html.EscapeString(a.Key), len(boots), formatNumber(lo), formatNumber(hi), html.EscapeString(a.Unit))
 	if labels {
 		fmt.Fprintf(&s, `<text class="end" x="%.1f" y="%d">%s</text><text class="end" x="%.1f" y="%d" text-anchor="end">%s %s</text>`,
-			pad, total-2, formatNumber(lo), float64(w)-pad, total-2, formatNumber(hi), a.Unit)
+			pad, total-2, formatNumber(lo), float64(w)-pad, total-2, formatNumber(hi), html.EscapeString(a.Unit))
 	}
 	mid := float64(h) / 2
 	fmt.Fprintf(&s, `<line class="axis" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, pad, mid, float64(w)-pad, mid)

@@ -31,15 +31,21 @@ type Suite struct {
 // ReadSuite reads the logs of suite in dir; it is an error for there to be
 // none.
 func ReadSuite(dir, suite string) (*Suite, error) {
-	names := SuiteLogs(dir, suite)
+	names, err := SuiteLogs(dir, suite)
+	if err != nil {
+		return nil, err
+	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("no log of suite %s: want %s or %s",
 			suite, filepath.Join(dir, suite+".log"), filepath.Join(dir, suite+"-1.log"))
 	}
 	s := &Suite{Name: suite}
-	for _, n := range names {
+	for i, n := range names {
 		l, err := Read(n)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkRun(l, suite, i+1, len(names)); err != nil {
 			return nil, err
 		}
 		s.Logs = append(s.Logs, l)
@@ -65,19 +71,16 @@ func (s *Suite) Figure(key string) (*Aggregate, error) {
 		if _, frac, ok := strings.Cut(f.Fields["value"], "."); ok && len(frac) > a.Decimals {
 			a.Decimals = len(frac)
 		}
+		if err := sameKind(f, a.Boots); err != nil {
+			return nil, err
+		}
 		if p, ok := f.Value("p99"); ok {
-			a.HasP99 = true
-			if p > a.P99 {
+			if !a.HasP99 || p > a.P99 {
 				a.P99 = p
 			}
+			a.HasP99 = true
 		}
-		if a.Unit == "" {
-			a.Unit = f.Fields["unit"]
-			a.Stat = f.Fields["stat"]
-		} else if f.Fields["unit"] != a.Unit {
-			return nil, fmt.Errorf("%s:%d: figure %s in %s, but in %s in an earlier boot",
-				f.File, f.Line, key, f.Fields["unit"], a.Unit)
-		}
+		a.Unit, a.Stat = f.Fields["unit"], f.Fields["stat"]
 		a.Boots = append(a.Boots, f)
 	}
 	a.Value = Median(vals)

@@ -8,13 +8,16 @@
 // A figure line is the word EVFIG, the figure's key, and name=value
 // fields; a value may be double-quoted.  Every figure carries the file and
 // line it came from, so that whatever prints it can say where it is from.
+//
+// Logs are untrusted input, written in part by sandbox kernels and their
+// tenants: where a figure line may stand is place.go's rule, what its
+// fields may hold is checked there too, how a suite's boots must agree is
+// boots.go's, and lines.go bounds what reading a log may cost.
 package figlog
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,14 +46,13 @@ type Log struct {
 	File    string
 	Run     map[string]string // the EVRUN header's fields
 	Figures []Figure
+	index   map[string]int // Figures by key
 }
 
 // Figure returns the log's figure with the given key.
 func (l *Log) Figure(key string) (Figure, bool) {
-	for _, f := range l.Figures {
-		if f.Key == key {
-			return f, true
-		}
+	if i, ok := l.index[key]; ok {
+		return l.Figures[i], true
 	}
 	return Figure{}, false
 }
@@ -60,7 +62,7 @@ func ParseFields(s string) (map[string]string, error) {
 	fields := map[string]string{}
 	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
 		eq := strings.IndexByte(s, '=')
-		if eq <= 0 || strings.ContainsAny(s[:eq], " \t\"") {
+		if eq <= 0 || !fieldRE.MatchString(s[:eq]) {
 			return nil, fmt.Errorf("want name=value at %q", s)
 		}
 		name, rest := s[:eq], s[eq+1:]
@@ -72,12 +74,18 @@ func ParseFields(s string) (map[string]string, error) {
 			}
 			val, _ = strconv.Unquote(q)
 			rest = rest[len(q):]
+			if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+				return nil, fmt.Errorf("want a space after the quoted %s=", name)
+			}
 		} else {
 			end := strings.IndexAny(rest, " \t")
 			if end < 0 {
 				end = len(rest)
 			}
 			val, rest = rest[:end], rest[end:]
+		}
+		if err := checkValue(name, val); err != nil {
+			return nil, err
 		}
 		if _, dup := fields[name]; dup {
 			return nil, fmt.Errorf("field %s given twice", name)
@@ -88,94 +96,104 @@ func ParseFields(s string) (map[string]string, error) {
 	return fields, nil
 }
 
+// The line with which the guest's init says the suite passed; any other
+// EV-DONE status is a boot that failed.
+const DoneLine = "EV-DONE status=ok"
+
+var doneRE = regexp.MustCompile(`^EV-DONE status=([A-Za-z0-9_-]*)`)
+
+// Done reports whether a console line is the guest's EV-DONE status=ok.
+// The status is the whole word after status=: okay_not_really is not ok.
+// What follows the word (a kernel message the serial console ran into the
+// line) does not change it.
+func Done(line string) bool {
+	m := doneRE.FindStringSubmatch(line)
+	return m != nil && m[1] == "ok"
+}
+
 // Read parses one log.  A malformed EVFIG or EVRUN line is an error that
 // names the file and line, and so is a log that stops before the guest
-// reported EV-DONE status=ok.
+// reported EV-DONE status=ok, and a figure after it.
 func Read(name string) (*Log, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	l := &Log{File: name}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	n, done := 0, false
+	l := &Log{File: name, index: map[string]int{}}
+	last, done := 0, 0
 	var bad error // the first malformed line, reported once the whole log is read
-	for n = 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if strings.HasPrefix(line, "EV-DONE status=ok") {
-			done = true
+	at := func(n int, format string, args ...any) {
+		if bad == nil {
+			bad = fmt.Errorf("%s:%d: %s", name, n, fmt.Sprintf(format, args...))
 		}
-		if rest, ok := strings.CutPrefix(line, "EVRUN "); ok && n == 1 {
-			if l.Run, err = ParseFields(rest); err != nil && bad == nil {
-				bad = fmt.Errorf("%s:%d: %v", name, n, err)
+	}
+	err := EachLine(name, func(n int, line string) error {
+		last = n
+		if strings.HasPrefix(line, "EV-DONE") {
+			switch {
+			case done > 0:
+				at(n, "a second EV-DONE line (the first is line %d)", done)
+			case !Done(line):
+				at(n, "the boot reported %q, not %s: it failed", line, DoneLine)
 			}
-			continue
+			done = n
+			return nil
 		}
-		i := strings.Index(line, "EVFIG ")
-		if i < 0 {
-			continue
+		if rest, ok := strings.CutPrefix(line, "EVRUN "); ok || line == "EVRUN" {
+			if n != 1 {
+				at(n, "an EVRUN header that is not the first line")
+				return nil
+			}
+			run, err := ParseFields(rest)
+			if err != nil {
+				at(n, "%v", err)
+			}
+			l.Run = run
+			return nil
 		}
-		if bad != nil {
-			continue
+		key, rest, ok, err := figureText(line)
+		if ok && done > 0 {
+			at(n, "a figure after EV-DONE (line %d): the boot had finished", done)
+			return nil
 		}
-		key, rest, _ := strings.Cut(strings.TrimSpace(line[i+len("EVFIG "):]), " ")
+		if err != nil {
+			at(n, "%v", err)
+		}
+		if !ok || err != nil {
+			return nil
+		}
+		if strings.Contains(key, "=") {
+			at(n, "EVFIG without a key")
+			return nil
+		}
 		fields, err := ParseFields(rest)
 		if err != nil {
-			bad = fmt.Errorf("%s:%d: %v", name, n, err)
-			continue
+			at(n, "%v", err)
+			return nil
 		}
-		if key == "" || strings.Contains(key, "=") {
-			bad = fmt.Errorf("%s:%d: EVFIG without a key", name, n)
-			continue
-		}
-		if _, ok := fields["value"]; !ok {
-			bad = fmt.Errorf("%s:%d: figure %s has no value=", name, n, key)
-			continue
-		}
-		if _, err := strconv.ParseFloat(fields["value"], 64); err != nil {
-			bad = fmt.Errorf("%s:%d: figure %s: value=%s is not a number", name, n, key, fields["value"])
-			continue
+		if err := checkFigure(key, fields); err != nil {
+			at(n, "%v", err)
+			return nil
 		}
 		if _, ok := l.Figure(key); ok {
-			bad = fmt.Errorf("%s:%d: figure %s given twice in one log", name, n, key)
-			continue
+			at(n, "figure %s given twice in one log", key)
+			return nil
 		}
+		l.index[key] = len(l.Figures)
 		l.Figures = append(l.Figures, Figure{Key: key, Fields: fields, File: name, Line: n})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if l.Run == nil && bad == nil {
 		return nil, fmt.Errorf("%s:1: no EVRUN header: not a log the guest runner wrote", name)
 	}
 	// The runner keeps only boots that finished; one without the end is
 	// cut short, and a garbled last line is then a symptom, not the cause.
-	if !done {
-		return nil, fmt.Errorf("%s:%d: the log ends without EV-DONE status=ok: truncated, or not from a boot that finished", name, n-1)
+	if done == 0 {
+		return nil, fmt.Errorf("%s:%d: the log ends without %s: truncated, or not from a boot that finished", name, last, DoneLine)
 	}
 	if bad != nil {
 		return nil, bad
 	}
 	return l, nil
-}
-
-// SuiteLogs names the logs of a suite in dir: SUITE.log for a single boot,
-// or SUITE-1.log, SUITE-2.log, ... for several, in boot order.
-func SuiteLogs(dir, suite string) []string {
-	if _, err := os.Stat(filepath.Join(dir, suite+".log")); err == nil {
-		return []string{filepath.Join(dir, suite+".log")}
-	}
-	var logs []string
-	for n := 1; ; n++ {
-		name := filepath.Join(dir, fmt.Sprintf("%s-%d.log", suite, n))
-		if _, err := os.Stat(name); err != nil {
-			break
-		}
-		logs = append(logs, name)
-	}
-	return logs
 }
 
 // Median returns the median of xs (the mean of the middle two for an even

@@ -177,7 +177,7 @@ func boot(p paths, k *kernel, a accel, suite string, n, of, attempt int, out str
 		if badConsole.MatchString(l) {
 			bad = append(bad, l)
 		}
-		if strings.HasPrefix(l, "EV-DONE status=ok") {
+		if figlog.Done(l) {
 			done = true
 		}
 		if strings.HasPrefix(l, "EV-PROBE-OK") {

@@ -172,9 +172,15 @@
       nodes.forEach(function (n) {
         if (!re.test(n.nodeValue) || n.parentNode.closest('svg')) return;
         re.lastIndex = 0;
-        var span = document.createElement('span');
-        span.innerHTML = n.nodeValue.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(re, '<mark>$1</mark>');
-        n.parentNode.replaceChild(span, n);
+        // Built as nodes, never as HTML: the page's text stays text.
+        var marked = document.createDocumentFragment();
+        n.nodeValue.split(re).forEach(function (part, i) {
+          if (!part) return;
+          var node = i % 2 ? document.createElement('mark') : document.createTextNode(part);
+          if (i % 2) node.textContent = part;
+          marked.appendChild(node);
+        });
+        n.parentNode.replaceChild(marked, n);
       });
       var first = article.querySelector('mark');
       if (first && !window.location.hash) first.scrollIntoView({ block: 'center' });

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// FuzzExpand resolves and renders an arbitrary chapter against the good
+// fixture book's logs.  Plain go test runs the seeds; go test -fuzz
+// FuzzExpand ./cmd/mkbook runs it for as long as asked (make fuzz).
+// Whatever the chapter, mkbook must not panic, must name the chapter in
+// any error, and a page it renders must
+// carry no script, event handler or javascript: link, and no marker of
+// its own left unreplaced.
+func FuzzExpand(f *testing.F) {
+	for _, s := range []string{
+		"# T\n\n{{fig hello:crossing.stub}} and `{{run hello cpu}}`, {{ratio hello:crossing.stub hello:crossing.direct}}\n",
+		"```\n{{run hello host}}\n```\n\n{{table bench kl.yield_rt kl.wake_local}}\n",
+		"{{quote hello EVFIG}}\n\n- {{quote hello EVFIG}}\n",
+		"[x]({{run hello cpu}}) ![{{run hello cpu}}](a.png) <b title=\"{{run hello cpu}}\">x</b>\n",
+		"\\{{fig hello:x}} `\\{{fig}}` {{fig hello:crossing.stub\n",
+		"<script>alert(1)</script>\n\n[a](javascript:alert(1)) <img src=x onerror=alert(1)>\n",
+		"# {{fig bench:kl.yield_rt}} {#x onclick=alert(1)}\n\n| a | `{{run hello cpu}}` |\n| - | - |\n| {{fig bench:kl.yield_rt p99}} | b |\n",
+		"```not a fence``` `{{log hello:crossing.stub}}` {{logfile prototype/.build/hello.log:1}}\n",
+		"{{diff bench:kl.yield_rt bench:kl.wake_local}} {{fig bench:kl.yield_rt ratio}}\n",
+	} {
+		f.Add(s)
+	}
+	root := fixture(f, "good")
+	handler := regexp.MustCompile(`(?i)<[^>]*\son[a-z]+\s*=`)
+	f.Fuzz(func(t *testing.T, text string) {
+		b := newBook(config{root: root, logs: "prototype/.build", src: "book/src"})
+		ch := &chapter{src: "book/src/fuzz.md", Page: "fuzz.html", Number: 1}
+		ch.source = parseSource(text)
+		named := func(err error) {
+			if !strings.HasPrefix(err.Error(), ch.src+":") {
+				t.Fatalf("an error that does not name the chapter: %v", err)
+			}
+		}
+		body, err := b.expand(ch)
+		if err != nil {
+			named(err)
+			return
+		}
+		ch.body = body
+		page, _, err := chapterHTML(ch, "")
+		if err != nil {
+			named(err)
+			return
+		}
+		low := strings.ToLower(page)
+		switch {
+		case strings.Contains(low, "<script"):
+			t.Fatalf("a script on the page: %s", page)
+		case handler.MatchString(page):
+			t.Fatalf("an event handler on the page: %s", page)
+		case strings.Contains(low, `href="javascript`) || strings.Contains(low, `src="javascript`):
+			t.Fatalf("a javascript: link on the page: %s", page)
+		case strings.ContainsAny(page, "\uE000\uE001"):
+			t.Fatalf("a marker left on the page: %q", page)
+		}
+	})
+}

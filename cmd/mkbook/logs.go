@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"endovisor/tools/figlog"
+)
+
+// The logs as the book shows them: a line named by {{logfile}}, the lines
+// a {{quote}} finds, and a page per log with an anchor per line.  Only
+// files in the logs directory are logs: a chapter cannot publish
+// /etc/passwd, and a log page is named by its path there, so two logs
+// never share a page.  Each log is read a line at a time, within
+// figlog's bounds, and its page written as it is read.
+
+// maxQuote bounds the lines one {{quote}} may pull into a chapter, and
+// maxScan the bytes of logs all of them and the log pages read together,
+// so that a chapter of many quotes cannot make a build take hours.
+const (
+	maxQuote = 200
+	maxScan  = 256 << 20
+)
+
+// eachLine reads a log for a placeholder or a log page, within the
+// book's budget.
+func (b *book) eachLine(name string, fn func(n int, line string) error) error {
+	if st, err := os.Stat(name); err == nil {
+		if b.scanned += st.Size(); b.scanned > maxScan {
+			return fmt.Errorf("the book reads more than %d MiB of logs for its quotes, log references and log pages: quote less", maxScan>>20)
+		}
+	}
+	return figlog.EachLine(name, fn)
+}
+
+var logfileRef = regexp.MustCompile(`^(.+):(\d+)$`)
+
+// logFile resolves a path the chapter names, relative to the root, to a
+// log in the logs directory.
+func (b *book) logFile(rel string) (string, error) {
+	if _, err := os.Lstat(b.path(rel)); err != nil {
+		return "", fmt.Errorf("no log %s", rel)
+	}
+	name, ok := figlog.Within(b.path(b.c.logs), b.path(rel))
+	if !ok {
+		return "", fmt.Errorf("%s is not in the logs directory %s", rel, b.c.logs)
+	}
+	return name, nil
+}
+
+// logfile checks that PATH is a log with line LINE, and links to it.
+func (b *book) logfile(ref string) (use, error) {
+	m := logfileRef.FindStringSubmatch(ref)
+	if m == nil {
+		return use{}, fmt.Errorf("want PATH:LINE, have %q", ref)
+	}
+	line, err := strconv.Atoi(m[2])
+	if err != nil || line < 1 {
+		return use{}, fmt.Errorf("%s: no line %s", m[1], m[2])
+	}
+	name, err := b.logFile(m[1])
+	if err != nil {
+		return use{}, err
+	}
+	n, ok := b.lines[name]
+	if !ok {
+		if err := b.eachLine(name, func(k int, _ string) error { n = k; return nil }); err != nil {
+			return use{}, err
+		}
+		b.lines[name] = n
+	}
+	if line > n {
+		return use{}, fmt.Errorf("%s has %d lines, not a line %d", m[1], n, line)
+	}
+	b.files[name] = true
+	return use{text: ref, out: b.logLink(name, line, ref)}, nil
+}
+
+// quote renders the lines of a suite's first log that hold text, as a
+// preformatted block whose lines link to the log.
+func (b *book) quote(suite, text string) (use, error) {
+	s, err := b.suite(suite)
+	if err != nil {
+		return use{}, err
+	}
+	name := s.Logs[0].File
+	var out strings.Builder
+	found := 0
+	err = b.eachLine(name, func(n int, l string) error {
+		if !strings.Contains(l, text) {
+			return nil
+		}
+		if found++; found > maxQuote {
+			return fmt.Errorf("more than %d lines of %s hold %q: quote something rarer", maxQuote, b.rel(name), text)
+		}
+		fmt.Fprintf(&out, "<a href=\"%s#L%d\">%s</a>\n", b.logPage(name), n, html.EscapeString(l))
+		return nil
+	})
+	if err != nil {
+		return use{}, err
+	}
+	if found == 0 {
+		return use{}, fmt.Errorf("no line of %s holds %q", b.rel(name), text)
+	}
+	b.files[name] = true
+	return use{text: text, out: `<pre class="logquote">` + strings.TrimSuffix(out.String(), "\n") + "</pre>"}, nil
+}
+
+// logName is a log's path in the logs directory, which names its page.
+func (b *book) logName(file string) string {
+	dir, err := filepath.EvalSymlinks(b.path(b.c.logs))
+	if name, ok := figlog.Within(dir, file); ok && err == nil {
+		if r, err := filepath.Rel(dir, name); err == nil {
+			return filepath.ToSlash(r)
+		}
+	}
+	return filepath.Base(file)
+}
+
+// logPage is the link from a page at the site's top to a log's page.
+func (b *book) logPage(file string) string {
+	return "logs/" + b.logName(file) + ".html"
+}
+
+// writeLogs renders every log a figure came from, and every log a
+// {{logfile}} or {{quote}} names, as a page with one anchor per line.
+func (b *book) writeLogs(dir string) error {
+	names := map[string]bool{}
+	for name := range b.logs {
+		names[name] = true
+	}
+	for name := range b.files {
+		names[name] = true
+	}
+	var sorted []string
+	for name := range names {
+		sorted = append(sorted, name)
+	}
+	sort.Strings(sorted)
+	for _, name := range sorted {
+		if err := b.writeLog(dir, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *book) writeLog(dir, name string) error {
+	page := filepath.Join(dir, "logs", filepath.FromSlash(b.logName(name))+".html")
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(page)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	up := strings.Repeat("../", strings.Count(b.logName(name), "/")+1)
+	title := html.EscapeString(b.rel(name))
+	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>"+
+		"<link rel=\"stylesheet\" href=\"%sstyle.css\"><script src=\"%sbook.js\" defer></script></head><body class=\"log\"><p><a href=\"%sindex.html\">The endovisor</a> · <a href=\"%sprovenance.html\">where the figures come from</a></p><h1>%s</h1><pre>",
+		title, up, up, up, up, title)
+	err = b.eachLine(name, func(n int, line string) error {
+		_, err := fmt.Fprintf(w, "<span id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%5d</a> %s</span>\n", n, n, n, html.EscapeString(line))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	w.WriteString("</pre></body></html>\n")
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return f.Close()
+}
