@@ -25,6 +25,33 @@ insmod /lib/ev/evk_hello.ko || fail "insmod evk_hello"
 launcher -v 2 -s test -a test hostile || fail "launcher hostile test"
 live_clear || fail "the hostile test left objects live"
 
+# A quota must bound what the sandbox makes Linux hold.  The hostile kernel
+# fills one and holds it, killed once the figure is taken:
+#   fill WHAT /proc/meminfo FIELD KEY BOUND-KiB
+fill() {
+	what=$1 field=$2 key=$3 bound=$4
+	before=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
+	launcher -v 1 -s "fill_$what" -a "fill $what" hostile > /tmp/fill.out 2>&1 &
+	filler=$!
+	for i in $(seq 3000); do
+		grep -q "HOSTILE fill $what holding" /tmp/fill.out && break
+		sleep 0.1
+	done
+	during=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
+	kill -9 $filler
+	wait $filler
+	cat /tmp/fill.out
+	grep -q "HOSTILE fill $what holding" /tmp/fill.out || fail "fill $what did not fill"
+	sed -n "s/.*HOSTILE fill $what holding \([a-z]*\)=\([0-9]*\).*/EVFIG hostile.${what}_\1 value=\2 stat=max unit=\1/p" /tmp/fill.out
+	echo "EVFIG hostile.$key value=$((during - before)) stat=max unit=KiB bound=$bound"
+	[ $((during - before)) -le $bound ] || fail "fill $what: $field grew past $bound KiB"
+	live_clear || fail "fill $what left objects live"
+}
+# The heap: 1-byte blocks.  EV_MEM_QUOTA, 64 MiB, and 2 MiB for slab's own
+# packing (an ev_block slab holds 102 nodes of 40 bytes in 4 KiB) and
+# whatever else Linux allocated meanwhile.
+fill heap Slab heap_slab_growth $((65536 + 2048))
+
 launcher -v 1 -s hold -a hold hostile > /tmp/hold.out 2>&1 &
 holder=$!
 for i in $(seq 100); do

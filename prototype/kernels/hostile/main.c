@@ -13,10 +13,12 @@
  *                   code, masked, never crossing again, until it is killed
  *   attack B F      the calls another sandbox could make on the block B and
  *                   the frame F of the one holding them
+ *   fill WHAT       as much of a quota as it will give, held until killed
+ *                   (memory.c)
  *
  * A case line reads: HOSTILE case NAME want CODE got CODE ok|FAIL.
  */
-#include "mm.h"
+#include "hostile.h"
 
 #define PAGE		VOSTD_PAGE_SIZE
 #define NONCANON	0x8000000000000000UL
@@ -29,17 +31,12 @@ struct hostile {
 	u32 cases, failed;
 	u32 vcpu0_done;
 	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
+	struct hostile_mem mem;
 };
 
 static struct hostile *H(void)
 {
 	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(struct hostile));
-}
-
-static long call(unsigned long svc, unsigned long a0, unsigned long a1,
-		 unsigned long a2, unsigned long a3)
-{
-	return vostd_call(svc, a0, a1, a2, a3, 0);
 }
 
 /* An errno's name, or the number itself in buf. */
@@ -64,7 +61,7 @@ static const char *code_name(long e, char *buf, size_t size)
 	return buf;
 }
 
-static void expect(const char *name, long want, long got)
+void expect(const char *name, long want, long got)
 {
 	struct hostile *h = H();
 	char wbuf[24], gbuf[24];
@@ -399,6 +396,7 @@ static long after_teardown_began(void)
 	}
 	WRITE_ONCE(h->busy_fpu, f);
 	call(EV_SVC_VCPU_KICK, 0, 0, 0, 0);
+	memory_race_ap(&h->mem);
 	while (!READ_ONCE(h->vcpu0_done))
 		vostd_idle();
 	/* vCPU 0 is on its way out: the sandbox ends when its entry returns. */
@@ -503,6 +501,7 @@ static long hostile_main(void)
 		vcpu_cases();
 		vm_cases();
 		fpu_cases();
+		memory_cases(&h->mem);
 		grant_quota_case();
 		vostd_println("HOSTILE vcpu0 done: %u cases, %u failed", h->cases, h->failed);
 		WRITE_ONCE(h->vcpu0_done, 1);
@@ -511,8 +510,10 @@ static long hostile_main(void)
 		hold();
 	} else if (vostd_has_prefix(args, "attack")) {
 		attack(args + 6);
+	} else if (vostd_has_prefix(args, "fill")) {
+		memory_fill(args + 4);
 	} else {
-		vostd_println("hostile: unknown mode '%s' (want test, hold or attack)", args);
+		vostd_println("hostile: unknown mode '%s' (want test, hold, attack or fill)", args);
 		return -EINVAL;
 	}
 	return h->failed ? -EIO : 0;
