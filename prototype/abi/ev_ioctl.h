@@ -48,7 +48,11 @@ struct ev_stats {
 
 #define EV_IOC_MAGIC	0xE7
 #define EV_CREATE	_IOW(EV_IOC_MAGIC, 1, struct ev_create)
-/* Argument: the vCPU index.  Returns that vCPU's exit code, or -errno. */
+/*
+ * Argument: the vCPU index.  Returns that vCPU's exit code, or -errno.  An
+ * exit code an int cannot hold, or one of Linux's own codes -512 to -530
+ * (which no system call may return), arrives as -EOVERFLOW.
+ */
 #define EV_RUN_VCPU	_IO(EV_IOC_MAGIC, 2)
 #define EV_STATS	_IOR(EV_IOC_MAGIC, 3, struct ev_stats)
 

@@ -21,6 +21,7 @@
  *
  * Each result is an EVFIG line in the sandbox's log.
  */
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/uaccess.h>
@@ -68,6 +69,9 @@ static long ev_cal_heap(struct ev_vcpu *v)
 	for (k = 0; k < EV_HEAP_STEPS; k++)
 		step[k] = U64_MAX;
 	for (r = 0; r < EV_CAL_ROUNDS; r++) {
+		/* A kill must not wait for every round (census.c). */
+		if (fatal_signal_pending(current))
+			return -EINTR;
 		kmalloc = min(kmalloc, ev_kmalloc_round(EV_CAL_PAIRS));
 		if (ev_heap_cal_round(&v->sb->heap, EV_CAL_PAIRS, &c))
 			return -ENOMEM;

@@ -10,10 +10,14 @@
  * (kick.c), it is what the fairness chapter reports.
  *
  * The same tick watches for a creator that is dying: a carrier with a
- * fatal signal pending begins the sandbox's teardown (sb->ending), and is
- * interrupted so that kick.c can send it out of sandbox code if that is
- * where it is (ev_abandon_divert): this processor's through the tick's
- * own interrupted registers, another's with the kick's interrupt.
+ * fatal signal pending begins the sandbox's teardown (sb->ending), gets
+ * its bail word set, so that the next crossing's return leaves sandbox code
+ * instead of going back to it, and is interrupted so that kick.c can send
+ * it out of sandbox code if that is where it is (ev_abandon_divert): this
+ * processor's through the tick's own interrupted registers, another's with
+ * the kick's interrupt.  A kill thus ends a carrier within a tick of the
+ * end of the service it is in, and services that can take long stop early
+ * for a fatal signal.
  */
 #include <asm/irq_regs.h>
 #include <linux/hrtimer.h>
@@ -24,15 +28,21 @@
 #include <linux/string.h>
 
 #include "endovisor.h"
+#include "ev_stub.h"
 
 #define EV_CENSUS_PERIOD_NS	NSEC_PER_MSEC
 
-/* v's carrier c must die: the sandbox is ending, and c must leave sandbox code. */
+/*
+ * v's carrier c must die: the sandbox is ending, and c must leave sandbox
+ * code.  In a service, the crossing's return does it (the bail word, if no
+ * suspend has claimed it); in sandbox code, the interrupt.
+ */
 static void ev_census_dying(struct ev_sandbox *sb, struct ev_vcpu *v, struct task_struct *c)
 {
 	int cpu = READ_ONCE(v->cpu);
 
 	WRITE_ONCE(sb->ending, true);
+	cmpxchg(&v->bail, 0, EV_BAIL_ABANDON);
 	if (c == current)
 		ev_abandon_divert(v, get_irq_regs());
 	else if (READ_ONCE(v->carrying) && cpu >= 0 && cpu != smp_processor_id())

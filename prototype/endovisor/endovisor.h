@@ -73,9 +73,10 @@ struct ev_vcpu {
 	struct file *file;		/* held while the vCPU runs, tenants or not */
 	bool suspended;			/* sandbox code waits in a crossing */
 	bool in_tenant;			/* the carrier runs a tenant in user mode */
-	bool trap_queued;
-	u32 trap;			/* EV_TRAP_*, set where the trap is taken */
-	u32 trap_signal;		/* EV_TRAP_EXCEPTION: the signal taken back */
+	unsigned long traps;		/* BIT(EV_TRAP_*): owed at the next return to user mode */
+	unsigned long trap_signals;	/* sigmask()s of exceptions' signals to take back */
+	u32 trap_signal;		/* the first of them, for the kernel proper */
+	unsigned long signal_addr;	/* and its si_addr */
 	u64 trap_nr;
 	unsigned long fault_addr;
 	bool fault_write;
@@ -84,6 +85,10 @@ struct ev_vcpu {
 	struct ev_tenant_ctx *tenant_ctx;	/* sandbox memory: where to save */
 	struct ev_vm *tenant_vm;	/* its address space, referenced */
 	struct callback_head trap_work;
+	/* The first tenant's rax, which the ioctl's int result cannot carry. */
+	struct callback_head entry_work;
+	u64 entry_rax;
+	bool entry_rax_owed;
 	struct mm_struct *home_mm;	/* the launcher's, while a tenant's is current */
 	struct pt_regs home_regs;	/* the launcher's registers at EV_RUN_VCPU */
 	struct ev_user_segs home_segs;	/* and its FS and GS (tenant.c) */
@@ -313,6 +318,7 @@ bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write);
 void ev_tenant_kick(struct ev_vcpu *v);
 void ev_tenant_vcpu_init(struct ev_vcpu *v);
 void ev_tenant_carrier_dead(struct ev_vcpu *v);
+long ev_tenant_entered(struct ev_vcpu *v);
 long ev_tenant_finish(struct ev_vcpu *v, long ret);
 long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long vm, unsigned long ctx,
 		       unsigned long a2, unsigned long a3, unsigned long a4);
@@ -326,6 +332,7 @@ long ev_svc_fpu_destroy(struct ev_vcpu *v, unsigned long fpu, unsigned long a1,
 			unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_svc_fpu_switch(struct ev_vcpu *v, unsigned long fpu, unsigned long a1,
 		       unsigned long a2, unsigned long a3, unsigned long a4);
+int ev_fpu_tenant_start(struct ev_vcpu *v);
 void ev_fpu_vcpu_end(struct ev_vcpu *v);
 void ev_fpu_teardown(struct ev_sandbox *sb);
 

@@ -15,8 +15,9 @@
  * carrier's user state in memory (a kernel_fpu_begin and end does: Linux
  * saves the user registers and marks them to be loaded again on the way to
  * user mode), then copies images in and out of that memory, fpregs locked.
- * The first switch keeps the launcher's own image, which the carrier gets
- * back when the vCPU ends.
+ * The first tenant_run (or the first switch, if it comes before) keeps the
+ * launcher's own image, which the carrier gets back when the vCPU ends,
+ * and a carrier's first tenant starts from the initial state.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -48,13 +49,18 @@ static void ev_fpu_to_memory(void)
  * its initial configuration.  The compaction word is taken from the live
  * image, which XRSTORS insists on.
  */
+static void ev_fpu_init_image(union fpregs_state *regs, unsigned int size, u64 xcomp_bv)
+{
+	memset(regs, 0, size);
+	regs->fxsave.cwd = 0x37f;
+	regs->fxsave.mxcsr = MXCSR_DEFAULT;
+	if (cpu_feature_enabled(X86_FEATURE_XSAVE))
+		regs->xsave.header.xcomp_bv = xcomp_bv;
+}
+
 static void ev_fpu_init_state(struct ev_fpu *f, const union fpregs_state *live)
 {
-	memset(&f->regs, 0, f->size);
-	f->regs.fxsave.cwd = 0x37f;
-	f->regs.fxsave.mxcsr = MXCSR_DEFAULT;
-	if (cpu_feature_enabled(X86_FEATURE_XSAVE))
-		f->regs.xsave.header.xcomp_bv = live->xsave.header.xcomp_bv;
+	ev_fpu_init_image(&f->regs, f->size, live->xsave.header.xcomp_bv);
 }
 
 static struct ev_fpu *ev_fpu_alloc(void)
@@ -210,6 +216,30 @@ long ev_svc_fpu_switch(struct ev_vcpu *v, unsigned long handle, unsigned long a1
 		WRITE_ONCE(v->cur_fpu, f);
 	}
 	mutex_unlock(&v->sb->lock);
+	return 0;
+}
+
+/*
+ * The carrier's first tenant: keep the launcher's registers, unless a
+ * switch has kept them already, and give the tenant the initial state.
+ * Whether the kernel proper ever switches contexts or not, no tenant sees
+ * the launcher's registers and the launcher gets its own back.
+ */
+int ev_fpu_tenant_start(struct ev_vcpu *v)
+{
+	struct fpstate *fps;
+
+	if (v->home_fpu)
+		return 0;
+	v->home_fpu = ev_fpu_alloc();
+	if (!v->home_fpu)
+		return -ENOMEM;
+	ev_fpu_to_memory();
+	fps = ev_fpstate();
+	fpregs_lock();
+	memcpy(&v->home_fpu->regs, &fps->regs, min(v->home_fpu->size, fps->size));
+	ev_fpu_init_image(&fps->regs, fps->size, fps->regs.xsave.header.xcomp_bv);
+	fpregs_unlock();
 	return 0;
 }
 

@@ -268,7 +268,7 @@ long ev_svc_vcpu_idle(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 	WRITE_ONCE(v->idling, false);
 	v->stats.idle_ns += local_clock() - t0;
 	if (ret) {
-		WRITE_ONCE(v->bail, 1);
+		WRITE_ONCE(v->bail, EV_BAIL_ABANDON);
 		return -EINTR;
 	}
 	return 0;

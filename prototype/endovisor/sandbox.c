@@ -145,7 +145,7 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 
 	ret = ev_vcpu_run(v);
 	if (v->suspended)
-		return task_pt_regs(current)->ax;	/* into the tenant */
+		return ev_tenant_entered(v);	/* into the tenant */
 	return ev_vcpu_end(v, ret);
 }
 

@@ -69,10 +69,9 @@
 #include <linux/task_work.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
-#include <asm/msr.h>
-#include <asm/ptrace.h>
 #include <asm/gsseg.h>
 #include <asm/msr.h>
+#include <asm/ptrace.h>
 #include <asm/segment.h>
 
 #include "endovisor.h"
@@ -204,14 +203,20 @@ static u64 ev_linux_faults(void)
 	return current->min_flt + current->maj_flt;
 }
 
-/* Where the trap is taken, nothing may sleep: note it, finish it at the return. */
+/*
+ * Where the trap is taken, nothing may sleep: note it, finish it at the
+ * return.  More than one can come before that return (a kick's interrupt
+ * during a system call's entry or an exception's handling, a single-step
+ * trap after a call), so the traps owed are a set, and one task work
+ * reports them all: none may hide another.  The probes and the interrupt
+ * all run on the carrier's own processor, in its context.
+ */
 static void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap)
 {
-	if (xchg(&v->trap_queued, true))
-		return;
-	v->trap = trap;
+	if (atomic_long_fetch_or(BIT(trap), (atomic_long_t *)&v->traps))
+		return;		/* the work is queued already */
 	if (task_work_add(current, &v->trap_work, TWA_RESUME))
-		WRITE_ONCE(v->trap_queued, false);	/* the carrier is exiting */
+		atomic_long_set((atomic_long_t *)&v->traps, 0);	/* the carrier is exiting */
 }
 
 /*
@@ -265,22 +270,85 @@ static void ev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
 	    sig < 1 || sig > 31 || !(sigmask(sig) & EV_FAULT_SIGNALS) ||
 	    info == SEND_SIG_NOINFO || info == SEND_SIG_PRIV || info->si_code <= 0)
 		return;
-	v->trap_signal = sig;
-	v->fault_addr = (unsigned long)info->si_addr;
+	/* The first is the one reported; every one is taken back. */
+	if (!v->trap_signals) {
+		v->trap_signal = sig;
+		v->signal_addr = (unsigned long)info->si_addr;
+	}
+	v->trap_signals |= sigmask(sig);
 	ev_tenant_queue_trap(v, EV_TRAP_EXCEPTION);
 }
 
-/* Take back the signal an exception trap stands for, before Linux delivers it. */
-static void ev_take_back_signal(struct ev_vcpu *v)
+/*
+ * Take back the signals exceptions of the tenant made Linux send, before
+ * Linux delivers any: the launcher must never see a tenant's.
+ */
+static void ev_take_back_signals(struct ev_vcpu *v)
 {
+	unsigned long sigs = xchg(&v->trap_signals, 0);
 	kernel_siginfo_t info;
 	enum pid_type type;
 	sigset_t others;
 
-	siginitsetinv(&others, sigmask(v->trap_signal));
-	spin_lock_irq(&current->sighand->siglock);
-	dequeue_signal(&others, &info, &type);
-	spin_unlock_irq(&current->sighand->siglock);
+	while (sigs) {
+		int sig = __ffs(sigs) + 1;
+
+		sigs &= ~sigmask(sig);
+		siginitsetinv(&others, sigmask(sig));
+		spin_lock_irq(&current->sighand->siglock);
+		dequeue_signal(&others, &info, &type);
+		spin_unlock_irq(&current->sighand->siglock);
+	}
+}
+
+/*
+ * Which of the traps owed the kernel proper is told of: a system call or a
+ * fault over an exception that came with it (its signal still goes in the
+ * context's signal field), and any of them over a kick, which stays
+ * pending in the shared page for the kernel proper to take anyway.
+ */
+static u32 ev_trap_reported(unsigned long traps)
+{
+	static const u32 order[] = {
+		EV_TRAP_SYSCALL, EV_TRAP_FAULT, EV_TRAP_EXCEPTION, EV_TRAP_KICK,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (traps & BIT(order[i]))
+			return order[i];
+	return EV_TRAP_KICK;
+}
+
+/* The first tenant's rax, over the ioctl's result: see ev_tenant_entered. */
+static void ev_entry_rax(struct ev_vcpu *v)
+{
+	if (v->entry_rax_owed) {
+		task_pt_regs(current)->ax = v->entry_rax;
+		v->entry_rax_owed = false;
+	}
+}
+
+static void ev_tenant_entry_work(struct callback_head *cb)
+{
+	ev_entry_rax(container_of(cb, struct ev_vcpu, entry_work));
+}
+
+/*
+ * A vCPU's first tenant_run returns to the tenant through EV_RUN_VCPU's
+ * own return, whose result Linux holds in an int (and rewrites, as
+ * -ENOIOCTLCMD to -ENOTTY): it cannot carry a 64-bit rax.  So the ioctl
+ * returns 0, and a task work, run after Linux has stored that result and
+ * before the return to user mode, puts the tenant's rax back.  A trap work
+ * that happens to run first does the same before it saves the registers.
+ */
+long ev_tenant_entered(struct ev_vcpu *v)
+{
+	v->entry_rax = task_pt_regs(current)->ax;
+	v->entry_rax_owed = true;
+	if (task_work_add(current, &v->entry_work, TWA_RESUME))
+		v->entry_rax_owed = false;	/* exiting: no return to user mode */
+	return 0;
 }
 
 /* A kick's interrupt found the carrier in the tenant: hand the vCPU back. */
@@ -293,16 +361,24 @@ void ev_tenant_kick(struct ev_vcpu *v)
 static void ev_tenant_trap_work(struct callback_head *cb)
 {
 	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap_work);
+	unsigned long traps = atomic_long_xchg((atomic_long_t *)&v->traps, 0);
 	struct ev_tenant_ctx c = {};
 	long ret;
 
 	ev_stamp(&c.at_work);
-	WRITE_ONCE(v->trap_queued, false);
 	if (!READ_ONCE(v->in_tenant) || current != v->carrier)
 		return;
+	/*
+	 * A dying carrier runs no more sandbox code: from exit_task_work its
+	 * mm is gone, and from get_signal it would run on with a fatal
+	 * signal pending.  ev_carrier_died ends the vCPU once it is dead.
+	 */
+	if ((current->flags & PF_EXITING) || fatal_signal_pending(current))
+		return;
+	ev_entry_rax(v);
 	ev_segs_scrub();
 	ev_save_user_regs(&c, task_pt_regs(current));
-	c.trap = v->trap;
+	c.trap = ev_trap_reported(traps);
 	c.at_resumed = v->resumed_at;
 	v->resumed_at = (struct ev_stamp){};
 	if (c.trap == EV_TRAP_SYSCALL) {
@@ -313,9 +389,11 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 		c.fault_addr = v->fault_addr;
 		c.fault_write = v->fault_write;
 	} else if (c.trap == EV_TRAP_EXCEPTION) {
-		c.fault_addr = v->fault_addr;
+		c.fault_addr = v->signal_addr;
+	}
+	if (traps & BIT(EV_TRAP_EXCEPTION)) {
 		c.signal = v->trap_signal;
-		ev_take_back_signal(v);
+		ev_take_back_signals(v);
 	}
 	c.linux_faults = ev_linux_faults() - v->faults_at_entry;
 	WRITE_ONCE(v->in_tenant, false);
@@ -374,6 +452,7 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	struct pt_regs *regs = task_pt_regs(current);
 	struct ev_tenant_ctx c;
 	struct ev_vm *vm;
+	int ret;
 
 	if (ev_sandbox_ending(v->sb))
 		return -ESHUTDOWN;
@@ -389,6 +468,14 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	vm = ev_vm_get(v->sb, handle);
 	if (!vm)
 		return -EBADF;
+	if (!v->home_saved) {
+		/* The launcher's FPU registers are kept; the tenant starts clean. */
+		ret = ev_fpu_tenant_start(v);
+		if (ret) {
+			ev_vm_put(vm);
+			return ret;
+		}
+	}
 	ev_adopt(v, vm);
 	if (!v->home_saved) {
 		static const struct ev_user_segs zero;
@@ -441,6 +528,8 @@ long ev_tenant_finish(struct ev_vcpu *v, long ret)
 
 		*regs = v->home_regs;
 		regs->ax = ret;
+		/* Not a system call's return any more: nothing for Linux to restart. */
+		regs->orig_ax = -1;
 		preempt_disable();
 		ev_segs_write(&v->home_segs);
 		preempt_enable();
@@ -541,6 +630,7 @@ void ev_tenant_module_exit(void)
 void ev_tenant_vcpu_init(struct ev_vcpu *v)
 {
 	init_task_work(&v->trap_work, ev_tenant_trap_work);
+	init_task_work(&v->entry_work, ev_tenant_entry_work);
 	INIT_WORK(&v->death_work, ev_carrier_died);
 	init_irq_work(&v->death_irq, ev_carrier_death_irq);
 	v->home_mm = NULL;

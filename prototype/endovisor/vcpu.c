@@ -145,9 +145,24 @@ long ev_vcpu_run(struct ev_vcpu *v)
 	return ev_stub_enter(v, v->sb->kernel->entry, v->shared, sp);
 }
 
+/*
+ * What EV_RUN_VCPU can return for a kernel's result ret: Linux passes an
+ * ioctl's result through an int, and takes -512 to -530 for codes of its
+ * own that no system call may return (-ERESTARTSYS would have Linux run
+ * the ioctl again, -ENOIOCTLCMD becomes -ENOTTY).  Anything else arrives
+ * as -EOVERFLOW.
+ */
+static long ev_run_result(long ret)
+{
+	if (ret < INT_MIN || ret > INT_MAX || (ret <= -ERESTARTSYS && ret >= -530))
+		return -EOVERFLOW;
+	return ret;
+}
+
 /* The vCPU's kernel returned ret: the carrier stops carrying. */
 long ev_vcpu_end(struct ev_vcpu *v, long ret)
 {
+	ret = ev_run_result(ret);
 	ev_fpu_vcpu_end(v);
 	ret = ev_tenant_finish(v, ret);
 

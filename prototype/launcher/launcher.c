@@ -12,7 +12,8 @@
  * is done.  Then the launcher prints what the endovisor saw of the run
  * (EV_STATS).  With -s, every figure of the run is keyed LABEL.*, those in
  * the sandbox's log included, so that one boot can hold several runs'
- * figures apart.  It exits 0 only if every vCPU's kernel returned 0.
+ * figures apart.  It exits 0 only if every vCPU's kernel returned 0 and every
+ * carrier got its own FPU registers back (run_vcpu).
  *
  * While any vCPU runs, nothing of the launcher but its carriers may be
  * runnable: Linux is to see at most VCPUS runnable threads of the sandbox
@@ -36,6 +37,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,6 +51,7 @@ struct carrier {
 	unsigned int vcpu;
 	long exit_code;
 	int err;
+	int fpu_changed;	/* its FPU registers came back other than it left them */
 };
 
 static void die(const char *what)
@@ -191,12 +194,55 @@ static void wait_main_asleep(void)
 		usleep(200);
 }
 
+/* FPU registers a carrier holds across EV_RUN_VCPU: see run_vcpu. */
+struct fpu_probe {
+	unsigned int mxcsr;
+	unsigned short fcw;
+	unsigned char xmm15[16];
+};
+
+/*
+ * EV_RUN_VCPU, with FPU registers no default has (round down, 24-bit x87
+ * precision, a pattern in xmm15) loaded just before the system call and
+ * read back just after it, with nothing of the C library in between: a
+ * tenant that saw them, or a launcher given back a tenant's, shows.
+ * Returns the ioctl's result; *changed says whether they came back changed.
+ */
+static long run_vcpu(int fd, unsigned int vcpu, int *changed)
+{
+	static const struct fpu_probe before = {
+		.mxcsr = 0x3f80, .fcw = 0x7f,
+		.xmm15 = { 0x5a, 0xa5, 0x3c, 0xc3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 },
+	};
+	static const struct fpu_probe defaults = { .mxcsr = 0x1f80, .fcw = 0x37f };
+	struct fpu_probe after;
+	long ret;
+
+	asm volatile("ldmxcsr %[bm]\n\tfldcw %[bf]\n\tmovdqu %[bx], %%xmm15\n\t"
+		     "syscall\n\t"
+		     "stmxcsr %[am]\n\tfnstcw %[af]\n\tmovdqu %%xmm15, %[ax]\n\t"
+		     "ldmxcsr %[dm]\n\tfldcw %[df]"
+		     : "=a"(ret), [am] "=m"(after.mxcsr), [af] "=m"(after.fcw),
+		       [ax] "=m"(after.xmm15)
+		     : "a"((long)SYS_ioctl), "D"((long)fd), "S"((long)EV_RUN_VCPU),
+		       "d"((long)vcpu), [bm] "m"(before.mxcsr), [bf] "m"(before.fcw),
+		       [bx] "m"(before.xmm15), [dm] "m"(defaults.mxcsr), [df] "m"(defaults.fcw)
+		     : "rcx", "r11", "xmm15", "memory");
+	*changed = after.mxcsr != before.mxcsr || after.fcw != before.fcw ||
+		   memcmp(after.xmm15, before.xmm15, sizeof(after.xmm15));
+	if (ret < 0 && ret >= -4095) {
+		errno = -ret;
+		return -1;
+	}
+	return ret;
+}
+
 static void *carry(void *arg)
 {
 	struct carrier *c = arg;
 
 	wait_main_asleep();
-	c->exit_code = ioctl(c->fd, EV_RUN_VCPU, c->vcpu);
+	c->exit_code = run_vcpu(c->fd, c->vcpu, &c->fpu_changed);
 	c->err = c->exit_code < 0 ? errno : 0;
 	return NULL;
 }
@@ -375,6 +421,10 @@ int main(int argc, char **argv)
 		       carriers[i].exit_code, carriers[i].err ? " " : "",
 		       carriers[i].err ? strerror(carriers[i].err) : "");
 		failed |= carriers[i].exit_code != 0;
+		if (carriers[i].fpu_changed) {
+			printf("launcher: vCPU %u FAIL: its FPU registers came back changed\n", i);
+			failed = 1;
+		}
 	}
 	print_stats(fd, label);
 	close(fd);

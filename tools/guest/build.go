@@ -267,6 +267,7 @@ type program struct {
 var programs = []program{
 	{"launcher", "launcher"},
 	{"baseline", "baseline"},
+	{"killwait", "killwait"},
 }
 
 func buildPrograms(p paths) ([]string, error) {

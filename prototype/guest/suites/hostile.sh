@@ -3,8 +3,11 @@
 # teardown has begun may still make; two sandboxes at once, one trying the
 # other's block, frame and address space; the one that held them, spinning
 # in sandbox code and never crossing again, killed with SIGKILL; a sandbox
-# killed while its tenants spin in user mode; and after all that a sandbox
-# that still runs, and modules that still unload.  Nothing may stay live.
+# killed while its tenants spin in user mode; tenants' traps while another
+# vCPU kicks theirs, and kills meanwhile; first tenant runs; a kill while a
+# vCPU calls a long service (each kill timed until nothing is live); and
+# after all that a sandbox that still runs, and modules that still unload.
+# Nothing may stay live.
 mkdir -p /tmp
 
 # Everything live back to zero, within five seconds of a sandbox's end.
@@ -61,7 +64,7 @@ done
 victim=$(sed -n 's/.*HOSTILE hold block=\([0-9a-f]*\) frame=\([0-9a-f]*\).*/\1 \2/p' /tmp/hold.out)
 [ -n "$victim" ] || fail "the holding sandbox did not start"
 launcher -v 1 -s attack -a "attack $victim" hostile || fail "launcher hostile attack"
-kill -9 $holder
+killwait $holder kill.holder_ms || fail "the holder outlived its kill"
 wait $holder
 echo "EV-KILLED holder exit=$?"
 cat /tmp/hold.out
@@ -74,11 +77,60 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 sleep 0.5
-kill -9 $spinner
+killwait $spinner kill.spinner_ms || fail "the spinner outlived its kill"
 wait $spinner
 echo "EV-KILLED spinner exit=$?"
 cat /tmp/spin.out
 live_clear || fail "the killed tenants left objects live"
+
+# Traps under kicks: every exception and every system call of a tenant
+# reaches the kernel proper as itself while another vCPU kicks its vCPU.
+launcher -v 2 -s race -a race hostile || fail "launcher hostile race"
+live_clear || fail "the race left objects live"
+
+# A first tenant run: its rax whole, initial FPU registers, and the
+# launcher's own back (the launcher checks its registers itself).
+launcher -v 2 -s firstrun -a firstrun hostile || fail "launcher hostile firstrun"
+live_clear || fail "the first runs left objects live"
+
+# start_marked OUT MARKER ARGS...: a launcher in the background, writing
+# OUT, once OUT shows MARKER; its pid in $started.
+start_marked() {
+	out=$1 marker=$2
+	shift 2
+	launcher "$@" > "$out" 2>&1 &
+	started=$!
+	for i in $(seq 200); do
+		grep -q "$marker" "$out" && return 0
+		sleep 0.05
+	done
+	cat "$out"
+	fail "no '$marker' from launcher $*"
+}
+
+# Kills while the tenant is kicked: ten launchers killed mid-race.
+for round in $(seq 10); do
+	start_marked /tmp/racekill.out 'HOSTILE racekill running' \
+		-v 2 -s racekill$round -a racekill hostile
+	sleep 0.2
+	killwait $started kill.racekill_ms >> /tmp/racekill.figs ||
+		fail "racekill round $round outlived its kill"
+	wait $started
+	echo "EV-KILLED racekill$round exit=$?"
+	grep 'launcher: fatal' /tmp/racekill.out && fail "a tenant's signal reached the launcher"
+	live_clear || fail "the killed race left objects live"
+done
+# The longest of the ten.
+awk '{ v = $3; sub("value=", "", v); if (v + 0 >= max) { max = v + 0; line = $0 } }
+	END { print line }' /tmp/racekill.figs
+
+# A kill while the vCPU calls a long service without end.
+start_marked /tmp/calloop.out 'HOSTILE calloop running' -v 1 -s calloop -a calloop hostile
+sleep 0.3
+killwait $started kill.calloop_ms || fail "the calibrate loop outlived its kill"
+wait $started
+echo "EV-KILLED calloop exit=$?"
+live_clear || fail "the killed calibrate loop left objects live"
 
 launcher -v 2 -s after hello || fail "launcher hello after the kills"
 . /suites/teardown.sh

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the hostile kernel's files share. */
+/* What the hostile kernel's files share: the case line and raw service calls. */
 #ifndef HOSTILE_H
 #define HOSTILE_H
 
 #include "mm.h"
 
+#define PAGE		VOSTD_PAGE_SIZE
+#define RW		(EV_PROT_READ | EV_PROT_WRITE)
+
+/* A service called through the crossing directly, past vOSTD's own checks. */
 static inline long call(unsigned long svc, unsigned long a0, unsigned long a1,
 			unsigned long a2, unsigned long a3)
 {
 	return vostd_call(svc, a0, a1, a2, a3, 0);
 }
-
-/* One case: a HOSTILE case line, counted, and a failure if got is not want. */
-void expect(const char *name, long want, long got);
 
 /* memory.c: what the quotas count */
 struct hostile_mem {
@@ -23,5 +24,22 @@ struct hostile_mem {
 void memory_cases(struct hostile_mem *m);
 void memory_race_ap(struct hostile_mem *m);
 void memory_fill(const char *what);
+
+/* The kernel's state, in the sandbox's globals: one per sandbox. */
+struct hostile {
+	u32 cases, failed;
+	u32 vcpu0_done;
+	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
+	u32 race_done;		/* traps.c: vCPU 0's tenants are done, stop kicking */
+	struct hostile_mem mem;
+};
+
+static inline struct hostile *H(void)
+{
+	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(struct hostile));
+}
+
+/* One case: HOSTILE case NAME want CODE got CODE ok|FAIL, counted. */
+void expect(const char *name, long want, long got);
 
 #endif /* HOSTILE_H */

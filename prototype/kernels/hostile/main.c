@@ -13,31 +13,21 @@
  *                   code, masked, never crossing again, until it is killed
  *   attack B F      the calls another sandbox could make on the block B and
  *                   the frame F of the one holding them
+ *   race, racekill, firstrun, calloop
+ *                   tenants' traps under kicks, kills and first entries
+ *                   (traps.c)
  *   fill WHAT       as much of a quota as it will give, held until killed
  *                   (memory.c)
  *
  * A case line reads: HOSTILE case NAME want CODE got CODE ok|FAIL.
  */
 #include "hostile.h"
+#include "traps.h"
 
-#define PAGE		VOSTD_PAGE_SIZE
 #define NONCANON	0x8000000000000000UL
 #define KERNEL_VA	0xffff888000000000UL	/* Linux's direct map: not the sandbox's */
 #define KERNEL_TEXT	0xffffffff81000000UL
-#define RW		(EV_PROT_READ | EV_PROT_WRITE)
 #define VA		(EV_TENANT_BASE + 0x200000)
-
-struct hostile {
-	u32 cases, failed;
-	u32 vcpu0_done;
-	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
-	struct hostile_mem mem;
-};
-
-static struct hostile *H(void)
-{
-	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(struct hostile));
-}
 
 /* An errno's name, or the number itself in buf. */
 static const char *code_name(long e, char *buf, size_t size)
@@ -66,9 +56,10 @@ void expect(const char *name, long want, long got)
 	struct hostile *h = H();
 	char wbuf[24], gbuf[24];
 
-	h->cases++;
+	/* Cases run on more than one vCPU at once. */
+	__atomic_add_fetch(&h->cases, 1, __ATOMIC_RELAXED);
 	if (got != want)
-		h->failed++;
+		__atomic_add_fetch(&h->failed, 1, __ATOMIC_RELAXED);
 	vostd_println("HOSTILE case %-30s want %-10s got %-10s %s", name,
 		      code_name(want, wbuf, sizeof(wbuf)), code_name(got, gbuf, sizeof(gbuf)),
 		      got == want ? "ok" : "FAIL");
@@ -492,6 +483,8 @@ static long hostile_main(void)
 
 	if (!h)
 		return -ENOMEM;
+	if (traps_mode(args))
+		return traps_main(args);
 	if (vostd_has_prefix(args, "test")) {
 		if (vostd_nr_cpus() < 2) {
 			vostd_println("hostile: test needs two vCPUs");
@@ -513,7 +506,8 @@ static long hostile_main(void)
 	} else if (vostd_has_prefix(args, "fill")) {
 		memory_fill(args + 4);
 	} else {
-		vostd_println("hostile: unknown mode '%s' (want test, hold, attack or fill)", args);
+		vostd_println("hostile: unknown mode '%s' (want test, hold, attack, race, racekill, firstrun, calloop or fill)",
+			      args);
 		return -EINVAL;
 	}
 	return h->failed ? -EIO : 0;
@@ -521,6 +515,8 @@ static long hostile_main(void)
 
 static long hostile_ap_main(void)
 {
+	if (traps_mode(vostd_vcpu()->args))
+		return traps_ap_main(vostd_vcpu()->args);
 	if (vostd_has_prefix(vostd_vcpu()->args, "test"))
 		return after_teardown_began();
 	return 0;

@@ -14,8 +14,6 @@
  */
 #include "hostile.h"
 
-#define PAGE		VOSTD_PAGE_SIZE
-#define RW		(EV_PROT_READ | EV_PROT_WRITE)
 #define GIB		(1UL << 30)
 #define RACE_VA		(EV_TENANT_BASE + GIB)		/* vCPU 0's batches */
 #define RACE_OPS	512

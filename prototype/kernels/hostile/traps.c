@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tenants' traps under fire.  Whatever else happens to a carrier while its
+ * tenant runs (a kick from another vCPU, a kill, a first entry from the
+ * launcher's own system call), every trap must reach the kernel proper as
+ * itself, the launcher must never see a tenant's signal or registers, and
+ * a kill must end the carrier soon.
+ *
+ *   race       vCPU 0 runs a tenant looping on ud2, stepping over each,
+ *              then one looping on system calls, while vCPU 1 kicks it
+ *              without letup: every exception and every call must arrive
+ *              as its own trap, none hidden by a kick
+ *   racekill   the same for ever, for the suite to kill the launcher
+ *   firstrun   each vCPU's first tenant: its rax arrives whole (the
+ *              launcher's system call returns an int), it finds the FPU
+ *              registers in their initial state whatever the launcher had
+ *              there, and it leaves them dirty for the launcher to check
+ *              that it gets its own back
+ *   calloop    a vCPU that calls a long service without end, to be killed
+ */
+#include <linux/signal.h>
+
+#include "tenant.h"
+#include "traps.h"
+
+#define RACE_ROUNDS	2000
+#define NR_COUNTED	42	/* the loop's call: answered 7 */
+#define NR_REPORT	46	/* firstrun: rdi rax, rsi MXCSR, rdx FCW, r10|r8 the xmm OR */
+#define NR_DONE		47
+
+HT_CODE(ht_ud2_loop,
+	"1:	ud2\n"
+	"	jmp 1b");
+
+/* r12 counts the calls answered 7; any other answer stops it at ud2. */
+HT_CODE(ht_call_loop,
+	"1:	mov $42, %eax\n"
+	"	syscall\n"
+	"	cmp $7, %rax\n"
+	"	jne 2f\n"
+	"	inc %r12\n"
+	"	jmp 1b\n"
+	"2:	ud2");
+
+HT_CODE(ht_firstrun,
+	"	mov %rax, %rdi\n"
+	"	sub $16, %rsp\n"
+	"	stmxcsr (%rsp)\n"
+	"	fnstcw 4(%rsp)\n"
+	"	mov (%rsp), %esi\n"
+	"	movzwl 4(%rsp), %edx\n"
+	"	por %xmm1, %xmm0\n	por %xmm2, %xmm0\n	por %xmm3, %xmm0\n"
+	"	por %xmm4, %xmm0\n	por %xmm5, %xmm0\n	por %xmm6, %xmm0\n"
+	"	por %xmm7, %xmm0\n	por %xmm8, %xmm0\n	por %xmm9, %xmm0\n"
+	"	por %xmm10, %xmm0\n	por %xmm11, %xmm0\n	por %xmm12, %xmm0\n"
+	"	por %xmm13, %xmm0\n	por %xmm14, %xmm0\n	por %xmm15, %xmm0\n"
+	"	movq %xmm0, %r10\n"
+	"	pshufd $0x4e, %xmm0, %xmm0\n"
+	"	movq %xmm0, %r8\n"
+	"	mov $46, %eax\n"
+	"	syscall\n"
+	/* Round toward zero, 53-bit x87 precision, all ones in xmm0 and xmm15. */
+	"	movl $0x7f80, (%rsp)\n"
+	"	ldmxcsr (%rsp)\n"
+	"	movw $0x27f, 4(%rsp)\n"
+	"	fldcw 4(%rsp)\n"
+	"	pcmpeqd %xmm15, %xmm15\n"
+	"	pcmpeqd %xmm0, %xmm0\n"
+	"	mov $47, %eax\n"
+	"	syscall\n"
+	"	ud2");
+
+/* The ud2 tenant until rounds exceptions: how many arrived as such. */
+static u32 race_ud2(u32 rounds, u32 *kicks)
+{
+	struct htenant t;
+	u32 exceptions = 0;
+	long trap;
+
+	if (htenant_setup(&t, ht_ud2_loop, ht_ud2_loop_end))
+		return 0;
+	while (exceptions < rounds) {
+		trap = htenant_run(&t);
+		if (trap == EV_TRAP_KICK) {
+			(*kicks)++;
+		} else if (trap == EV_TRAP_EXCEPTION && t.ctx->signal == SIGILL) {
+			t.ctx->rip += 2;	/* over the ud2 */
+			exceptions++;
+		} else {
+			vostd_println("HOSTILE race: ud2 gave trap %ld signal %u", trap,
+				      t.ctx->signal);
+			break;
+		}
+	}
+	htenant_teardown(&t);
+	return exceptions;
+}
+
+/* The call loop until rounds calls: how many arrived as calls; *inside as the tenant counted. */
+static u32 race_calls(u32 rounds, u32 *kicks, long *inside)
+{
+	struct htenant t;
+	u32 calls = 0;
+	long trap;
+
+	*inside = -1;
+	if (htenant_setup(&t, ht_call_loop, ht_call_loop_end))
+		return 0;
+	while (calls < rounds) {
+		trap = htenant_run(&t);
+		if (trap == EV_TRAP_KICK) {
+			(*kicks)++;
+		} else if (trap == EV_TRAP_SYSCALL && t.ctx->syscall_nr == NR_COUNTED) {
+			t.ctx->rax = 7;
+			calls++;
+		} else {
+			/* A call lost: Linux answered it, and the tenant stopped at ud2. */
+			vostd_println("HOSTILE race: call %u gave trap %ld nr %llu signal %u", calls,
+				      trap, t.ctx->syscall_nr, t.ctx->signal);
+			break;
+		}
+	}
+	*inside = t.ctx->r12;
+	htenant_teardown(&t);
+	return calls;
+}
+
+static long race(bool forever)
+{
+	u32 kicks = 0, calls;
+	long inside;
+
+	if (forever) {
+		race_ud2(200, &kicks);
+		vostd_println("HOSTILE racekill running");
+		for (;;) {
+			race_calls(200, &kicks, &inside);
+			race_ud2(200, &kicks);
+		}
+	}
+	expect("race_ud2_each_an_exception", RACE_ROUNDS, race_ud2(RACE_ROUNDS, &kicks));
+	calls = race_calls(RACE_ROUNDS, &kicks, &inside);
+	expect("race_calls_each_a_call", RACE_ROUNDS, calls);
+	/* The last call's answer is not yet counted inside. */
+	expect("race_calls_counted_inside", (long)calls - 1, inside);
+	vostd_println("HOSTILE race: %u kick traps among them", kicks);
+	WRITE_ONCE(H()->race_done, 1);
+	return 0;
+}
+
+/* vCPU 1 in race and racekill: kicks vCPU 0 with a varying gap, until told. */
+static long race_kicker(void)
+{
+	u32 gap = 1, i;
+
+	while (!READ_ONCE(H()->race_done)) {
+		call(EV_SVC_VCPU_KICK, 0, 0, 0, 0);
+		gap = gap * 1103515245 + 12345;
+		for (i = 0; i < (gap >> 24); i++)
+			asm volatile("pause");
+	}
+	return 0;
+}
+
+static void firstrun(void)
+{
+	unsigned int cpu = vostd_cpu_id();
+	unsigned long want = cpu ? 0x123456789abcdef0UL : (unsigned long)-515L;
+	struct htenant t;
+	char name[48];
+	long trap;
+	int r;
+
+	r = htenant_setup(&t, ht_firstrun, ht_firstrun_end);
+	if (r) {
+		expect("firstrun_setup", 0, r);
+		return;
+	}
+	t.ctx->rax = want;
+	trap = htenant_run_past_kicks(&t);
+	vostd_snprintf(name, sizeof(name), "firstrun%u_report", cpu);
+	expect(name, NR_REPORT, trap == EV_TRAP_SYSCALL ? (long)t.ctx->syscall_nr : -trap);
+	vostd_snprintf(name, sizeof(name), "firstrun%u_rax_whole", cpu);
+	expect(name, want, t.ctx->rdi);
+	vostd_snprintf(name, sizeof(name), "firstrun%u_mxcsr_initial", cpu);
+	expect(name, 0x1f80, t.ctx->rsi);
+	vostd_snprintf(name, sizeof(name), "firstrun%u_fcw_initial", cpu);
+	expect(name, 0x37f, t.ctx->rdx);
+	vostd_snprintf(name, sizeof(name), "firstrun%u_xmm_zero", cpu);
+	expect(name, 0, t.ctx->r10 | t.ctx->r8);
+	/* Dirty them, and return without an fpu_switch: the launcher checks. */
+	t.ctx->rax = 0;
+	trap = htenant_run_past_kicks(&t);
+	vostd_snprintf(name, sizeof(name), "firstrun%u_dirtied", cpu);
+	expect(name, NR_DONE, trap == EV_TRAP_SYSCALL ? (long)t.ctx->syscall_nr : -trap);
+	htenant_teardown(&t);
+}
+
+bool traps_mode(const char *args)
+{
+	return vostd_has_prefix(args, "race") || vostd_has_prefix(args, "firstrun") ||
+	       vostd_has_prefix(args, "calloop");
+}
+
+static void report(void)
+{
+	struct hostile *h = H();
+
+	vostd_println("HOSTILE all %s: %u cases, %u failed", h->failed ? "FAIL" : "ok",
+		      h->cases, h->failed);
+}
+
+long traps_main(const char *args)
+{
+	struct hostile *h = H();
+
+	if (vostd_has_prefix(args, "racekill"))
+		return race(true);
+	if (vostd_has_prefix(args, "race")) {
+		race(false);
+	} else if (vostd_has_prefix(args, "firstrun")) {
+		firstrun();
+		while (vostd_nr_cpus() > 1 && !READ_ONCE(h->race_done))
+			vostd_idle();
+	} else {
+		vostd_println("HOSTILE calloop running");
+		for (;;)
+			call(EV_SVC_CALIBRATE, EV_CAL_HEAP, 0, 0, 0);
+	}
+	report();
+	return h->failed ? -EIO : 0;
+}
+
+long traps_ap_main(const char *args)
+{
+	if (vostd_has_prefix(args, "race"))
+		return race_kicker();
+	if (vostd_has_prefix(args, "firstrun")) {
+		firstrun();
+		WRITE_ONCE(H()->race_done, 1);
+		call(EV_SVC_VCPU_KICK, 0, 0, 0, 0);
+	}
+	return 0;
+}
