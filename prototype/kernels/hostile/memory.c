@@ -11,8 +11,15 @@
  *   fill heap       1-byte blocks until mem_alloc says no, then held until
  *                   the launcher is killed, for hostile.sh to measure the
  *                   Slab they hold against EV_MEM_QUOTA
+ *   fill tables     spaces whose tenant touches an address in a fresh GiB
+ *                   of the region at each run (Linux's fault path allocates
+ *                   a PMD for it before the endovisor hears of the fault),
+ *                   then maps at 2 MiB strides (a page table each) until
+ *                   refused; held until killed, for hostile.sh to measure
+ *                   PageTables against EV_PT_QUOTA
  */
 #include "hostile.h"
+#include "tenant.h"
 
 #define GIB		(1UL << 30)
 #define RACE_VA		(EV_TENANT_BASE + GIB)		/* vCPU 0's batches */
@@ -155,6 +162,45 @@ static void fill_heap(void)
 	vostd_println("HOSTILE fill heap holding blocks=%ld last=%ld", n, vostd_is_err(r) ? r : 0);
 }
 
+/* A tenant that writes a byte at rdi: a fault, since nothing is mapped there. */
+HT_CODE(ht_touch, "movb $0, (%rdi)\n\tud2");
+
+/*
+ * Faults in fresh GiBs, as many as tenant_run allows, in space after
+ * space; then a map at every 2 MiB of those GiBs until one is refused.
+ */
+static void fill_tables(void)
+{
+	struct htenant *t = vostd_alloc(EV_MAX_VMS * sizeof(*t), true);
+	long faults = 0, maps = 0, run = 0, map = 0;
+	unsigned int n, i;
+	unsigned long g, va;
+
+	for (n = 0; t && n < EV_MAX_VMS && run != -ENOSPC; n++) {
+		run = htenant_setup(&t[n], ht_touch, ht_touch_end);
+		if (run)
+			break;
+		for (g = 1; g < EV_TENANT_SIZE / GIB; g++) {
+			htenant_reset(&t[n]);
+			t[n].ctx->rdi = EV_TENANT_BASE + g * GIB;
+			run = htenant_run(&t[n]);
+			if (run != EV_TRAP_FAULT)
+				break;
+			faults++;
+		}
+	}
+	for (i = 0; i < n && !map; i++)
+		for (va = EV_TENANT_BASE + GIB; va < EV_TENANT_BASE + EV_TENANT_SIZE && !map;
+		     va += 2UL << 20) {
+			map = call(EV_SVC_VM_MAP, t[i].vm, va, (unsigned long)t[i].code,
+				   EV_PROT_READ);
+			if (!map)
+				maps++;
+		}
+	vostd_println("HOSTILE fill tables holding spaces=%u faults=%ld maps=%ld run=%ld map=%ld",
+		      n, faults, maps, run, map);
+}
+
 /* fill WHAT: take what WHAT's quota gives, say so, and hold it until killed. */
 void memory_fill(const char *what)
 {
@@ -162,8 +208,10 @@ void memory_fill(const char *what)
 		what++;
 	if (vostd_has_prefix(what, "heap")) {
 		fill_heap();
+	} else if (vostd_has_prefix(what, "tables")) {
+		fill_tables();
 	} else {
-		vostd_println("hostile: fill what? '%s' (want heap)", what);
+		vostd_println("hostile: fill what? '%s' (want heap or tables)", what);
 		return;
 	}
 	/* Only a fatal signal to the launcher ends the wait: -EINTR. */
