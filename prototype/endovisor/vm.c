@@ -320,15 +320,22 @@ static bool ev_vm_running(struct ev_sandbox *sb, struct ev_vm *vm)
 
 /*
  * vm_destroy(vm): the handle goes at once, the space when no carrier
- * holds it; -EBUSY while a tenant runs in it.
+ * holds it; -EBUSY while a tenant runs in it.  The caller's own carrier
+ * lets go of it first if it last ran it, so that its page tables, which
+ * count until the mm goes, are given back at once.
  */
 long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
 		       unsigned long a2, unsigned long a3, unsigned long a4)
 {
 	struct ev_sandbox *sb = v->sb;
-	struct ev_vm *vm;
+	struct ev_vm *vm = ev_vm_get(sb, handle);
 	long ret = 0;
 
+	if (vm) {
+		if (vm == v->tenant_vm)
+			ev_svc_vm_activate(v, 0, 0, 0, 0, 0);
+		ev_vm_put(vm);
+	}
 	mutex_lock(&sb->vm_lock);
 	vm = handle && handle <= EV_MAX_VMS ?
 	     rcu_dereference_protected(sb->vms[handle - 1], lockdep_is_held(&sb->vm_lock)) : NULL;
