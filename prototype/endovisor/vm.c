@@ -145,15 +145,19 @@ static void ev_vm_unlock(struct ev_vm *vm, bool tables)
  * sandbox's total with it.  No lock: the fault handler, which holds the
  * mmap lock, cannot take vm->lock (the writers take it first).  Each sync
  * moves the total by exactly what it changes the space's charge by, so
- * the total is the sum of the charges whatever order syncs run in; one
- * that read an older count leaves the charge low until the next.
+ * the total is the sum of the charges whatever order syncs run in; and a
+ * sync whose count went stale before its swap, under a racing one that
+ * read a newer count, goes round again, so that the last swap is current.
  */
 static void ev_vm_sync_tables(struct ev_vm *vm)
 {
-	long now = mm_pgtables_bytes(vm->mm);
+	long now;
 
-	atomic_long_add(now - atomic_long_xchg(&vm->table_bytes, now),
-			&vm->sb->vm_table_bytes);
+	do {
+		now = mm_pgtables_bytes(vm->mm);
+		atomic_long_add(now - atomic_long_xchg(&vm->table_bytes, now),
+				&vm->sb->vm_table_bytes);
+	} while (mm_pgtables_bytes(vm->mm) != now);
 }
 
 /*
