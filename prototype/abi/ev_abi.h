@@ -60,8 +60,8 @@
 #define EV_SVC_VM_BATCH		13	/* (vm, ops, count): ops done, or -errno of the first to fail (as vm_map, vm_protect, vm_unmap); -EFAULT */
 #define EV_SVC_COPY_FROM_TENANT	14	/* (vm, dst, src, len): -EBADF, -EINVAL, -EFAULT */
 #define EV_SVC_COPY_TO_TENANT	15	/* (vm, dst, src, len): -EBADF, -EINVAL, -EFAULT */
-#define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL, ending */
-#define EV_SVC_CALIBRATE	17	/* (what, a0 .. a3): Linux's own costs, into the log; -EINVAL, -EBADF, -EFAULT, -ENOMEM */
+#define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL, -ENOSPC page tables at EV_PT_QUOTA, ending */
+#define EV_SVC_CALIBRATE	17	/* (what, a0 .. a3): Linux's own costs, into the log; -EINVAL, -EBADF, -EFAULT, -ENOMEM, -ENOSPC as tenant_run */
 #define EV_SVC_VM_ACTIVATE	18	/* (vm or 0): the carrier adopts vm's mm, or its own; -EBADF */
 #define EV_SVC_FPU_CREATE	19	/* (src or 0): a copy of src's FPU context, or the initial one (> 0); -EBADF, -EBUSY, -ENOSPC, -ENOMEM, ending */
 #define EV_SVC_FPU_DESTROY	20	/* (fpu): -EBADF, -EBUSY loaded on another vCPU's carrier */
@@ -72,7 +72,12 @@
 /* mem_alloc flags, and its limits. */
 #define EV_MEM_ZERO		1UL
 #define EV_MEM_MAX_BLOCK	(4UL << 20)	/* largest block */
-#define EV_MEM_QUOTA		(64UL << 20)	/* all blocks of one sandbox */
+/*
+ * All blocks of one sandbox, as Linux holds them: each block counts its
+ * slab object (a 1-byte block 8 bytes, a 3 MiB one 4 MiB of pages) and
+ * its node in the endovisor's table of blocks.
+ */
+#define EV_MEM_QUOTA		(64UL << 20)
 
 #define EV_ARGS_MAX		64
 
@@ -89,8 +94,14 @@
 #define EV_MAX_VMS		64
 /*
  * What a sandbox's spaces may make Linux hold, all of them together: pages
- * mapped (a frame mapped twice counts twice), and pages of page tables,
- * which stay until their space is destroyed.  vm_map past either: -ENOSPC.
+ * mapped (a frame mapped twice counts twice), and pages of page tables as
+ * Linux counts them (mm_pgtables_bytes), which stay until the space's mm
+ * goes with its last reference.  vm_map past either: -ENOSPC.  The tables
+ * Linux's fault path allocates for a tenant's fault count too, but a fault
+ * cannot be refused: tenant_run is, once the tables reach EV_PT_QUOTA, and
+ * a run ends at its first fault.  So the tables can pass the bound by at
+ * most what one fault allocates (a PMD, and a PUD in a space's first
+ * fault: 8 KiB) per vCPU.
  */
 #define EV_MAP_QUOTA		65536
 #define EV_PT_QUOTA		2048

@@ -131,6 +131,11 @@ static long ev_cal_copy(struct ev_vcpu *v, unsigned long handle, unsigned long v
 		ret = vm ? -ENOMEM : -EBADF;
 		goto out;
 	}
+	/* A fault in copy_from_user may make Linux allocate tables, as a tenant's does. */
+	if (ev_vm_tables_full(v->sb)) {
+		ret = -ENOSPC;
+		goto out;
+	}
 	if (!pages || pages > EV_TENANT_SIZE >> PAGE_SHIFT || va & ~PAGE_MASK ||
 	    va < EV_TENANT_BASE || va - EV_TENANT_BASE > EV_TENANT_SIZE - (pages << PAGE_SHIFT)) {
 		ret = -EINVAL;

@@ -124,7 +124,7 @@ struct ev_heap {
 	 */
 	struct rw_semaphore free_sem;
 	struct rb_root blocks;		/* struct ev_block, by address */
-	unsigned long bytes;		/* held now, against EV_MEM_QUOTA */
+	unsigned long bytes;		/* what its blocks hold in slab, against EV_MEM_QUOTA */
 	unsigned long nr_blocks;
 };
 
@@ -173,7 +173,7 @@ struct ev_sandbox {
 	struct mutex vm_lock;		/* creating and destroying address spaces */
 	struct ev_vm __rcu *vms[EV_MAX_VMS];
 	atomic_long_t vm_pages;		/* mapped in all its spaces, against EV_MAP_QUOTA */
-	atomic_long_t vm_table_bytes;	/* their page tables, against EV_PT_QUOTA */
+	atomic_long_t vm_table_bytes;	/* their page tables as Linux counts them, against EV_PT_QUOTA */
 	struct ev_fpu *fpus[EV_MAX_FPUS];	/* under lock */
 	void *globals;			/* the kernel's per-sandbox page */
 	unsigned long upcall_entry;	/* in the kernel's text, or 0 */
@@ -241,6 +241,8 @@ long ev_vcpu_end(struct ev_vcpu *v, long ret);
 bool ev_vcpu_stack_owns(struct ev_vcpu *v, unsigned long start, unsigned long end);
 
 /* heap.c */
+int ev_heap_module_init(void);
+void ev_heap_module_exit(void);
 void ev_heap_init(struct ev_heap *h);
 void ev_heap_teardown(struct ev_heap *h);
 bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end);
@@ -250,7 +252,7 @@ long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
 		     unsigned long a2, unsigned long a3, unsigned long a4);
 /* Cycles of n mem_alloc and mem_free bodies, and of their parts: see heap.c. */
 enum {
-	EV_HEAP_STEP_ALLOCS,	/* the block's and its node's kmalloc and kfree */
+	EV_HEAP_STEP_ALLOCS,	/* the block's and its node's allocation and free */
 	EV_HEAP_STEP_TABLE,	/* and the table */
 	EV_HEAP_STEP_ALL,	/* and free_sem and the live counts: all of the bodies */
 	EV_HEAP_STEPS
@@ -287,6 +289,7 @@ struct ev_vm *ev_vm_get(struct ev_sandbox *sb, unsigned long handle);
 void ev_vm_put(struct ev_vm *vm);
 struct mm_struct *ev_vm_mm(struct ev_vm *vm);
 void ev_vm_teardown(struct ev_sandbox *sb);
+bool ev_vm_tables_full(struct ev_sandbox *sb);
 long ev_svc_vm_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 		      unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long vm, unsigned long a1,

@@ -8,6 +8,12 @@
  * points into the middle of a block.  It is also what teardown walks to free
  * whatever the sandbox still holds, and what the other services consult to
  * decide whether memory is the sandbox's.
+ *
+ * EV_MEM_QUOTA bounds what the blocks make Linux hold, not the bytes asked
+ * for: each block is charged its slab object's size (kmalloc_size_roundup:
+ * a 1-byte block takes 8, a 3 MiB one 4 MiB of pages) and its node in the
+ * table.  The nodes have a cache of their own, of their exact size and
+ * named in /proc/slabinfo, so that a node costs what the charge says.
  */
 #include <linux/rbtree.h>
 #include <linux/slab.h>
@@ -18,8 +24,28 @@
 struct ev_block {
 	struct rb_node node;
 	unsigned long addr;
-	unsigned long size;
+	unsigned long size;		/* as asked for: what the sandbox may use */
 };
+
+static struct kmem_cache *ev_block_cache;
+
+int ev_heap_module_init(void)
+{
+	ev_block_cache = kmem_cache_create("ev_block", sizeof(struct ev_block), 0,
+					   SLAB_NO_MERGE, NULL);
+	return ev_block_cache ? 0 : -ENOMEM;
+}
+
+void ev_heap_module_exit(void)
+{
+	kmem_cache_destroy(ev_block_cache);
+}
+
+/* What a block of size bytes makes Linux hold, against EV_MEM_QUOTA. */
+static unsigned long ev_block_charge(unsigned long size)
+{
+	return kmalloc_size_roundup(size) + kmem_cache_size(ev_block_cache);
+}
 
 void ev_heap_init(struct ev_heap *h)
 {
@@ -83,14 +109,14 @@ bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end)
  */
 static int ev_heap_add(struct ev_heap *h, struct ev_block *b)
 {
-	unsigned long flags;
+	unsigned long flags, charge = ev_block_charge(b->size);
 
 	spin_lock_irqsave(&h->lock, flags);
-	if (h->bytes + b->size > EV_MEM_QUOTA) {
+	if (h->bytes + charge > EV_MEM_QUOTA) {
 		spin_unlock_irqrestore(&h->lock, flags);
 		return -ENOMEM;
 	}
-	h->bytes += b->size;
+	h->bytes += charge;
 	h->nr_blocks++;
 	ev_heap_insert(h, b);
 	spin_unlock_irqrestore(&h->lock, flags);
@@ -116,7 +142,7 @@ static struct ev_block *ev_heap_take(struct ev_heap *h, unsigned long addr)
 		return ERR_PTR(interior ? -EINVAL : -ENOENT);
 	}
 	rb_erase(&b->node, &h->blocks);
-	h->bytes -= b->size;
+	h->bytes -= ev_block_charge(b->size);
 	h->nr_blocks--;
 	spin_unlock_irqrestore(&h->lock, flags);
 	return b;
@@ -124,7 +150,7 @@ static struct ev_block *ev_heap_take(struct ev_heap *h, unsigned long addr)
 
 /*
  * A block of size bytes recorded in h: its address, or -ENOMEM.  The
- * table's node is a kmalloc of its own, since the sandbox must not be
+ * table's node is an allocation of its own, since the sandbox must not be
  * able to reach it.  mem_alloc's body, which calibrate also runs on a
  * private table.
  */
@@ -133,20 +159,20 @@ static long ev_heap_alloc(struct ev_heap *h, unsigned long size, unsigned long f
 	struct ev_block *b;
 	void *p;
 
-	b = kmalloc(sizeof(*b), GFP_KERNEL);
+	b = kmem_cache_alloc(ev_block_cache, GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
 	p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN |
 		    ((flags & EV_MEM_ZERO) ? __GFP_ZERO : 0));
 	if (!p) {
-		kfree(b);
+		kmem_cache_free(ev_block_cache, b);
 		return -ENOMEM;
 	}
 	b->addr = (unsigned long)p;
 	b->size = size;
 	if (ev_heap_add(h, b)) {
 		kfree(p);
-		kfree(b);
+		kmem_cache_free(ev_block_cache, b);
 		return -ENOMEM;
 	}
 	atomic_inc(&ev_live.blocks);
@@ -171,7 +197,7 @@ static long ev_heap_free(struct ev_heap *h, unsigned long addr)
 	atomic_dec(&ev_live.blocks);
 	atomic_long_sub(b->size, &ev_live.block_bytes);
 	kfree((void *)b->addr);
-	kfree(b);
+	kmem_cache_free(ev_block_cache, b);
 	return 0;
 }
 
@@ -209,7 +235,7 @@ void ev_heap_teardown(struct ev_heap *h)
 		atomic_dec(&ev_live.blocks);
 		atomic_long_sub(b->size, &ev_live.block_bytes);
 		kfree((void *)b->addr);
-		kfree(b);
+		kmem_cache_free(ev_block_cache, b);
 	}
 	h->bytes = 0;
 	h->nr_blocks = 0;
@@ -228,19 +254,20 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 	u64 t0 = rdtsc_ordered();
 
 	for (i = 0; i < n; i++) {
-		struct ev_block *b = kmalloc(sizeof(*b), GFP_KERNEL);
+		struct ev_block *b = kmem_cache_alloc(ev_block_cache, GFP_KERNEL);
 		void *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
 
 		if (!b || !p) {
 			kfree(p);
-			kfree(b);
+			if (b)
+				kmem_cache_free(ev_block_cache, b);
 			return 0;
 		}
 		b->addr = (unsigned long)p;
 		b->size = size;
 		if (step >= EV_HEAP_STEP_TABLE && ev_heap_add(h, b)) {
 			kfree(p);
-			kfree(b);
+			kmem_cache_free(ev_block_cache, b);
 			return 0;
 		}
 		if (step >= EV_HEAP_STEP_ALL) {
@@ -258,7 +285,7 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 			atomic_long_sub(size, &ev_live.block_bytes);
 		}
 		kfree(p);
-		kfree(b);
+		kmem_cache_free(ev_block_cache, b);
 	}
 	return rdtsc_ordered() - t0;
 }
@@ -271,7 +298,7 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
  * may be using.
  *
  *   step[]  the bodies built up a part at a time (ev_heap_steps): the two
- *           kmallocs and kfrees, then with the table, then with free_sem
+ *           allocations and frees, then with the table, then with free_sem
  *           and the live counts
  *   body    ev_heap_alloc and ev_heap_free of 64 bytes: both services
  *           whole, but for their crossings and argument checks; last, so

@@ -145,9 +145,12 @@ static int __init ev_init(void)
 	ret = ev_symbols_init();
 	if (ret)
 		return ret;
-	ret = ev_kick_module_init();
+	ret = ev_heap_module_init();
 	if (ret)
 		return ret;
+	ret = ev_kick_module_init();
+	if (ret)
+		goto no_kick;
 	ret = ev_tenant_module_init();
 	if (ret)
 		goto no_tenant;
@@ -163,6 +166,8 @@ no_misc:
 	ev_tenant_module_exit();
 no_tenant:
 	ev_kick_module_exit();
+no_kick:
+	ev_heap_module_exit();
 	return ret;
 }
 
@@ -172,6 +177,7 @@ static void __exit ev_exit(void)
 	preempt_notifier_dec();
 	ev_tenant_module_exit();
 	ev_kick_module_exit();
+	ev_heap_module_exit();
 	WARN(atomic_read(&ev_live.sandboxes) || atomic_read(&ev_live.vcpus) ||
 	     atomic_read(&ev_live.stacks) || atomic_read(&ev_live.blocks) ||
 	     atomic_read(&ev_live.frames) || atomic_read(&ev_live.vms) ||

@@ -105,7 +105,7 @@ void ev_sandbox_destroy(struct ev_sandbox *sb)
 		if (sb->vcpus[i])
 			ev_vcpu_destroy(sb->vcpus[i]);
 	if (sb->heap.nr_blocks)
-		pr_info("endovisor: sandbox %llu left %lu blocks (%lu bytes); freeing them\n",
+		pr_info("endovisor: sandbox %llu left %lu blocks (%lu bytes charged); freeing them\n",
 			sb->id, sb->heap.nr_blocks, sb->heap.bytes);
 	ev_heap_teardown(&sb->heap);
 	free_page((unsigned long)sb->globals);

@@ -448,7 +448,8 @@ long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long handle, unsigned long a
 /*
  * tenant_run(vm, ctx): run the tenant whose registers ctx holds in
  * address space vm until it traps; the trap is the return value, and ctx
- * holds the registers and what trapped.
+ * holds the registers and what trapped.  -ENOSPC once the sandbox's page
+ * tables have reached EV_PT_QUOTA.
  */
 long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ctx,
 		       unsigned long a2, unsigned long a3, unsigned long a4)
@@ -466,6 +467,9 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 		return -EFAULT;
 	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX)
 		return -EINVAL;
+	/* The run's one fault may make Linux allocate tables: see vm.c. */
+	if (ev_vm_tables_full(v->sb))
+		return -ENOSPC;
 	vm = ev_vm_get(v->sb, handle);
 	if (!vm)
 		return -EBADF;

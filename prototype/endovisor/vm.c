@@ -26,9 +26,23 @@
  * What a sandbox can make Linux hold in page tables is bounded: its spaces
  * together map at most EV_MAP_QUOTA pages and use at most EV_PT_QUOTA
  * pages of page tables (as Linux counts them, mm_pgtables_bytes); a map
- * past either bound is refused with -ENOSPC.  Page tables stay until their
- * mm goes, so an unmap gives back mapped pages but not tables; vm_destroy
- * gives back both.
+ * past either bound is refused with -ENOSPC.  Linux allocates tables of
+ * its own too: a fault in the region finds its PUD and PMD allocated by
+ * Linux's fault path before the fault handler runs.  So each space's
+ * charge is Linux's count, brought up to date after every map that
+ * allocates and at every fault (ev_vm_sync_tables); a fault cannot be
+ * refused, so tenant_run is, once the tables reach the bound, and each
+ * run ends at its first fault.  Page tables stay until their mm goes, so
+ * an unmap gives back mapped pages but not tables; vm_destroy gives back
+ * the pages at once and the tables when the mm goes with the last
+ * reference.
+ *
+ * A handle is taken with a reference (ev_vm_get) and the space locked
+ * after; vm_destroy may have unpublished and zapped it in between.  So
+ * ev_vm_free marks the space dead under its lock, and every service that
+ * takes a space by handle to read or write its entries takes it through
+ * ev_vm_get_locked, which refuses a dead one with -EBADF: a map into a
+ * zapped space would stay mapped, and charged, for ever.
  *
  * A page fault in the region (an unmapped page, or a write to a page mapped
  * read-only) reaches the endovisor's fault handler, which hands it to the
@@ -53,9 +67,11 @@ struct ev_vm {
 	refcount_t users;		/* the handle's, and each carrier's and caller's */
 	struct rcu_head rcu;
 	struct mutex lock;		/* this space's page-table writes, and copies */
-	/* Under lock: what it holds against the sandbox's EV_MAP_QUOTA and EV_PT_QUOTA. */
+	/* Under lock: what it holds against the sandbox's EV_MAP_QUOTA. */
 	unsigned long mapped;		/* pages mapped now */
-	unsigned long table_bytes;	/* page tables its maps made Linux allocate */
+	bool dead;			/* unpublished and zapped by ev_vm_free */
+	/* Its page tables as Linux counted them at the last sync, against EV_PT_QUOTA. */
+	atomic_long_t table_bytes;
 };
 
 struct mm_struct *ev_vm_mm(struct ev_vm *vm)
@@ -79,16 +95,79 @@ struct ev_vm *ev_vm_get(struct ev_sandbox *sb, unsigned long handle)
 }
 
 /*
- * The last reference takes the mm with it; the struct waits a grace period,
- * since ev_vm_get may still be looking at it.
+ * The last reference takes the mm with it, and its page tables, which stop
+ * counting against the sandbox's bound only then; the struct waits a grace
+ * period, since ev_vm_get may still be looking at it.
  */
 void ev_vm_put(struct ev_vm *vm)
 {
 	if (!refcount_dec_and_test(&vm->users))
 		return;
 	mmput(vm->mm);
+	atomic_long_sub(atomic_long_xchg(&vm->table_bytes, 0), &vm->sb->vm_table_bytes);
 	kfree_rcu(vm, rcu);
 	atomic_dec(&ev_live.vms);
+}
+
+/*
+ * The space a handle names, referenced and locked, if it is still live;
+ * ERR_PTR(-EBADF) if not.  Page-table writers (tables) hold Linux's mmap
+ * lock shared too.  Every service that takes a space by handle and then
+ * reads or writes its entries comes through here.
+ */
+static struct ev_vm *ev_vm_get_locked(struct ev_sandbox *sb, unsigned long handle,
+				      bool tables)
+{
+	struct ev_vm *vm = ev_vm_get(sb, handle);
+
+	if (!vm)
+		return ERR_PTR(-EBADF);
+	mutex_lock(&vm->lock);
+	if (vm->dead) {
+		mutex_unlock(&vm->lock);
+		ev_vm_put(vm);
+		return ERR_PTR(-EBADF);
+	}
+	if (tables)
+		mmap_read_lock(vm->mm);
+	return vm;
+}
+
+static void ev_vm_unlock(struct ev_vm *vm, bool tables)
+{
+	if (tables)
+		mmap_read_unlock(vm->mm);
+	mutex_unlock(&vm->lock);
+}
+
+/*
+ * Bring the space's charge up to Linux's count of its page tables, and the
+ * sandbox's total with it.  No lock: the fault handler, which holds the
+ * mmap lock, cannot take vm->lock (the writers take it first).  Each sync
+ * moves the total by exactly what it changes the space's charge by, so
+ * the total is the sum of the charges whatever order syncs run in; and a
+ * sync whose count went stale before its swap, under a racing one that
+ * read a newer count, goes round again, so that the last swap is current.
+ */
+static void ev_vm_sync_tables(struct ev_vm *vm)
+{
+	long now;
+
+	do {
+		now = mm_pgtables_bytes(vm->mm);
+		atomic_long_add(now - atomic_long_xchg(&vm->table_bytes, now),
+				&vm->sb->vm_table_bytes);
+	} while (mm_pgtables_bytes(vm->mm) != now);
+}
+
+/*
+ * Have the sandbox's page tables reached EV_PT_QUOTA?  Then tenant_run is
+ * refused: the one fault a run can take may make Linux allocate tables,
+ * and a fault cannot be refused.
+ */
+bool ev_vm_tables_full(struct ev_sandbox *sb)
+{
+	return atomic_long_read(&sb->vm_table_bytes) >= (long)EV_PT_QUOTA * PAGE_SIZE;
 }
 
 /*
@@ -101,9 +180,11 @@ void ev_vm_put(struct ev_vm *vm)
 static vm_fault_t ev_vm_fault(struct vm_fault *vmf)
 {
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	struct ev_vm *vm = vmf->vma->vm_private_data;
 
-	if (!(vmf->flags & FAULT_FLAG_USER) ||
-	    !ev_tenant_fault(vmf->vma->vm_private_data, vmf->address, write))
+	/* Linux's fault path allocated the tables on the way here. */
+	ev_vm_sync_tables(vm);
+	if (!(vmf->flags & FAULT_FLAG_USER) || !ev_tenant_fault(vm, vmf->address, write))
 		return VM_FAULT_SIGBUS;
 	return VM_FAULT_NOPAGE;
 }
@@ -151,6 +232,7 @@ long ev_svc_vm_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 		return -ENOMEM;
 	vm->sb = sb;
 	refcount_set(&vm->users, 1);
+	atomic_long_set(&vm->table_bytes, 0);
 	mutex_init(&vm->lock);
 	vm->mm = ev_linux.mm_alloc();
 	if (!vm->mm) {
@@ -204,10 +286,10 @@ fail:
 }
 
 /*
- * Unpublish the space and clear its region, so that no frame stays
- * reachable through it; the mm itself goes with the last reference, which
- * a carrier that last ran one of its tenants may hold for a while yet.
- * vm_lock held.
+ * Unpublish the space, mark it dead and clear its region, so that no frame
+ * stays reachable through it; the mm itself (and its page tables) goes
+ * with the last reference, which a carrier that last ran one of its
+ * tenants may hold for a while yet.  vm_lock held.
  */
 static void ev_vm_free(struct ev_sandbox *sb, struct ev_vm *vm)
 {
@@ -215,16 +297,15 @@ static void ev_vm_free(struct ev_sandbox *sb, struct ev_vm *vm)
 
 	RCU_INIT_POINTER(sb->vms[vm->slot], NULL);
 	mutex_lock(&vm->lock);
+	vm->dead = true;
 	mmap_read_lock(vm->mm);
 	vma = find_vma(vm->mm, EV_TENANT_BASE);
 	if (vma && vma->vm_start == EV_TENANT_BASE)
 		zap_vma_ptes(vma, EV_TENANT_BASE, EV_TENANT_SIZE);
 	mmap_read_unlock(vm->mm);
-	/* Its pages and tables no longer count against the sandbox's bounds. */
+	/* Its pages no longer count against the sandbox's bound. */
 	atomic_long_sub(vm->mapped, &sb->vm_pages);
-	atomic_long_sub(vm->table_bytes, &sb->vm_table_bytes);
 	vm->mapped = 0;
-	vm->table_bytes = 0;
 	mutex_unlock(&vm->lock);
 	ev_vm_put(vm);
 }
@@ -243,15 +324,22 @@ static bool ev_vm_running(struct ev_sandbox *sb, struct ev_vm *vm)
 
 /*
  * vm_destroy(vm): the handle goes at once, the space when no carrier
- * holds it; -EBUSY while a tenant runs in it.
+ * holds it; -EBUSY while a tenant runs in it.  The caller's own carrier
+ * lets go of it first if it last ran it, so that its page tables, which
+ * count until the mm goes, are given back at once.
  */
 long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
 		       unsigned long a2, unsigned long a3, unsigned long a4)
 {
 	struct ev_sandbox *sb = v->sb;
-	struct ev_vm *vm;
+	struct ev_vm *vm = ev_vm_get(sb, handle);
 	long ret = 0;
 
+	if (vm) {
+		if (vm == v->tenant_vm)
+			ev_svc_vm_activate(v, 0, 0, 0, 0, 0);
+		ev_vm_put(vm);
+	}
 	mutex_lock(&sb->vm_lock);
 	vm = handle && handle <= EV_MAX_VMS ?
 	     rcu_dereference_protected(sb->vms[handle - 1], lockdep_is_held(&sb->vm_lock)) : NULL;
@@ -400,8 +488,7 @@ static int ev_pte_install(pte_t *ptep, unsigned long addr, void *data)
 static int ev_map_alloc(struct ev_sandbox *sb, struct ev_vm *vm, unsigned long va,
 			struct ev_map_job *job)
 {
-	long reserve = ev_tables_needed(vm->mm, va) * PAGE_SIZE, used;
-	unsigned long before = mm_pgtables_bytes(vm->mm);
+	long reserve = ev_tables_needed(vm->mm, va) * PAGE_SIZE;
 	int ret;
 
 	if (atomic_long_add_return(reserve, &sb->vm_table_bytes) >
@@ -410,9 +497,8 @@ static int ev_map_alloc(struct ev_sandbox *sb, struct ev_vm *vm, unsigned long v
 		return -ENOSPC;
 	}
 	ret = apply_to_page_range(vm->mm, va, PAGE_SIZE, ev_pte_install, job);
-	used = mm_pgtables_bytes(vm->mm) - before;
-	vm->table_bytes += used;
-	atomic_long_sub(reserve - used, &sb->vm_table_bytes);
+	atomic_long_sub(reserve, &sb->vm_table_bytes);
+	ev_vm_sync_tables(vm);
 	return ret;
 }
 
@@ -496,19 +582,6 @@ static int ev_vm_op_locked(struct ev_sandbox *sb, struct ev_vm *vm,
 	return -EINVAL;
 }
 
-/* Page-table writers hold the space's mutex, and Linux's mmap lock shared. */
-static void ev_vm_lock(struct ev_vm *vm)
-{
-	mutex_lock(&vm->lock);
-	mmap_read_lock(vm->mm);
-}
-
-static void ev_vm_unlock(struct ev_vm *vm)
-{
-	mmap_read_unlock(vm->mm);
-	mutex_unlock(&vm->lock);
-}
-
 static void ev_flush(struct ev_vm *vm, unsigned long start, unsigned long end)
 {
 	if (start < end)
@@ -520,14 +593,13 @@ long ev_svc_vm_map(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 		   unsigned long frame, unsigned long prot, unsigned long a4)
 {
 	struct ev_vm_op op = { .op = EV_VM_OP_MAP, .prot = prot, .va = va, .frame = frame };
-	struct ev_vm *vm = ev_vm_get(v->sb, handle);
+	struct ev_vm *vm = ev_vm_get_locked(v->sb, handle, true);
 	long ret;
 
-	if (!vm)
-		return -EBADF;
-	ev_vm_lock(vm);
+	if (IS_ERR(vm))
+		return PTR_ERR(vm);
 	ret = ev_vm_op_locked(v->sb, vm, &op);
-	ev_vm_unlock(vm);
+	ev_vm_unlock(vm, true);
 	ev_vm_put(vm);
 	return ret;
 }
@@ -536,16 +608,16 @@ long ev_svc_vm_map(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 static long ev_vm_range(struct ev_vcpu *v, unsigned long handle, unsigned int kind,
 			unsigned long va, unsigned long pages, unsigned long prot)
 {
-	struct ev_vm *vm = ev_vm_get(v->sb, handle);
+	struct ev_vm *vm = ev_vm_get_locked(v->sb, handle, true);
 	long ret;
 
-	if (!vm)
-		return -EBADF;
+	if (IS_ERR(vm))
+		return PTR_ERR(vm);
 	if (!ev_va_ok(va, pages) || (kind == EV_VM_OP_PROTECT && !ev_prot_ok(prot))) {
+		ev_vm_unlock(vm, true);
 		ev_vm_put(vm);
 		return -EINVAL;
 	}
-	ev_vm_lock(vm);
 	ret = ev_check_mapped(vm, va, pages);
 	if (!ret) {
 		ev_rewrite(vm, kind, va, pages, prot);
@@ -554,7 +626,7 @@ static long ev_vm_range(struct ev_vcpu *v, unsigned long handle, unsigned int ki
 			atomic_long_sub(pages, &v->sb->vm_pages);
 		}
 	}
-	ev_vm_unlock(vm);
+	ev_vm_unlock(vm, true);
 	if (!ret)
 		ev_flush(vm, va, va + (pages << PAGE_SHIFT));
 	ev_vm_put(vm);
@@ -595,10 +667,9 @@ long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
 		return -EINVAL;
 	if (!ev_sandbox_owns(v->sb, (void *)ops, count * sizeof(struct ev_vm_op), true))
 		return -EFAULT;	/* checked again, chunk by chunk, as it is read */
-	vm = ev_vm_get(v->sb, handle);
-	if (!vm)
-		return -EBADF;
-	ev_vm_lock(vm);
+	vm = ev_vm_get_locked(v->sb, handle, true);
+	if (IS_ERR(vm))
+		return PTR_ERR(vm);
 	while (done < count && !ret) {
 		unsigned long n = min_t(unsigned long, count - done, EV_BATCH_CHUNK), i;
 		struct ev_vm_op *src = (struct ev_vm_op *)ops + done;
@@ -621,7 +692,7 @@ long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
 			}
 		}
 	}
-	ev_vm_unlock(vm);
+	ev_vm_unlock(vm, true);
 	ev_flush(vm, lo, hi);
 	ev_vm_put(vm);
 	return ret ? ret : (long)count;
@@ -648,10 +719,9 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 		return -EINVAL;
 	if (uaddr < EV_TENANT_BASE || uaddr - EV_TENANT_BASE > EV_TENANT_SIZE - len)
 		return -EFAULT;	/* outside the tenant region: a kernel address, say */
-	vm = ev_vm_get(v->sb, handle);
-	if (!vm)
-		return -EBADF;
-	mutex_lock(&vm->lock);
+	vm = ev_vm_get_locked(v->sb, handle, false);
+	if (IS_ERR(vm))
+		return PTR_ERR(vm);
 	/*
 	 * The sandbox's buffer stays its own until the copy is done: free_sem
 	 * is held for reading from the check to the last page, as
@@ -660,7 +730,7 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 	down_read(&v->sb->heap.free_sem);
 	if (!ev_sandbox_owns(v->sb, (void *)kaddr, len, !to_tenant)) {
 		up_read(&v->sb->heap.free_sem);
-		mutex_unlock(&vm->lock);
+		ev_vm_unlock(vm, false);
 		ev_vm_put(vm);
 		return -EFAULT;
 	}
@@ -683,7 +753,7 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 		len -= n;
 	}
 	up_read(&v->sb->heap.free_sem);
-	mutex_unlock(&vm->lock);
+	ev_vm_unlock(vm, false);
 	ev_vm_put(vm);
 	return ret;
 }
@@ -711,22 +781,21 @@ long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long ds
 long ev_svc_vm_query(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 		     unsigned long a2, unsigned long a3, unsigned long a4)
 {
-	struct ev_vm *vm = ev_vm_get(v->sb, handle);
 	unsigned long pfn, prot = EV_PROT_READ;
-	pte_t *ptep;
+	struct ev_vm *vm = ev_vm_get_locked(v->sb, handle, false);
+	pte_t *ptep = NULL;
 	pte_t pte;
 
-	if (!vm)
-		return -EBADF;
-	if (!ev_va_ok(va, 1)) {
-		ev_vm_put(vm);
-		return -EINVAL;
-	}
-	mutex_lock(&vm->lock);
-	ptep = ev_walk(vm->mm, va);
+	if (IS_ERR(vm))
+		return PTR_ERR(vm);
+	/* A bad handle is -EBADF whatever va is, as the other services have it. */
+	if (ev_va_ok(va, 1))
+		ptep = ev_walk(vm->mm, va);
 	pte = ptep ? ptep_get(ptep) : __pte(0);
-	mutex_unlock(&vm->lock);
+	ev_vm_unlock(vm, false);
 	ev_vm_put(vm);
+	if (!ev_va_ok(va, 1))
+		return -EINVAL;
 	if (!pte_present(pte) || !pte_special(pte))
 		return -ENOENT;
 	pfn = pte_pfn(pte);
@@ -739,7 +808,8 @@ long ev_svc_vm_query(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 
 /*
  * For calibrate: n software walks of the pages pages from va, a page
- * further each time, each timed into s[i]; -EFAULT if one is not mapped.
+ * further each time, each timed into s[i]; -EFAULT if one is not mapped,
+ * -EBADF if the space was destroyed since the caller took it.
  */
 int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
 		   u64 *s, unsigned int n)
@@ -748,7 +818,9 @@ int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
 	int ret = 0;
 
 	mutex_lock(&vm->lock);
-	for (i = 0; i < n; i++) {
+	if (vm->dead)
+		ret = -EBADF;
+	for (i = 0; i < n && !ret; i++) {
 		unsigned long at = va + (i % pages) * PAGE_SIZE, pfn;
 		u64 t0 = rdtsc_ordered();
 

@@ -35,6 +35,48 @@ grep -q ' hostile_registry_cases[[:space:]]\[evk_hostile\]$' /tmp/kallsyms &&
 	fail "/proc/kallsyms lost the hostile kernel's symbols"
 echo "EV-KALLSYMS $(grep -c '\[evk_hostile\]$' /tmp/kallsyms) symbols of evk_hostile, hostile_registry_cases and own_out among them"
 
+# A quota must bound what the sandbox makes Linux hold.  The hostile kernel
+# fills one and holds it, killed once the figure is taken:
+#   fill WHAT /proc/meminfo FIELD KEY BOUND-KiB
+fill() {
+	what=$1 field=$2 key=$3 bound=$4
+	before=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
+	launcher -v 1 -s "fill_$what" -a "fill $what" hostile > /tmp/fill.out 2>&1 &
+	filler=$!
+	for i in $(seq 3000); do
+		grep -q "HOSTILE fill $what holding" /tmp/fill.out && break
+		sleep 0.1
+	done
+	during=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
+	# The launcher's own page tables, and its log reader's (a process of
+	# its own), are Linux's count for those processes, not the sandbox's.
+	own=0
+	if [ "$field" = PageTables ]; then
+		for p in $filler $(cat /proc/$filler/task/*/children); do
+			own=$((own + $(awk '/^VmPTE:/ { print $2 }' /proc/$p/status)))
+		done
+	fi
+	kill -9 $filler
+	wait $filler
+	cat /tmp/fill.out
+	grep -q "HOSTILE fill $what holding" /tmp/fill.out || fail "fill $what did not fill"
+	sed -n "s/.*HOSTILE fill $what holding \([a-z]*\)=\([0-9]*\).*/EVFIG hostile.${what}_\1 value=\2 stat=max unit=\1/p" /tmp/fill.out
+	grown=$((during - before - own))
+	echo "EVFIG hostile.$key value=$grown stat=max unit=KiB bound=$bound launcher=$own"
+	[ $grown -le $bound ] || fail "fill $what: $field grew past $bound KiB"
+	live_clear || fail "fill $what left objects live"
+}
+# The heap: 1-byte blocks.  EV_MEM_QUOTA, 64 MiB, and 2 MiB for slab's own
+# packing (an ev_block slab holds 102 nodes of 40 bytes in 4 KiB) and
+# whatever else Linux allocated meanwhile.
+fill heap Slab heap_slab_growth $((65536 + 2048))
+# The page tables: EV_PT_QUOTA pages of 4 KiB, 8 MiB, the 8 KiB a fault
+# may take past it (a PMD, and a PUD in a space's first fault), and 128 KiB
+# for Linux's own page tables meanwhile (12 to 44 KiB in the boots seen);
+# the launcher's and its log reader's own tables (their VmPTE) are not the
+# sandbox's.
+fill tables PageTables tables_growth $((2048 * 4 + 8 + 128))
+
 launcher -v 1 -s hold -a hold hostile > /tmp/hold.out 2>&1 &
 holder=$!
 for i in $(seq 100); do

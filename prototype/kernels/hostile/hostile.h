@@ -15,6 +15,16 @@ static inline long call(unsigned long svc, unsigned long a0, unsigned long a1,
 	return vostd_call(svc, a0, a1, a2, a3, 0);
 }
 
+/* memory.c: what the quotas count */
+struct hostile_mem {
+	long race_vm;		/* the space vCPU 1 has now, or 0 */
+	u32 race_go, race_done;
+	u32 race_rounds;	/* the spaces vCPU 1 has created */
+};
+void memory_cases(struct hostile_mem *m);
+void memory_race_ap(struct hostile_mem *m);
+void memory_fill(const char *what);
+
 /* The kernel's state, in the sandbox's globals: one per sandbox. */
 struct hostile {
 	u32 cases, failed;
@@ -22,6 +32,7 @@ struct hostile {
 	u32 vcpu0_done;
 	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
 	u32 race_done;		/* traps.c: vCPU 0's tenants are done, stop kicking */
+	struct hostile_mem mem;
 };
 
 static inline struct hostile *H(void)

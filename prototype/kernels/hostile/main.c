@@ -16,6 +16,8 @@
  *   race, racekill, firstrun, calloop
  *                   tenants' traps under kicks, kills and first entries
  *                   (traps.c)
+ *   fill WHAT       as much of a quota as it will give, held until killed
+ *                   (memory.c)
  *
  * A case line reads: HOSTILE case NAME want CODE got CODE ok|FAIL.
  */
@@ -391,6 +393,7 @@ static long after_teardown_began(void)
 	}
 	WRITE_ONCE(h->busy_fpu, f);
 	call(EV_SVC_VCPU_KICK, 0, 0, 0, 0);
+	memory_race_ap(&h->mem);
 	while (!READ_ONCE(h->vcpu0_done))
 		vostd_idle();
 	/* vCPU 0 is on its way out: the sandbox ends when its entry returns. */
@@ -500,6 +503,7 @@ static long hostile_main(void)
 		vm_cases();
 		fpu_cases();
 		hostile_registry_cases();
+		memory_cases(&h->mem);
 		grant_quota_case();
 		vostd_println("HOSTILE vcpu0 done: %u cases, %u failed", h->cases, h->failed);
 		WRITE_ONCE(h->vcpu0_done, 1);
@@ -508,8 +512,10 @@ static long hostile_main(void)
 		hold();
 	} else if (vostd_has_prefix(args, "attack")) {
 		attack(args + 6);
+	} else if (vostd_has_prefix(args, "fill")) {
+		memory_fill(args + 4);
 	} else {
-		vostd_println("hostile: unknown mode '%s' (want test, hold, attack, race, racekill, firstrun or calloop)",
+		vostd_println("hostile: unknown mode '%s' (want test, hold, attack, race, racekill, firstrun, calloop or fill)",
 			      args);
 		return -EINVAL;
 	}
