@@ -2,10 +2,11 @@
 /*
  * launcher: runs one sandbox in the guest.
  *
- *   launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-s LABEL] KERNEL
+ *   launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL
  *
  * It moves itself into a cgroup v2 group of its own (confined to CPUS with
- * cpuset.cpus, if given), creates a sandbox of VCPUS vCPUs for the sandbox
+ * cpuset.cpus, if given), or with -g into the existing group GROUP, which it
+ * shares with whatever else is there and leaves in place; it creates a sandbox of VCPUS vCPUs for the sandbox
  * kernel KERNEL through /dev/endovisor, passing it ARGS, and starts one
  * carrier thread per vCPU (each inherits the group).  A child process, the
  * log reader, copies the sandbox's log to standard output until every vCPU
@@ -82,6 +83,16 @@ static void enter_own_cgroup(const char *kernel, const char *cpus, char *path,
 		snprintf(file, sizeof(file), "%s/cpuset.cpus", path);
 		write_file(file, cpus);
 	}
+	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
+	write_file(file, "0");
+}
+
+/* Moves the calling process into the existing group CGROUP_ROOT/GROUP. */
+static void enter_cgroup(const char *group, char *path, size_t size)
+{
+	char file[320];
+
+	snprintf(path, size, CGROUP_ROOT "/%s", group);
 	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
 	write_file(file, "0");
 }
@@ -335,14 +346,14 @@ int main(int argc, char **argv)
 {
 	struct ev_create create = { .nr_vcpus = 1 };
 	struct carrier carriers[8];
-	const char *cpus = NULL, *label = NULL;
+	const char *cpus = NULL, *label = NULL, *group = NULL;
 	sigset_t all, old;
 	char cgroup[256];
 	unsigned int i;
 	int fd, opt, ready, status, failed = 0;
 	pid_t reader;
 
-	while ((opt = getopt(argc, argv, "v:a:c:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "v:a:c:g:s:")) != -1) {
 		switch (opt) {
 		case 'v':
 			create.nr_vcpus = strtoul(optarg, NULL, 10);
@@ -356,6 +367,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			cpus = optarg;
+			break;
+		case 'g':
+			group = optarg;
 			break;
 		case 's':
 			label = optarg;
@@ -376,7 +390,10 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		die("/dev/endovisor");
 	reader = start_reader(fd, label, &ready);
-	enter_own_cgroup(create.kernel, cpus, cgroup, sizeof(cgroup));
+	if (group)
+		enter_cgroup(group, cgroup, sizeof(cgroup));
+	else
+		enter_own_cgroup(create.kernel, cpus, cgroup, sizeof(cgroup));
 	if (ioctl(fd, EV_CREATE, &create))
 		die("EV_CREATE");
 	printf("launcher: sandbox for '%s' with %u vCPUs in %s\n",
@@ -428,11 +445,14 @@ int main(int argc, char **argv)
 	}
 	print_stats(fd, label);
 	close(fd);
-	leave_cgroup(cgroup);
+	if (group)
+		write_file(CGROUP_ROOT "/cgroup.procs", "0");
+	else
+		leave_cgroup(cgroup);
 	printf("launcher: sandbox '%s' %s\n", create.kernel,
 	       failed ? "FAILED" : "ok");
 	return failed;
 usage:
-	fprintf(stderr, "usage: launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-s LABEL] KERNEL\n");
+	fprintf(stderr, "usage: launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL\n");
 	return 2;
 }
