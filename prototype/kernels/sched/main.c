@@ -398,7 +398,10 @@ static void perf_spurious_upcall(unsigned int n)
 		u64 end = vostd_cycles() + ms_cycles(1000);
 
 		kl_stats(1, &st);
-		vostd_kick(1);
+		if (vostd_kick(1)) {
+			perf_fail("spurious_upcall", "vcpu_kick of vCPU 1 failed");
+			break;
+		}
 		do {
 			asm volatile("pause");
 			kl_stats(1, &after);
