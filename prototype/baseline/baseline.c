@@ -72,15 +72,9 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include "../guest/cgroup.h"
+
 #define WARMUP 100
-#define CGROUP_ROOT "/sys/fs/cgroup"
-
-static void die(const char *what)
-{
-	fprintf(stderr, "baseline: %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
 static uint64_t cycles(void)
 {
 	_mm_lfence();
@@ -121,50 +115,20 @@ static void report(const char *key, uint64_t *s, size_t n)
 	fflush(stdout);
 }
 
-static void write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		die(path);
-	close(fd);
-}
-
 /* Into a cgroup of its own (on cpus, if given), as the launcher puts a sandbox in one. */
 static void own_cgroup(char *path, size_t size, const char *cpus)
 {
-	char file[320];
-
 	snprintf(path, size, CGROUP_ROOT "/ev-baseline-%d", getpid());
-	if (mkdir(path, 0755) && errno != EEXIST)
-		die(path);
-	if (cpus) {
-		snprintf(file, sizeof(file), "%s/cpuset.cpus", path);
-		write_file(file, cpus);
-	}
-	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
-	write_file(file, "0");
+	new_cgroup(path, cpus);
 }
 
 /* Into an existing cgroup, shared with others. */
 static void join_cgroup(const char *group)
 {
-	char procs[256];
+	char path[256];
 
-	snprintf(procs, sizeof(procs), CGROUP_ROOT "/%s/cgroup.procs", group);
-	write_file(procs, "0");
-}
-
-static void leave_cgroup(const char *path)
-{
-	int tries;
-
-	write_file(CGROUP_ROOT "/cgroup.procs", "0");
-	for (tries = 0; rmdir(path); tries++) {
-		if (errno != EBUSY || tries == 200)
-			die(path);
-		usleep(5000);
-	}
+	snprintf(path, sizeof(path), CGROUP_ROOT "/%s", group);
+	enter_cgroup(path);
 }
 
 static void yield_rt(size_t n)
@@ -566,7 +530,7 @@ static void sibling(const char *label, int secs, const char *group)
 		kill(kids[i], SIGKILL);
 		waitpid(kids[i], NULL, 0);
 	}
-	write_file(CGROUP_ROOT "/cgroup.procs", "0");
+	enter_cgroup(CGROUP_ROOT);
 	printf("EVFIG %s.sibling_share value=%.3f stat=mean n=%d unit=processors\n",
 	       label, (u1 - u0) / (t1 - t0), secs);
 	fflush(stdout);
@@ -676,7 +640,7 @@ static void threads(const char *label, int secs, unsigned int n, const char *gro
 	for (i = 0; i < n; i++)
 		close(w.fds[i]);
 	if (group)
-		write_file(CGROUP_ROOT "/cgroup.procs", "0");
+		enter_cgroup(CGROUP_ROOT);
 	else
 		leave_cgroup(cgroup);
 	printf("threads done label=%s secs=%d threads=%u\n", label, secs, n);
