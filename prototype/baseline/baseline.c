@@ -5,22 +5,41 @@
  *
  *   baseline yield N         two processes on CPU 0 calling sched_yield();
  *                            N round trips -> EVFIG linux.sched_yield_rt
- *   baseline syscall N [KEY] N null system calls (getppid) -> EVFIG
- *                            linux.getppid_rt, or KEY
+ *   baseline syscall N [KEY] N null system calls (getppid), in five rounds
+ *                            -> EVFIG linux.getppid_rt, or KEY, and the
+ *                            cheapest and dearest round's median (KEY_round_min,
+ *                            KEY_round_max)
  *   baseline pipe N          a process on CPU 0 waking one on CPU 1 through a
- *                            pipe and waiting for its answer; N round trips,
- *                            timed on CPU 0's clock -> EVFIG linux.pipe_wake_rt
+ *                            pipe and waiting for its answer, both CPUs idle
+ *                            otherwise; N round trips, timed on CPU 0's clock
+ *                            -> EVFIG linux.pipe_wake_rt
+ *   baseline pipebusy N      the same with both ends real-time and each CPU
+ *                            busy with an ordinary spinner, so that each wake
+ *                            interrupts and preempts it -> EVFIG
+ *                            linux.pipe_wake_busy_rt
  *   baseline wakelocal N     a SCHED_FIFO process blocked reading a pipe, woken
  *                            by a SCHED_OTHER one on the same CPU writing its
  *                            cycle count into it; N wakes, each until the
  *                            woken one runs -> EVFIG linux.wake_local
- *   baseline sibling LABEL SECS
- *                            two busy loops in the cgroup "sibling" for SECS
- *                            seconds -> EVFIG LABEL.sibling_share, the
- *                            processors the group got
- *   baseline touch N         first touch of each of N pages: populated
- *                            (present), and not (a demand fault) -> EVFIG
- *                            linux.touch_present, touch_fault
+ *   baseline sibling LABEL SECS [GROUP]
+ *                            two busy loops in the cgroup GROUP ("sibling"
+ *                            if none is named) for SECS seconds -> EVFIG
+ *                            LABEL.sibling_share, the processors the two got
+ *   baseline threads LABEL SECS N [GROUP]
+ *                            a thread per task: N threads of one process, each
+ *                            spinning 0.1 ms and yielding, as the sched
+ *                            kernel's fair tasks do, for SECS seconds, in a
+ *                            cgroup of its own on CPUs 0-1, or in GROUP; its
+ *                            runnable threads counted once a millisecond ->
+ *                            EVFIG LABEL.max_runnable_threads,
+ *                            LABEL.mean_runnable_threads
+ *   baseline touch N         first touch of each of N pages: a read of
+ *                            populated pages (present), a read of pages
+ *                            never touched (a fault that maps the shared zero
+ *                            page), and a write of pages never touched (a
+ *                            fault that allocates and zeroes a page) -> EVFIG
+ *                            linux.touch_present, touch_fault,
+ *                            touch_fault_write
  *   baseline mprotect R      mprotect of a populated 2 MiB read-only, R times
  *                            -> EVFIG linux.mprotect_2m
  *   baseline fork R          fork of a process with 64 MiB mapped and
@@ -36,6 +55,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -43,6 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -51,15 +72,9 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include "../guest/cgroup.h"
+
 #define WARMUP 100
-#define CGROUP_ROOT "/sys/fs/cgroup"
-
-static void die(const char *what)
-{
-	fprintf(stderr, "baseline: %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
 static uint64_t cycles(void)
 {
 	_mm_lfence();
@@ -100,37 +115,20 @@ static void report(const char *key, uint64_t *s, size_t n)
 	fflush(stdout);
 }
 
-static void write_file(const char *path, const char *s)
+/* Into a cgroup of its own (on cpus, if given), as the launcher puts a sandbox in one. */
+static void own_cgroup(char *path, size_t size, const char *cpus)
 {
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		die(path);
-	close(fd);
-}
-
-/* Into a cgroup of its own, as the launcher puts a sandbox in one. */
-static void own_cgroup(char *path, size_t size)
-{
-	char procs[320];
-
 	snprintf(path, size, CGROUP_ROOT "/ev-baseline-%d", getpid());
-	if (mkdir(path, 0755) && errno != EEXIST)
-		die(path);
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
-	write_file(procs, "0");
+	new_cgroup(path, cpus);
 }
 
-static void leave_cgroup(const char *path)
+/* Into an existing cgroup, shared with others. */
+static void join_cgroup(const char *group)
 {
-	int tries;
+	char path[256];
 
-	write_file(CGROUP_ROOT "/cgroup.procs", "0");
-	for (tries = 0; rmdir(path); tries++) {
-		if (errno != EBUSY || tries == 200)
-			die(path);
-		usleep(5000);
-	}
+	snprintf(path, sizeof(path), CGROUP_ROOT "/%s", group);
+	enter_cgroup(path);
 }
 
 static void yield_rt(size_t n)
@@ -164,33 +162,100 @@ static void yield_rt(size_t n)
 	report("linux.sched_yield_rt", s, n);
 }
 
+/*
+ * The null call is cheap enough that a boot's state can move it: what ran
+ * just before, what the caches hold.  So the calls come in rounds after a
+ * long warm-up, and beside the median of all of them go the medians of the
+ * cheapest and the dearest round, the spread a comparison has to beat.
+ */
+#define SYSCALL_ROUNDS	5
+#define SYSCALL_WARMUP	2000
+
 static void syscall_rt(size_t n, const char *key)
 {
-	uint64_t *s = calloc(n, sizeof(*s));
-	size_t i;
+	size_t per = n / SYSCALL_ROUNDS, i, r;
+	uint64_t *s = calloc(n, sizeof(*s)), *round = calloc(per, sizeof(*s));
+	uint64_t lo = UINT64_MAX, hi = 0;
+	char k[128];
 
-	if (!s)
+	if (!s || !round || per == 0)
 		die("memory");
+	n = per * SYSCALL_ROUNDS;
 	pin(0);
-	for (i = 0; i < n + WARMUP; i++) {
-		uint64_t t0 = cycles();
-
+	for (i = 0; i < SYSCALL_WARMUP; i++)
 		syscall(SYS_getppid);
-		if (i >= WARMUP)
-			s[i - WARMUP] = cycles() - t0;
+	for (r = 0; r < SYSCALL_ROUNDS; r++) {
+		for (i = 0; i < per; i++) {
+			uint64_t t0 = cycles();
+
+			syscall(SYS_getppid);
+			s[r * per + i] = cycles() - t0;
+		}
+		memcpy(round, s + r * per, per * sizeof(*s));
+		qsort(round, per, sizeof(*round), cmp_u64);
+		if (percentile(round, per, 50) < lo)
+			lo = percentile(round, per, 50);
+		if (percentile(round, per, 50) > hi)
+			hi = percentile(round, per, 50);
 	}
 	report(key, s, n);
+	snprintf(k, sizeof(k), "%s_round_min", key);
+	printf("EVFIG %s value=%llu stat=min n=%d unit=cycles\n", k, (unsigned long long)lo,
+	       SYSCALL_ROUNDS);
+	snprintf(k, sizeof(k), "%s_round_max", key);
+	printf("EVFIG %s value=%llu stat=max n=%d unit=cycles\n", k, (unsigned long long)hi,
+	       SYSCALL_ROUNDS);
+	fflush(stdout);
+	free(round);
+	free(s);
 }
 
-static void pipe_rt(size_t n)
+static void set_fifo(int prio)
 {
-	int ping[2], pong[2];
+	struct sched_param sp = { .sched_priority = prio };
+
+	if (sched_setscheduler(0, prio ? SCHED_FIFO : SCHED_OTHER, &sp))
+		die("sched_setscheduler");
+}
+
+/* An ordinary process spinning on cpu until killed; it says when it spins. */
+static pid_t spinner(int cpu, int ready)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		/* Should the measurement die, the spinners must not outlive it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL))
+			_exit(1);
+		pin(cpu);
+		if (write(ready, "", 1) != 1)
+			_exit(1);
+		for (;;)
+			;
+	}
+	return pid;
+}
+
+/*
+ * A process on CPU 0 waking one on CPU 1 through a pipe and waiting for
+ * its answer through another, timed on CPU 0's clock.  Idle: nothing else
+ * runs on either CPU, so each wake finds its target's CPU idle.  Busy, the
+ * kernelet's wake of a task on a busy vCPU in Linux: both ends are
+ * real-time and each CPU runs an ordinary spinner, so that every wake,
+ * there and back, finds its target's CPU busy and must interrupt it and
+ * preempt the spinner.
+ */
+static void pipe_rt(size_t n, int busy, const char *key)
+{
+	int ping[2], pong[2], ready[2];
 	uint64_t *s = calloc(n, sizeof(*s));
-	pid_t child;
+	pid_t child, spin[2];
 	char c = 0;
 	size_t i;
 
-	if (!s || pipe(ping) || pipe(pong))
+	if (!s || pipe(ping) || pipe(pong) || pipe(ready))
 		die("pipe");
 	child = fork();
 	if (child < 0)
@@ -199,6 +264,8 @@ static void pipe_rt(size_t n)
 		close(ping[1]);		/* so that the parent's close is our end of file */
 		close(pong[0]);
 		pin(1);
+		if (busy)
+			set_fifo(50);
 		while (read(ping[0], &c, 1) == 1)
 			if (write(pong[1], &c, 1) != 1)
 				_exit(1);
@@ -206,7 +273,14 @@ static void pipe_rt(size_t n)
 	}
 	close(ping[0]);
 	close(pong[1]);
+	for (i = 0; busy && i < 2; i++)
+		spin[i] = spinner(i, ready[1]);
+	for (i = 0; busy && i < 2; i++)
+		if (read(ready[0], &c, 1) != 1)
+			die("spinner");
 	pin(0);
+	if (busy)
+		set_fifo(50);
 	for (i = 0; i < n + WARMUP; i++) {
 		uint64_t t0 = cycles();
 
@@ -215,9 +289,20 @@ static void pipe_rt(size_t n)
 		if (i >= WARMUP)
 			s[i - WARMUP] = cycles() - t0;
 	}
+	if (busy) {
+		set_fifo(0);
+		/* The spinners hold ping's write end too: they go before the close. */
+		for (i = 0; i < 2; i++) {
+			kill(spin[i], SIGKILL);
+			waitpid(spin[i], NULL, 0);
+		}
+	}
 	close(ping[1]);
 	waitpid(child, NULL, 0);
-	report("linux.pipe_wake_rt", s, n);
+	close(ready[0]);
+	close(ready[1]);
+	report(key, s, n);
+	free(s);
 }
 
 /*
@@ -314,7 +399,22 @@ static char *small_pages(size_t len, int populate)
 	return p;
 }
 
-static void touch(size_t n, int populate, const char *key)
+/* The same for a write of a byte, as touch.S's write pass. */
+static uint64_t timed_write(volatile char *p)
+{
+	uint64_t t0 = cycles();
+
+	*p = 0x5a;
+	_mm_lfence();
+	return __rdtsc() - t0;
+}
+
+/*
+ * A read of a page never touched maps the shared zero page: the cheapest
+ * fault there is.  A write allocates a page and zeroes it, as a page the
+ * sandbox maps is allocated and zeroed (vostd_frame_alloc) before vm_map.
+ */
+static void touch(size_t n, int populate, int write, const char *key)
 {
 	size_t len = n * 4096, i;
 	uint64_t *s = calloc(n, sizeof(*s));
@@ -325,7 +425,7 @@ static void touch(size_t n, int populate, const char *key)
 		die("calloc");
 	f0 = faults();
 	for (i = 0; i < n; i++)
-		s[i] = timed_read(p + i * 4096);
+		s[i] = write ? timed_write(p + i * 4096) : timed_read(p + i * 4096);
 	printf("EVFIG %s_faults value=%ld stat=sum unit=faults\n", key, faults() - f0);
 	report(key, s, n);
 	munmap(p, len);
@@ -388,31 +488,29 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* usage_usec from a cgroup's cpu.stat. */
-static double cgroup_usage(const char *group)
+/* A process's CPU time so far, in seconds. */
+static double cpu_time(pid_t pid)
 {
-	char path[256], line[256];
-	double usec = -1;
-	FILE *f;
+	struct timespec ts;
+	clockid_t clk;
 
-	snprintf(path, sizeof(path), CGROUP_ROOT "/%s/cpu.stat", group);
-	f = fopen(path, "r");
-	if (!f)
-		die(path);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "usage_usec %lf", &usec) == 1)
-			break;
-	fclose(f);
-	return usec;
+	if (clock_getcpuclockid(pid, &clk) || clock_gettime(clk, &ts))
+		die("the sibling's CPU clock");
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void sibling(const char *label, int secs)
+/*
+ * Two busy loops in group for secs seconds: the processors they got
+ * between them, from their own CPU clocks, so that the figure is theirs
+ * alone even in a group they share with others.
+ */
+static void sibling(const char *label, int secs, const char *group)
 {
 	pid_t kids[2];
-	double u0, u1, t0, t1;
+	double u0 = 0, u1 = 0, t0, t1;
 	int i;
 
-	write_file(CGROUP_ROOT "/sibling/cgroup.procs", "0");
+	join_cgroup(group);
 	for (i = 0; i < 2; i++) {
 		kids[i] = fork();
 		if (kids[i] < 0)
@@ -422,17 +520,134 @@ static void sibling(const char *label, int secs)
 				;
 	}
 	t0 = now();
-	u0 = cgroup_usage("sibling");
+	for (i = 0; i < 2; i++)
+		u0 += cpu_time(kids[i]);
 	sleep(secs);
-	u1 = cgroup_usage("sibling");
+	for (i = 0; i < 2; i++)
+		u1 += cpu_time(kids[i]);
 	t1 = now();
 	for (i = 0; i < 2; i++) {
 		kill(kids[i], SIGKILL);
 		waitpid(kids[i], NULL, 0);
 	}
-	write_file(CGROUP_ROOT "/cgroup.procs", "0");
+	enter_cgroup(CGROUP_ROOT);
 	printf("EVFIG %s.sibling_share value=%.3f stat=mean n=%d unit=processors\n",
-	       label, (u1 - u0) / 1e6 / (t1 - t0), secs);
+	       label, (u1 - u0) / (t1 - t0), secs);
+	fflush(stdout);
+}
+
+/*
+ * A thread per task: the sched kernel's fair tasks as Linux threads of one
+ * process.  Each spins for 0.1 ms and yields until the deadline, as
+ * fair_busy does; a sampler thread counts, once a millisecond, how many
+ * of the workers are runnable ('R' in /proc/self/task/TID/stat), as the
+ * endovisor's census counts a launcher's threads.  The main thread sleeps
+ * in pthread_join throughout.
+ */
+#define MAX_WORKERS 200
+
+struct workers {
+	double deadline;
+	unsigned int n;
+	int started;			/* workers that have opened their stat */
+	int fds[MAX_WORKERS];		/* each worker's /proc/self/task/TID/stat */
+	volatile int stop;
+	/* The sampler's findings. */
+	unsigned long long samples, sum;
+	unsigned int max;
+};
+
+static void *worker(void *arg)
+{
+	struct workers *w = arg;
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)syscall(SYS_gettid));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die(path);
+	w->fds[__atomic_fetch_add(&w->started, 1, __ATOMIC_ACQ_REL)] = fd;
+	while (now() < w->deadline) {
+		double until = now() + 0.0001;
+
+		while (now() < until)
+			;
+		sched_yield();
+	}
+	return NULL;
+}
+
+/* Is the thread whose stat is open on fd runnable? */
+static int runnable(int fd)
+{
+	char buf[512], *end;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return 0;	/* it has ended */
+	buf[n] = 0;
+	/* "tid (comm) S ...": the name may hold anything, so the last ')'. */
+	end = strrchr(buf, ')');
+	return end && end[1] == ' ' && end[2] == 'R';
+}
+
+static void *sampler(void *arg)
+{
+	struct workers *w = arg;
+	unsigned int i, k;
+
+	while (__atomic_load_n(&w->started, __ATOMIC_ACQUIRE) < (int)w->n)
+		usleep(1000);
+	while (!w->stop) {
+		for (i = k = 0; i < w->n; i++)
+			k += runnable(w->fds[i]);
+		w->samples++;
+		w->sum += k;
+		if (k > w->max)
+			w->max = k;
+		usleep(1000);
+	}
+	return NULL;
+}
+
+static void threads(const char *label, int secs, unsigned int n, const char *group)
+{
+	static struct workers w;
+	pthread_t t[MAX_WORKERS], samp;
+	char cgroup[256];
+	unsigned int i;
+
+	if (n == 0 || n > MAX_WORKERS) {
+		fprintf(stderr, "baseline: threads: want 1 to %d threads\n", MAX_WORKERS);
+		exit(2);
+	}
+	if (group)
+		join_cgroup(group);
+	else
+		own_cgroup(cgroup, sizeof(cgroup), "0-1");
+	w.n = n;
+	w.deadline = now() + secs;
+	for (i = 0; i < n; i++)
+		if ((errno = pthread_create(&t[i], NULL, worker, &w)))
+			die("pthread_create");
+	if ((errno = pthread_create(&samp, NULL, sampler, &w)))
+		die("pthread_create");
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	w.stop = 1;
+	pthread_join(samp, NULL);
+	for (i = 0; i < n; i++)
+		close(w.fds[i]);
+	if (group)
+		enter_cgroup(CGROUP_ROOT);
+	else
+		leave_cgroup(cgroup);
+	printf("threads done label=%s secs=%d threads=%u\n", label, secs, n);
+	printf("EVFIG %s.max_runnable_threads value=%u stat=max n=%llu unit=threads\n",
+	       label, w.max, w.samples);
+	printf("EVFIG %s.mean_runnable_threads value=%.2f stat=mean n=%llu unit=threads\n",
+	       label, w.samples ? (double)w.sum / w.samples : 0, w.samples);
 	fflush(stdout);
 }
 
@@ -441,36 +656,44 @@ int main(int argc, char **argv)
 	char cgroup[256];
 
 	if (argc == 3 && !strcmp(argv[1], "yield")) {
-		own_cgroup(cgroup, sizeof(cgroup));
+		own_cgroup(cgroup, sizeof(cgroup), NULL);
 		yield_rt(strtoul(argv[2], NULL, 10));
 		leave_cgroup(cgroup);
 	} else if ((argc == 3 || argc == 4) && !strcmp(argv[1], "syscall")) {
 		syscall_rt(strtoul(argv[2], NULL, 10), argc == 4 ? argv[3] : "linux.getppid_rt");
 	} else if (argc == 3 && !strcmp(argv[1], "pipe")) {
-		own_cgroup(cgroup, sizeof(cgroup));
-		pipe_rt(strtoul(argv[2], NULL, 10));
+		own_cgroup(cgroup, sizeof(cgroup), NULL);
+		pipe_rt(strtoul(argv[2], NULL, 10), 0, "linux.pipe_wake_rt");
+		leave_cgroup(cgroup);
+	} else if (argc == 3 && !strcmp(argv[1], "pipebusy")) {
+		own_cgroup(cgroup, sizeof(cgroup), NULL);
+		pipe_rt(strtoul(argv[2], NULL, 10), 1, "linux.pipe_wake_busy_rt");
 		leave_cgroup(cgroup);
 	} else if (argc == 3 && !strcmp(argv[1], "wakelocal")) {
-		own_cgroup(cgroup, sizeof(cgroup));
+		own_cgroup(cgroup, sizeof(cgroup), NULL);
 		wake_local(strtoul(argv[2], NULL, 10));
 		leave_cgroup(cgroup);
-	} else if (argc == 4 && !strcmp(argv[1], "sibling")) {
-		sibling(argv[2], atoi(argv[3]));
+	} else if ((argc == 4 || argc == 5) && !strcmp(argv[1], "sibling")) {
+		sibling(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : "sibling");
+	} else if ((argc == 5 || argc == 6) && !strcmp(argv[1], "threads")) {
+		threads(argv[2], atoi(argv[3]), strtoul(argv[4], NULL, 10),
+			argc == 6 ? argv[5] : NULL);
 	} else if (argc == 3 && !strcmp(argv[1], "touch")) {
-		own_cgroup(cgroup, sizeof(cgroup));
-		touch(strtoul(argv[2], NULL, 10), 1, "linux.touch_present");
-		touch(strtoul(argv[2], NULL, 10), 0, "linux.touch_fault");
+		own_cgroup(cgroup, sizeof(cgroup), NULL);
+		touch(strtoul(argv[2], NULL, 10), 1, 0, "linux.touch_present");
+		touch(strtoul(argv[2], NULL, 10), 0, 0, "linux.touch_fault");
+		touch(strtoul(argv[2], NULL, 10), 0, 1, "linux.touch_fault_write");
 		leave_cgroup(cgroup);
 	} else if (argc == 3 && !strcmp(argv[1], "mprotect")) {
-		own_cgroup(cgroup, sizeof(cgroup));
+		own_cgroup(cgroup, sizeof(cgroup), NULL);
 		mprotect_2m(strtoul(argv[2], NULL, 10));
 		leave_cgroup(cgroup);
 	} else if (argc == 3 && !strcmp(argv[1], "fork")) {
-		own_cgroup(cgroup, sizeof(cgroup));
+		own_cgroup(cgroup, sizeof(cgroup), NULL);
 		fork_64m(strtoul(argv[2], NULL, 10));
 		leave_cgroup(cgroup);
 	} else {
-		fprintf(stderr, "usage: baseline yield N | syscall N [KEY] | pipe N | wakelocal N | sibling LABEL SECS | touch N | mprotect R | fork R\n");
+		fprintf(stderr, "usage: baseline yield N | syscall N [KEY] | pipe N | pipebusy N | wakelocal N | sibling LABEL SECS [GROUP] | threads LABEL SECS N [GROUP] | touch N | mprotect R | fork R\n");
 		return 2;
 	}
 	return 0;

@@ -2,10 +2,11 @@
 /*
  * launcher: runs one sandbox in the guest.
  *
- *   launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-s LABEL] KERNEL
+ *   launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL
  *
  * It moves itself into a cgroup v2 group of its own (confined to CPUS with
- * cpuset.cpus, if given), creates a sandbox of VCPUS vCPUs for the sandbox
+ * cpuset.cpus, if given), or with -g into the existing group GROUP, which it
+ * shares with whatever else is there and leaves in place; it creates a sandbox of VCPUS vCPUs for the sandbox
  * kernel KERNEL through /dev/endovisor, passing it ARGS, and starts one
  * carrier thread per vCPU (each inherits the group).  A child process, the
  * log reader, copies the sandbox's log to standard output until every vCPU
@@ -42,8 +43,8 @@
 #include <unistd.h>
 
 #include "ev_ioctl.h"
+#include "../guest/cgroup.h"
 
-#define CGROUP_ROOT "/sys/fs/cgroup"
 
 struct carrier {
 	pthread_t thread;
@@ -53,54 +54,6 @@ struct carrier {
 	int err;
 	int fpu_changed;	/* its FPU registers came back other than it left them */
 };
-
-static void die(const char *what)
-{
-	fprintf(stderr, "launcher: %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
-static void write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		die(path);
-	close(fd);
-}
-
-/* Moves the calling process into a new cgroup CGROUP_ROOT/ev-KERNEL-PID. */
-static void enter_own_cgroup(const char *kernel, const char *cpus, char *path,
-			     size_t size)
-{
-	char file[320];
-
-	snprintf(path, size, CGROUP_ROOT "/ev-%s-%d", kernel, getpid());
-	if (mkdir(path, 0755) && errno != EEXIST)
-		die(path);
-	if (cpus) {
-		snprintf(file, sizeof(file), "%s/cpuset.cpus", path);
-		write_file(file, cpus);
-	}
-	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
-	write_file(file, "0");
-}
-
-/*
- * Moves back to the root group and removes ours.  Threads that have just
- * exited may keep the group populated for a moment, so EBUSY is retried.
- */
-static void leave_cgroup(const char *path)
-{
-	int tries;
-
-	write_file(CGROUP_ROOT "/cgroup.procs", "0");
-	for (tries = 0; rmdir(path); tries++) {
-		if (errno != EBUSY || tries == 200)
-			die(path);
-		usleep(5000);
-	}
-}
 
 /* Copies the sandbox's log, prefixing figure keys with label if there is one. */
 static void copy_log(int fd, const char *label)
@@ -335,14 +288,14 @@ int main(int argc, char **argv)
 {
 	struct ev_create create = { .nr_vcpus = 1 };
 	struct carrier carriers[8];
-	const char *cpus = NULL, *label = NULL;
+	const char *cpus = NULL, *label = NULL, *group = NULL;
 	sigset_t all, old;
 	char cgroup[256];
 	unsigned int i;
 	int fd, opt, ready, status, failed = 0;
 	pid_t reader;
 
-	while ((opt = getopt(argc, argv, "v:a:c:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "v:a:c:g:s:")) != -1) {
 		switch (opt) {
 		case 'v':
 			create.nr_vcpus = strtoul(optarg, NULL, 10);
@@ -356,6 +309,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			cpus = optarg;
+			break;
+		case 'g':
+			group = optarg;
 			break;
 		case 's':
 			label = optarg;
@@ -376,7 +332,15 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		die("/dev/endovisor");
 	reader = start_reader(fd, label, &ready);
-	enter_own_cgroup(create.kernel, cpus, cgroup, sizeof(cgroup));
+	/* A group of its own, CGROUP_ROOT/ev-KERNEL-PID, or the one named. */
+	if (group) {
+		snprintf(cgroup, sizeof(cgroup), CGROUP_ROOT "/%s", group);
+		enter_cgroup(cgroup);
+	} else {
+		snprintf(cgroup, sizeof(cgroup), CGROUP_ROOT "/ev-%s-%d", create.kernel,
+			 (int)getpid());
+		new_cgroup(cgroup, cpus);
+	}
 	if (ioctl(fd, EV_CREATE, &create))
 		die("EV_CREATE");
 	printf("launcher: sandbox for '%s' with %u vCPUs in %s\n",
@@ -428,11 +392,14 @@ int main(int argc, char **argv)
 	}
 	print_stats(fd, label);
 	close(fd);
-	leave_cgroup(cgroup);
+	if (group)
+		enter_cgroup(CGROUP_ROOT);
+	else
+		leave_cgroup(cgroup);
 	printf("launcher: sandbox '%s' %s\n", create.kernel,
 	       failed ? "FAILED" : "ok");
 	return failed;
 usage:
-	fprintf(stderr, "usage: launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-s LABEL] KERNEL\n");
+	fprintf(stderr, "usage: launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL\n");
 	return 2;
 }

@@ -95,8 +95,11 @@ func chooseAccel(p paths, k *kernel) (accel, error) {
 
 // badConsole matches what must never appear on a good boot's console: a
 // WARN or BUG splat (each begins with "cut here"), an oops or panic, a
-// lockup or stall report, a user program's crash, or a guest-side failure.
-var badConsole = regexp.MustCompile(`cut here|WARNING: (CPU|stack|can't|kernel stack)|BUG:|kernel BUG|Oops|Kernel panic|general protection fault|Call Trace:|double fault|stack-protector|soft lockup|hard LOCKUP|blocked for more than|rcu: INFO|detected stalls|UBSAN|KFENCE|segfault at|traps:|EV-FAIL`)
+// lockup or stall report, a user program's crash, or a guest-side failure:
+// the suite's own (EV-FAIL), or a FAIL that a sandbox kernel, a tenant,
+// the launcher or a baseline printed, even one whose program went on to
+// exit 0.
+var badConsole = regexp.MustCompile(`cut here|WARNING: (CPU|stack|can't|kernel stack)|BUG:|kernel BUG|Oops|Kernel panic|general protection fault|Call Trace:|double fault|stack-protector|soft lockup|hard LOCKUP|blocked for more than|rcu: INFO|detected stalls|UBSAN|KFENCE|segfault at|traps:|EV-FAIL|\bFAIL\b`)
 
 type bootResult struct {
 	err      error

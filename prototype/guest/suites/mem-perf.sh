@@ -1,5 +1,6 @@
 # mem-perf: the memory services' costs, and Linux's own in the same boot:
-# first touch of present and of demand-faulted pages, mprotect of 2 MiB,
+# first touch of present pages, and of pages never touched, by a read (the
+# zero page) and by a write (a page allocated and zeroed); mprotect of 2 MiB,
 # fork of 64 MiB; the heap and copy baselines the endovisor measures itself.
 baseline touch 512 || fail "baseline touch"
 baseline mprotect 9 || fail "baseline mprotect"

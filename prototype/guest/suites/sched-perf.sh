@@ -1,12 +1,14 @@
 # sched-perf: the kernelet's scheduling costs, and Linux's own in the same
 # boot: sched_yield between two processes on one CPU, a real-time process
 # woken through a pipe by an ordinary one on its CPU, a pipe wake-up across
-# the two CPUs, and a null system call; then the tenant round trips of the
-# proc kernel, and Linux's null system call again with the endovisor's
-# system-call probe in place.
+# the two CPUs with both idle and with both busy, and a null system call;
+# then the tenant round trips of the proc kernel, and Linux's null system
+# call again with the endovisor's system-call probe in place, and once more
+# after the endovisor is unloaded.
 baseline yield 5000 || fail "baseline yield"
 baseline wakelocal 5000 || fail "baseline wakelocal"
 baseline pipe 2000 || fail "baseline pipe"
+baseline pipebusy 2000 || fail "baseline pipebusy"
 baseline syscall 5000 || fail "baseline syscall"
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
 insmod /lib/ev/evk_sched.ko || fail "insmod evk_sched"
@@ -15,3 +17,4 @@ launcher -v 2 -a perf sched || fail "launcher sched perf"
 launcher -v 2 -s proc -a perf proc || fail "launcher proc perf"
 baseline syscall 5000 linux.getppid_rt_probed || fail "baseline syscall probed"
 . /suites/teardown.sh
+baseline syscall 5000 linux.getppid_rt_unloaded || fail "baseline syscall unloaded"

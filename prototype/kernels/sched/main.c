@@ -66,9 +66,29 @@ static void join_wait(struct join *j)
 		kl_block();
 }
 
-static u64 *samples_alloc(unsigned int n)
+/* This sandbox's count of failures (module statics are every sandbox's). */
+static u32 *failures(void)
 {
-	return vostd_alloc(n * sizeof(u64), true);
+	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(u32));
+}
+
+/*
+ * A measurement that could not be made, or whose timed operation failed:
+ * a FAIL line, counted, so that the run fails instead of reporting it.
+ */
+static void perf_fail(const char *name, const char *why)
+{
+	(*failures())++;
+	vostd_println("KLTEST %s FAIL: %s", name, why);
+}
+
+static u64 *samples_alloc(const char *name, unsigned int n)
+{
+	u64 *s = vostd_alloc(n * sizeof(u64), true);
+
+	if (!s)
+		perf_fail(name, "no memory for the samples");
+	return s;
 }
 
 /* One EVFIG line: the median and p99 of n samples, in cycles. */
@@ -118,7 +138,7 @@ static void perf_yield(unsigned int n)
 {
 	struct yield_pair p = { .n = n, .join = { 2, kl_self() } };
 
-	p.s = samples_alloc(n);
+	p.s = samples_alloc("yield_rt", n);
 	if (!p.s)
 		return;
 	kl_spawn("yield-a", yield_a, &p, KL_PRIO_NORMAL, 0);
@@ -164,9 +184,10 @@ static void wake_low(void *arg)
 	for (i = 0; i < p->n + WARMUP; i++) {
 		p->ran = 0;
 		p->t0 = vostd_cycles();
-		kl_wake(p->high);
-		if (!p->ran)
-			vostd_println("KLTEST wake_local FAIL: the high task had not run when kl_wake returned");
+		if (kl_wake(p->high))
+			perf_fail("wake_local", "kl_wake of the high task failed");
+		else if (!p->ran)
+			perf_fail("wake_local", "the high task had not run when kl_wake returned");
 	}
 	p->done = 1;
 	kl_wake(p->high);
@@ -177,7 +198,7 @@ static void perf_wake_local(unsigned int n)
 {
 	struct wake_pair p = { .n = n, .join = { 2, kl_self() } };
 
-	p.s = samples_alloc(n);
+	p.s = samples_alloc("wake_local", n);
 	if (!p.s)
 		return;
 	p.high = kl_spawn("wake-high", wake_high, &p, KL_PRIO_HIGH, 0);
@@ -215,7 +236,8 @@ static void remote_a(void *arg)
 	for (i = 0; i < p->n + WARMUP; i++) {
 		u64 t0 = vostd_cycles();
 
-		kl_wake(p->b);
+		if (kl_wake(p->b))
+			perf_fail("wake_remote", "kl_wake of the task on vCPU 1 failed");
 		kl_block();
 		if (i >= WARMUP)
 			p->s[i - WARMUP] = vostd_cycles() - t0;
@@ -233,7 +255,8 @@ static void remote_b(void *arg)
 		kl_block();
 		if (p->done)
 			break;
-		kl_wake(p->a);
+		if (kl_wake(p->a))
+			perf_fail("wake_remote", "kl_wake of the task on vCPU 0 failed");
 	}
 	join_done(&p->join);
 }
@@ -268,7 +291,7 @@ static void perf_remote(const char *key, enum background bg, unsigned int n,
 	struct kl_cpu_stats before[2], after[2];
 	unsigned int v;
 
-	p.s = samples_alloc(n);
+	p.s = samples_alloc(key, n);
 	if (!p.s)
 		return;
 	if (bg != BG_NONE) {
@@ -353,15 +376,19 @@ static void perf_spurious_upcall(unsigned int n)
 	unsigned int kicks = n + WARMUP, i, g = 0, got = 0;
 	struct upcall_probe p = { .join = { 1, kl_self() } };
 	struct kl_cpu_stats before, after, st;
-	u64 *stamps = samples_alloc(kicks), *s = samples_alloc(kicks);
+	u64 *stamps = samples_alloc("spurious_upcall", kicks);
+	u64 *s = samples_alloc("spurious_upcall", kicks);
 
 	p.max_gaps = GAPS_PER_KICK * kicks;
 	p.gaps = vostd_alloc(p.max_gaps * sizeof(*p.gaps), false);
-	if (!stamps || !s || !p.gaps)
+	if (!stamps || !s || !p.gaps) {
+		if (!p.gaps)
+			perf_fail("spurious_upcall", "no memory for the gaps");
 		goto out;
+	}
 	kl_spawn("victim", upcall_victim, &p, KL_PRIO_NORMAL, 1);
 	if (!wait_flag(&p.ready, 2000)) {
-		vostd_println("KLTEST spurious_upcall FAIL: the victim did not start");
+		perf_fail("spurious_upcall", "the victim did not start");
 		p.done = 1;
 		join_wait(&p.join);
 		goto out;
@@ -371,7 +398,10 @@ static void perf_spurious_upcall(unsigned int n)
 		u64 end = vostd_cycles() + ms_cycles(1000);
 
 		kl_stats(1, &st);
-		vostd_kick(1);
+		if (vostd_kick(1)) {
+			perf_fail("spurious_upcall", "vcpu_kick of vCPU 1 failed");
+			break;
+		}
 		do {
 			asm volatile("pause");
 			kl_stats(1, &after);
@@ -396,6 +426,8 @@ static void perf_spurious_upcall(unsigned int n)
 		      after.upcall_spurious - before.upcall_spurious, p.nr_gaps, got);
 	if (got)
 		report("kl.spurious_upcall", s, got, NULL);
+	else
+		perf_fail("spurious_upcall", "no upcall's stamp fell in a gap");
 out:
 	if (p.gaps)
 		vostd_free(p.gaps);
@@ -413,14 +445,14 @@ static void perf(void)
 	perf_wake_local(5000);
 	kl_stats(0, &before[0]);
 	kl_stats(1, &before[1]);
-	perf_remote("kl.wake_remote_rt", BG_SPIN, 2000, "linux.pipe_wake_rt", NULL);
+	perf_remote("kl.wake_remote_rt", BG_SPIN, 2000, "linux.pipe_wake_busy_rt", NULL);
 	perf_remote("kl.wake_remote_idle_rt", BG_NONE, 2000, "linux.pipe_wake_rt", NULL);
-	perf_remote("kl.wake_remote_yield_rt", BG_YIELD, 2000, "linux.pipe_wake_rt",
+	perf_remote("kl.wake_remote_yield_rt", BG_YIELD, 2000, "linux.pipe_wake_busy_rt",
 		    "kl.window");
 	/* The same with the note looked at again just before each kick. */
 	kl_set_recheck(true);
 	perf_remote("kl.wake_remote_yield_recheck_rt", BG_YIELD, 2000,
-		    "linux.pipe_wake_rt", "kl.window_recheck");
+		    "linux.pipe_wake_busy_rt", "kl.window_recheck");
 	kl_set_recheck(false);
 	kl_stats(0, &after[0]);
 	kl_stats(1, &after[1]);
@@ -432,12 +464,6 @@ static void perf(void)
 }
 
 /* ---- functional tests ---- */
-
-/* This sandbox's count of failed tests (module statics are every sandbox's). */
-static u32 *failures(void)
-{
-	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(u32));
-}
 
 static void check(const char *name, bool ok, const char *why)
 {
