@@ -24,8 +24,9 @@
  * main thread sleeps, waiting for the reader to end, from before the first
  * carrier enters its vCPU until the log has ended, which is after the last
  * vCPU is done.  The carriers wait at a gate until the main thread is seen
- * asleep (its state in /proc), since a thread that has only said it is
- * about to sleep may still be runnable.
+ * asleep (its state in /proc, and a switch out since it set out to sleep),
+ * since a thread that has only said it is about to sleep may still be
+ * runnable.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -116,28 +117,55 @@ static void catch_exceptions(void)
 			die("sigaction");
 }
 
-/* Set by the main thread just before it sleeps for the whole run. */
+/*
+ * Set by the main thread just before it sleeps for the whole run, with
+ * the count of its voluntary switches then.
+ */
 static int main_sleeping;
+static unsigned long main_switches;
 
-/* Is the main thread asleep, by its state in /proc ('S': interruptible sleep)? */
-static int main_asleep(void)
+/* The main thread's /proc/self/task/PID/NAME, read into buf. */
+static void main_task_file(const char *name, char *buf, size_t size)
 {
-	char path[64], buf[512], *end;
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)getpid());
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", (int)getpid(), name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		die(path);
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
 		die(path);
 	buf[n] = 0;
+}
+
+/* How many times the main thread has given up the processor of itself. */
+static unsigned long main_voluntary_switches(void)
+{
+	char buf[2048], *at;
+
+	main_task_file("status", buf, sizeof(buf));
+	at = strstr(buf, "\nvoluntary_ctxt_switches:");
+	return at ? strtoul(at + strlen("\nvoluntary_ctxt_switches:"), NULL, 10) : 0;
+}
+
+/*
+ * Is the main thread asleep?  Its state in /proc says 'S' from the moment
+ * it means to sleep, while it may still be on a run queue; only once it has
+ * also switched out since it said so is it off every run queue.
+ */
+static int main_asleep(void)
+{
+	char buf[512], *end;
+
+	main_task_file("stat", buf, sizeof(buf));
 	/* "pid (comm) S ...": the name may hold anything, so the last ')'. */
 	end = strrchr(buf, ')');
-	return end && end[1] == ' ' && end[2] == 'S';
+	return end && end[1] == ' ' && end[2] == 'S' &&
+	       main_voluntary_switches() > __atomic_load_n(&main_switches, __ATOMIC_ACQUIRE);
 }
 
 /* The gate: no vCPU starts while the main thread could still be runnable. */
@@ -372,6 +400,7 @@ int main(int argc, char **argv)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	/* Asleep until the log has ended: the carriers wait for this. */
+	__atomic_store_n(&main_switches, main_voluntary_switches(), __ATOMIC_RELEASE);
 	__atomic_store_n(&main_sleeping, 1, __ATOMIC_RELEASE);
 	if (waitpid(reader, &status, 0) != reader)
 		die("waitpid");

@@ -8,7 +8,7 @@
 //	guest deps                 check the Debian packages (installs them as root)
 //	guest kernel               fetch and unpack the pinned guest kernel
 //	guest build                build the modules, programs and initramfs
-//	guest run [-boots N] [-out FILE] SUITE
+//	guest run [-boots N] [-out DIR/SUITE.log] SUITE
 //	                           build, then boot N times running SUITE
 //	guest survey [-boots N] MODEL...
 //	                           boot the hello suite N times per CPU model

@@ -317,7 +317,7 @@ func bootLog(out string, n, boots int) string {
 func cmdRun(p paths, args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	boots := fs.Int("boots", 1, "number of boots")
-	out := fs.String("out", "", "log file (default prototype/.build/SUITE.log)")
+	out := fs.String("out", "", "log file, named SUITE.log (default prototype/.build/SUITE.log)")
 	timeout := fs.Duration("timeout", 5*time.Minute, "bound on one boot")
 	fs.Parse(args)
 	if fs.NArg() != 1 || *boots < 1 {
@@ -329,6 +329,10 @@ func cmdRun(p paths, args []string) error {
 	}
 	if *out == "" {
 		*out = filepath.Join(p.build, suite+".log")
+	}
+	// A log is named for its suite, which figlog checks against its header.
+	if filepath.Base(*out) != suite+".log" {
+		return fmt.Errorf("-out %s: a log of suite %s must be named %s.log", *out, suite, suite)
 	}
 	k, a, err := prepareBoot(p)
 	if err != nil {
