@@ -425,7 +425,7 @@ static void perf(void)
 	kl_stats(0, &after[0]);
 	kl_stats(1, &after[1]);
 	/* Of the cross-vCPU wakes that wanted the target's attention, how each went. */
-	vostd_println("EVFIG kl.kicks_saved value=%llu stat=count n=%llu unit=kicks",
+	vostd_println("EVFIG kl.kicks_saved value=%llu stat=count wakes=%llu unit=kicks",
 		      DELTA(kicks_saved),
 		      DELTA(kicks_saved) + DELTA(kicks_sent) + DELTA(kicks_rechecked));
 	perf_spurious_upcall(1000);
