@@ -13,25 +13,30 @@ import (
 // A claim is what a sentence says of its figures, written after the
 // sentence so that mkbook checks it against the logs:
 //
-//	{{claim SUITE:KEY OP N [every]}}
-//	{{claim ratio SUITE:A SUITE:B OP N [every]}}
-//	{{claim diff SUITE:A SUITE:B OP N [every]}}
-//	{{claim SUITE:A OP SUITE:B [every]}}     the same as diff A B OP 0
+//	{{claim X OP Y [every]}}
 //
-// OP is <, <=, >, >=, == or !=, N a plain decimal.  The claim holds of the
-// value the book prints (the figure's aggregate, the median of the
-// per-boot ratios), or with every of each boot's value: each boot's
-// figure, each boot's ratio of its own two figures.  A claim that holds
-// prints nothing.  One the logs contradict fails mkbook check, naming
-// the chapter's line, the claim and the figures; mkbook build still
-// writes the site (a reader's slower machine must not stop it), with the
-// contradicted claim marked where it stands and its paragraph marked with
-// it, and lists every contradicted claim when it is done.
+// where X and Y are each a figure (SUITE:KEY), a ratio or a difference of
+// two (ratio SUITE:A SUITE:B, diff SUITE:A SUITE:B) or a plain decimal,
+// and OP is <, <=, >, >=, == or !=:
+//
+//	{{claim ratio sched-perf:kl.yield_rt sched-perf:linux.sched_yield_rt < 0.2}}
+//	{{claim mem-perf:mem.first_touch_faults == 0 every}}
+//	{{claim mem-perf:copy.check > mem-perf:copy.walk}}
+//
+// Without every the claim is of the values the book prints (a figure's
+// aggregate, the median of the per-boot ratios); with every, of each
+// boot's own values, paired boot by boot, which needs operands of one
+// suite.  A claim that holds prints nothing.  One the logs contradict
+// fails mkbook check, naming the chapter's line, the claim and the
+// figures; mkbook build still writes the site (a reader's slower machine
+// must not stop it), with a marked note where the claim stands, its
+// paragraph marked too (style.css), and lists every contradicted claim
+// when it is done.
 
 type claimKind struct{}
 
 func (claimKind) usage() string {
-	return "{{claim SUITE:KEY OP N [every]}}, {{claim ratio|diff SUITE:A SUITE:B OP N [every]}} or {{claim SUITE:A OP SUITE:B [every]}}"
+	return "{{claim X OP Y [every]}}, X and Y a SUITE:KEY, ratio A B, diff A B or number"
 }
 func (claimKind) block() bool { return false }
 
@@ -47,15 +52,82 @@ var (
 	claimNumber = regexp.MustCompile(`^-?[0-9]{1,18}(\.[0-9]{1,9})?$`)
 )
 
+// operand is one side of a claim: a figure, a ratio or difference, or a
+// number.
+type operand struct {
+	name string // as the claim writes it
+	fig  *figlog.Aggregate
+	d    *figlog.Derived
+	num  float64
+}
+
+func (b *book) operand(words []string) (operand, error) {
+	o := operand{name: strings.Join(words, " ")}
+	var err error
+	switch {
+	case len(words) == 1 && claimNumber.MatchString(words[0]):
+		o.num, _ = strconv.ParseFloat(words[0], 64)
+	case len(words) == 1 && strings.Contains(words[0], ":"):
+		o.fig, err = b.figure(words[0])
+	case len(words) == 3 && (words[0] == "ratio" || words[0] == "diff"):
+		o.d, err = b.derived(words[0], words[1], words[2])
+	default:
+		err = fmt.Errorf("%q is not a figure, a ratio, a difference or a plain decimal", o.name)
+	}
+	return o, err
+}
+
+// value is what the book prints of the operand.
+func (o operand) value() float64 {
+	switch {
+	case o.fig != nil:
+		return o.fig.Value
+	case o.d != nil:
+		return o.d.Value
+	}
+	return o.num
+}
+
+// boots are each boot's values, and the suite they are of; nil for a
+// number, which every boot shares.
+func (o operand) boots() ([]float64, string, bool) {
+	switch {
+	case o.fig != nil:
+		return o.fig.Values, o.fig.Suite, true
+	case o.d != nil && !o.d.Across:
+		return o.d.PerBoot, o.d.A.Suite, true
+	case o.d != nil:
+		return nil, "", false
+	}
+	return nil, "", true
+}
+
+func (o operand) format(v float64) string {
+	switch {
+	case o.fig != nil:
+		return formatValue(o.fig, v) + " " + o.fig.Unit
+	case o.d != nil:
+		return derivedValue(o.d, v)
+	}
+	return formatPlain(v)
+}
+
+func (o operand) aggs() []*figlog.Aggregate {
+	switch {
+	case o.fig != nil:
+		return []*figlog.Aggregate{o.fig}
+	case o.d != nil:
+		return []*figlog.Aggregate{o.d.A, o.d.B}
+	}
+	return nil
+}
+
 // claim is a parsed and evaluated claim.
 type claim struct {
-	subject string            // what is compared, as the claim names it
-	fig     *figlog.Aggregate // the figure compared, or
-	d       *figlog.Derived   // the ratio or difference compared
-	op      string
-	bound   float64
-	every   bool
-	bad     []int // the boots that contradict it (every), or [-1] for the aggregate
+	x, y  operand
+	op    string
+	every bool
+	bad   []int // the boots that contradict it (every), or [-1]: the printed values
 }
 
 func (k claimKind) resolve(b *book, args []string) (use, error) {
@@ -64,12 +136,7 @@ func (k claimKind) resolve(b *book, args []string) (use, error) {
 		return use{}, fmt.Errorf("%v (want %s)", err, k.usage())
 	}
 	c.eval()
-	u := use{claim: c, text: "", out: ""}
-	if c.fig != nil {
-		u.aggs = []*figlog.Aggregate{c.fig}
-	} else {
-		u.aggs = []*figlog.Aggregate{c.d.A, c.d.B}
-	}
+	u := use{claim: c, aggs: append(c.x.aggs(), c.y.aggs()...)}
 	if len(c.bad) > 0 {
 		u.text = "contradicted: " + c.what()
 		u.out = b.claimMark(c)
@@ -82,120 +149,120 @@ func (b *book) parseClaim(args []string) (*claim, error) {
 	if n := len(args); n > 0 && args[n-1] == "every" {
 		c.every, args = true, args[:n-1]
 	}
+	at := -1
+	for i, w := range args {
+		if claimOps[w] != nil {
+			if at >= 0 {
+				return nil, fmt.Errorf("two comparisons, %s and %s", args[at], w)
+			}
+			at = i
+		}
+	}
+	if at <= 0 || at == len(args)-1 {
+		return nil, fmt.Errorf("no comparison between two operands")
+	}
+	c.op = args[at]
 	var err error
-	switch {
-	case len(args) == 5 && (args[0] == "ratio" || args[0] == "diff"):
-		c.subject = strings.Join(args[:3], " ")
-		if c.d, err = b.derived(args[0], args[1], args[2]); err != nil {
-			return nil, err
-		}
-		args = args[3:]
-	case len(args) == 3 && strings.Contains(args[2], ":"):
-		c.subject = "diff " + args[0] + " " + args[2]
-		if c.d, err = b.derived("diff", args[0], args[2]); err != nil {
-			return nil, err
-		}
-		args = []string{args[1], "0"}
-	case len(args) == 3:
-		c.subject = args[0]
-		if c.fig, err = b.figure(args[0]); err != nil {
-			return nil, err
-		}
-		args = args[1:]
-	default:
-		return nil, fmt.Errorf("a claim of %d words", len(args))
+	if c.x, err = b.operand(args[:at]); err != nil {
+		return nil, err
 	}
-	if claimOps[args[0]] == nil {
-		return nil, fmt.Errorf("%q is no comparison", args[0])
+	if c.y, err = b.operand(args[at+1:]); err != nil {
+		return nil, err
 	}
-	if !claimNumber.MatchString(args[1]) {
-		return nil, fmt.Errorf("%q is not a plain decimal", args[1])
+	if c.x.aggs() == nil && c.y.aggs() == nil {
+		return nil, fmt.Errorf("a claim of two numbers claims nothing of the logs")
 	}
-	c.op = args[0]
-	c.bound, _ = strconv.ParseFloat(args[1], 64)
-	if c.every && c.d != nil && c.d.Across {
-		return nil, fmt.Errorf("every needs each boot's %s, but %s and %s are of two suites", c.d.Op, c.d.A.Suite, c.d.B.Suite)
+	if c.every {
+		xs, xsuite, xok := c.x.boots()
+		ys, ysuite, yok := c.y.boots()
+		switch {
+		case !xok || !yok:
+			return nil, fmt.Errorf("every needs each boot's values, but a ratio or difference of two suites has none")
+		case xs != nil && ys != nil && (xsuite != ysuite || len(xs) != len(ys)):
+			return nil, fmt.Errorf("every pairs boots, but %s is of suite %s and %s of %s", c.x.name, xsuite, c.y.name, ysuite)
+		}
 	}
 	return c, nil
 }
 
-// eval finds the boots, or the aggregate, that contradict the claim.
+// eval finds the boots, or the printed values, that contradict the claim.
 func (c *claim) eval() {
 	holds := claimOps[c.op]
-	value, vals := c.value()
 	if !c.every {
-		if !holds(value, c.bound) {
+		if !holds(c.x.value(), c.y.value()) {
 			c.bad = []int{-1}
 		}
 		return
 	}
-	for i, v := range vals {
-		if !holds(v, c.bound) {
+	xs, ys := c.pairs()
+	for i := range xs {
+		if !holds(xs[i], ys[i]) {
 			c.bad = append(c.bad, i)
 		}
 	}
 }
 
-// value is what the book prints of the subject, and each boot's.
-func (c *claim) value() (float64, []float64) {
-	if c.fig != nil {
-		return c.fig.Value, c.fig.Values
+// pairs are each boot's two values; a number stands in every boot.
+func (c *claim) pairs() ([]float64, []float64) {
+	xs, _, _ := c.x.boots()
+	ys, _, _ := c.y.boots()
+	fill := func(vs []float64, o operand, n int) []float64 {
+		if vs != nil {
+			return vs
+		}
+		for range n {
+			vs = append(vs, o.num)
+		}
+		return vs
 	}
-	return c.d.Value, c.d.Values()
-}
-
-func (c *claim) format(v float64) string {
-	if c.fig != nil {
-		return formatValue(c.fig, v) + " " + c.fig.Unit
-	}
-	return derivedValue(c.d, v)
+	return fill(xs, c.x, len(ys)), fill(ys, c.y, len(xs))
 }
 
 // what says how the logs contradict the claim, with the figures.
 func (c *claim) what() string {
-	value, vals := c.value()
 	var s strings.Builder
 	if c.every {
+		xs, ys := c.pairs()
 		var boots []string
 		for _, i := range c.bad {
-			boots = append(boots, fmt.Sprintf("boot %d has %s", i+1, c.format(vals[i])))
+			boots = append(boots, fmt.Sprintf("boot %d has %s against %s", i+1, c.x.format(xs[i]), c.y.format(ys[i])))
 		}
-		fmt.Fprintf(&s, "%s %s %s in every boot, but %s", c.subject, c.op, formatPlain(c.bound), strings.Join(boots, ", "))
+		fmt.Fprintf(&s, "%s %s %s in every boot, but %s", c.x.name, c.op, c.y.name, strings.Join(boots, ", "))
 	} else {
-		fmt.Fprintf(&s, "%s %s %s, but it is %s", c.subject, c.op, formatPlain(c.bound), c.format(value))
+		fmt.Fprintf(&s, "%s %s %s, but they are %s and %s", c.x.name, c.op, c.y.name, c.x.format(c.x.value()), c.y.format(c.y.value()))
 	}
 	var figs []string
-	for _, a := range c.aggs() {
+	for _, a := range append(c.x.aggs(), c.y.aggs()...) {
 		var bv []string
 		for _, v := range a.Values {
 			bv = append(bv, formatValue(a, v))
 		}
-		figs = append(figs, fmt.Sprintf("%s:%s %s %s (%s of boots %s)", a.Suite, a.Key,
+		figs = append(figs, fmt.Sprintf("%s:%s %s %s (the %s of boots %s)", a.Suite, a.Key,
 			formatValue(a, a.Value), a.Unit, a.Rule.Short(), strings.Join(bv, ", ")))
 	}
-	if c.d != nil && !c.d.Across {
-		var per []string
-		for _, v := range c.d.PerBoot {
-			per = append(per, derivedValue(c.d, v))
+	for _, o := range []operand{c.x, c.y} {
+		if o.d != nil && !o.d.Across {
+			var per []string
+			for _, v := range o.d.PerBoot {
+				per = append(per, derivedValue(o.d, v))
+			}
+			figs = append(figs, fmt.Sprintf("each boot's %s %s", o.name, strings.Join(per, ", ")))
 		}
-		figs = append(figs, fmt.Sprintf("each boot's %s %s", c.d.Op, strings.Join(per, ", ")))
 	}
 	fmt.Fprintf(&s, ": %s", strings.Join(figs, "; "))
 	return s.String()
 }
 
-func (c *claim) aggs() []*figlog.Aggregate {
-	if c.fig != nil {
-		return []*figlog.Aggregate{c.fig}
-	}
-	return []*figlog.Aggregate{c.d.A, c.d.B}
-}
-
 func (c *claim) anchor() string {
-	if c.fig != nil {
-		return anchorOf(c.fig)
+	for _, o := range []operand{c.x, c.y} {
+		switch {
+		case o.d != nil:
+			return derivedAnchor(o.d)
+		case o.fig != nil:
+			return anchorOf(o.fig)
+		}
 	}
-	return derivedAnchor(c.d)
+	return ""
 }
 
 // formatPlain prints a claim's bound as written: 0.2, 10, 0.95.
