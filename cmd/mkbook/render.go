@@ -198,7 +198,7 @@ func (b *book) provenance() string {
 	for _, k := range keys {
 		a := b.figs[k]
 		fmt.Fprintf(&s, "<section class=\"figure\" id=\"%s\">\n<h2>%s:%s</h2>\n", k, html.EscapeString(a.Suite), html.EscapeString(a.Key))
-		fmt.Fprintf(&s, "<p><strong>%s %s</strong>, %s (%d boot(s)) of each boot's %s",
+		fmt.Fprintf(&s, "<p><strong>%s %s</strong>, %s of %d boot(s), each boot's value its %s",
 			formatValue(a, a.Value), html.EscapeString(a.Unit), html.EscapeString(a.Rule.String()), len(a.Boots), html.EscapeString(orDefault(a.Stat, "value")))
 		if a.HasP99 {
 			fmt.Fprintf(&s, "; worst 99th percentile %s", formatNumber(a.P99))

@@ -68,11 +68,11 @@ func RuleOf(key, stat, unit string) Rule {
 func (r Rule) String() string {
 	switch r {
 	case MaxRule:
-		return "the maximum over boots of each boot's maximum"
+		return "the maximum (the rule for a maximum)"
 	case BadCountRule:
-		return "the maximum over boots of a count that should be zero, so that one bad boot shows"
+		return "the maximum (the rule for a count that should be zero: one bad boot shows)"
 	}
-	return "the median over boots"
+	return "the median"
 }
 
 // Short names the rule in a word: median or maximum.
