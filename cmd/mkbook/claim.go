@@ -17,7 +17,8 @@ import (
 //
 // where X and Y are each a figure (SUITE:KEY), a ratio or a difference of
 // two (ratio SUITE:A SUITE:B, diff SUITE:A SUITE:B) or a plain decimal,
-// and OP is <, <=, >, >=, == or !=:
+// any but the decimal perhaps scaled by one (4 * SUITE:KEY, for "less
+// than a quarter of"), and OP is <, <=, >, >=, == or !=:
 //
 //	{{claim ratio sched-perf:kl.yield_rt sched-perf:linux.sched_yield_rt < 0.2}}
 //	{{claim mem-perf:mem.first_touch_faults == 0 every}}
@@ -55,14 +56,22 @@ var (
 // operand is one side of a claim: a figure, a ratio or difference, or a
 // number.
 type operand struct {
-	name string // as the claim writes it
-	fig  *figlog.Aggregate
-	d    *figlog.Derived
-	num  float64
+	name  string // as the claim writes it
+	fig   *figlog.Aggregate
+	d     *figlog.Derived
+	num   float64
+	scale float64 // what the figure or ratio is multiplied by
 }
 
 func (b *book) operand(words []string) (operand, error) {
-	o := operand{name: strings.Join(words, " ")}
+	o := operand{name: strings.Join(words, " "), scale: 1}
+	if len(words) > 2 && words[1] == "*" && claimNumber.MatchString(words[0]) {
+		o.scale, _ = strconv.ParseFloat(words[0], 64)
+		words = words[2:]
+		if len(words) == 1 && claimNumber.MatchString(words[0]) {
+			return o, fmt.Errorf("%q scales a number, not a figure", o.name)
+		}
+	}
 	var err error
 	switch {
 	case len(words) == 1 && claimNumber.MatchString(words[0]):
@@ -81,9 +90,9 @@ func (b *book) operand(words []string) (operand, error) {
 func (o operand) value() float64 {
 	switch {
 	case o.fig != nil:
-		return o.fig.Value
+		return o.scale * o.fig.Value
 	case o.d != nil:
-		return o.d.Value
+		return o.scale * o.d.Value
 	}
 	return o.num
 }
@@ -91,11 +100,18 @@ func (o operand) value() float64 {
 // boots are each boot's values, and the suite they are of; nil for a
 // number, which every boot shares.
 func (o operand) boots() ([]float64, string, bool) {
+	scaled := func(vs []float64) []float64 {
+		var out []float64
+		for _, v := range vs {
+			out = append(out, o.scale*v)
+		}
+		return out
+	}
 	switch {
 	case o.fig != nil:
-		return o.fig.Values, o.fig.Suite, true
+		return scaled(o.fig.Values), o.fig.Suite, true
 	case o.d != nil && !o.d.Across:
-		return o.d.PerBoot, o.d.A.Suite, true
+		return scaled(o.d.PerBoot), o.d.A.Suite, true
 	case o.d != nil:
 		return nil, "", false
 	}
