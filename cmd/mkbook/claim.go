@@ -314,3 +314,24 @@ func (b *book) nclaims() int {
 	}
 	return n
 }
+
+// claimsEntry is the provenance page's list of every claim the chapters
+// make, each with where it stands and whether the logs bear it out.
+func (b *book) claimsEntry(s *strings.Builder) {
+	if b.nclaims() == 0 {
+		return
+	}
+	fmt.Fprintf(s, "<section class=\"claims\" id=\"claims\">\n<h2>The claims</h2>\n<p>Every sentence of the book that compares or bounds a measurement carries a claim, checked against these logs: %d claims, %d of them contradicted.</p>\n<ul>\n",
+		b.nclaims(), len(b.contradicted()))
+	for _, ch := range b.chapters {
+		for _, u := range ch.claims {
+			verdict := "holds"
+			if len(u.claim.bad) > 0 {
+				verdict = "<strong>contradicted</strong>: " + html.EscapeString(u.claim.what())
+			}
+			fmt.Fprintf(s, "<li><a href=\"%s\">%s</a>: <code>%s</code>: %s</li>\n",
+				html.EscapeString(ch.Page), html.EscapeString(u.at), html.EscapeString(u.ph), verdict)
+		}
+	}
+	s.WriteString("</ul>\n</section>\n")
+}

@@ -241,6 +241,7 @@ func (b *book) provenance() string {
 	for _, k := range dkeys {
 		b.derivedEntry(&s, b.derivs[k])
 	}
+	b.claimsEntry(&s)
 	return s.String()
 }
 
