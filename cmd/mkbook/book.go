@@ -20,6 +20,7 @@ type chapter struct {
 	body    string    // the Markdown, each placeholder replaced by a marker
 	spliced []spliced // what each marker stands for
 	figs    []use
+	claims  []use
 	Prev    *chapter
 	Next    *chapter
 	Number  int
@@ -27,11 +28,12 @@ type chapter struct {
 
 // use is one placeholder and what it resolved to.
 type use struct {
-	at   string // chapter file:line
-	ph   string // the placeholder as written
-	aggs []*figlog.Aggregate
-	text string // what the reader sees
-	out  string // the HTML it became
+	at    string // chapter file:line
+	ph    string // the placeholder as written
+	aggs  []*figlog.Aggregate
+	text  string // what the reader sees
+	out   string // the HTML it became
+	claim *claim // a {{claim}}'s claim, evaluated
 }
 
 type book struct {
@@ -40,6 +42,7 @@ type book struct {
 	suites     map[string]*figlog.Suite
 	logs       map[string]*figlog.Log       // every log a figure came from, by path
 	figs       map[string]*figlog.Aggregate // every figure used, by provenance anchor
+	derivs     map[string]*figlog.Derived   // every ratio and difference used, likewise
 	files      map[string]bool              // logs named by {{logfile}}, to render too
 	lines      map[string]int               // the lines of each log {{logfile}} named
 	scanned    int64                        // bytes of logs read for placeholders and pages
@@ -117,7 +120,7 @@ func (b *book) readTOC() ([]*chapter, error) {
 
 func newBook(c config) *book {
 	return &book{c: c, suites: map[string]*figlog.Suite{}, logs: map[string]*figlog.Log{},
-		figs: map[string]*figlog.Aggregate{}, files: map[string]bool{}, lines: map[string]int{}}
+		figs: map[string]*figlog.Aggregate{}, derivs: map[string]*figlog.Derived{}, files: map[string]bool{}, lines: map[string]int{}}
 }
 
 // load reads the table of contents and every chapter it names, and

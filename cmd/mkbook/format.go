@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -9,32 +8,24 @@ import (
 	"endovisor/tools/figlog"
 )
 
-// ratio prints a over c, "2.5×".  A ratio means something only between
-// two positive figures in one unit: against zero or a negative value it
-// would print a sign or an infinity no reader can use.
-func ratio(a, c *figlog.Aggregate) (string, error) {
-	if a.Unit != c.Unit {
-		return "", fmt.Errorf("%s is in %s but %s is in %s", a.Key, a.Unit, c.Key, c.Unit)
-	}
-	for _, f := range []*figlog.Aggregate{a, c} {
-		if f.Value <= 0 {
-			return "", fmt.Errorf("%s is %s %s: a ratio needs two positive figures", f.Key, formatValue(f, f.Value), f.Unit)
-		}
-	}
-	return formatRatio(a.Value/c.Value) + "×", nil
-}
-
 // formatRatio prints a ratio with two significant digits below 10 (2.5,
-// 1.0, 0.90, 0.0043), trailing zeros kept, and as a whole number above.
+// 1.0, 0.90, 0.0043), trailing zeros kept, and as a whole number from 10
+// on.  It rounds first and chooses the form after, so that 9.96, which
+// rounds to 10, prints as 10 like 10.2 does, and 0.0996 as 0.10.
 func formatRatio(r float64) string {
-	if r >= 10 {
-		return formatNumber(math.Round(r))
-	}
-	if r <= 0 {
+	if r <= 0 || math.IsNaN(r) || math.IsInf(r, 0) {
 		return "0"
 	}
-	decimals := 1 - int(math.Floor(math.Log10(r)))
-	return strconv.FormatFloat(r, 'f', decimals, 64)
+	e := int(math.Floor(math.Log10(r)))
+	scale := math.Pow10(e - 1)
+	rounded := math.Round(r/scale) * scale
+	if rounded >= math.Pow10(e+1)*(1-1e-12) {
+		e++ // 9.96 rounded to 10: one digit more to the left
+	}
+	if rounded >= 10*(1-1e-12) {
+		return formatNumber(math.Round(r))
+	}
+	return strconv.FormatFloat(rounded, 'f', 1-e, 64)
 }
 
 // formatValue prints a figure's value as precisely as its logs wrote it:

@@ -24,6 +24,8 @@ func FuzzExpand(f *testing.F) {
 		"# {{fig bench:kl.yield_rt}} {#x onclick=alert(1)}\n\n| a | `{{run hello cpu}}` |\n| - | - |\n| {{fig bench:kl.yield_rt p99}} | b |\n",
 		"```not a fence``` `{{log hello:crossing.stub}}` {{logfile prototype/.build/hello.log:1}}\n",
 		"{{diff bench:kl.yield_rt bench:kl.wake_local}} {{fig bench:kl.yield_rt ratio}}\n",
+		"Fast.{{claim bench:kl.yield_rt > 1000 every}} [x](a){{claim 2 * bench:kl.yield_rt < diff bench:kl.yield_rt bench:kl.wake_local}}\n\n- {{claim ratio bench:kl.yield_rt hello:crossing.stub < 1}}\n",
+		"| {{claim bench:mem.first_touch_faults == 0 every}} | `{{claim bench:kl.yield_rt < 1}}` |\n| - | - |\n",
 	} {
 		f.Add(s)
 	}

@@ -6,12 +6,14 @@
 // Usage:
 //
 //	mkbook [flags] build     run missing suites, check, then render the site
-//	mkbook [flags] check     resolve and check everything; run and write nothing
+//	mkbook [flags] check     resolve and check everything, and fail on a claim
+//	                         the logs contradict; run and write nothing
 //	mkbook [flags] figures   print every figure the chapters use, with its provenance
 //
 // A placeholder is {{fig SUITE:KEY [FIELD]}}, {{log SUITE:KEY}},
 // {{logfile PATH:LINE}}, {{ratio A B}}, {{diff A B}}, {{run SUITE FIELD}} or
-// {{table SUITE KEY...}}; see placeholder.go.  Any that does not resolve, and
+// {{table SUITE KEY...}}, {{quote SUITE TEXT}} or {{claim ...}}; see
+// placeholder.go and claim.go.  Any that does not resolve, and
 // any failed check (checks.go), is an error naming the chapter file and
 // line, and then nothing is written.  Logs and chapters are both taken as
 // untrusted: nothing from either runs on the site, and the site replaces
@@ -88,10 +90,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mkbook: %v\n", err)
 		return 1
 	}
+	contra := b.contradicted()
+	counts := fmt.Sprintf("%d chapters, %d figures, %d code names, %d claims (%d contradicted)",
+		len(b.chapters), b.nfigures(), b.ncodenames, b.nclaims(), len(contra))
 	switch cmd {
 	case "check":
-		fmt.Fprintf(stdout, "mkbook: %d chapters, %d figures, %d code names: ok\n",
-			len(b.chapters), b.nfigures(), b.ncodenames)
+		// A claim the logs contradict fails the check, every one named.
+		if len(contra) > 0 {
+			for _, f := range contra {
+				fmt.Fprintf(stderr, "mkbook: %s\n", f)
+			}
+			fmt.Fprintf(stderr, "mkbook: %s\n", counts)
+			return 1
+		}
+		fmt.Fprintf(stdout, "mkbook: %s: ok\n", counts)
 	case "figures":
 		b.printFigures(stdout)
 	case "build":
@@ -99,8 +111,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mkbook: %v\n", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "mkbook: %d chapters, %d figures written to %s\n",
-			len(b.chapters), b.nfigures(), c.out)
+		// A reader's slower machine still gets its book, with each
+		// contradicted sentence marked on its page and listed here.
+		for _, f := range contra {
+			fmt.Fprintf(stderr, "mkbook: marked on its page, as the logs contradict it: %s\n", f)
+		}
+		fmt.Fprintf(stdout, "mkbook: %d chapters, %d figures, %d claims (%d contradicted) written to %s\n",
+			len(b.chapters), b.nfigures(), b.nclaims(), len(contra), c.out)
 	}
 	return 0
 }

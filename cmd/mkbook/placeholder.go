@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"html"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -16,14 +17,17 @@ import (
 //	                           boots, or ratio (to the Linux baseline its log names)
 //	{{log SUITE:KEY}}          the log file and line the figure came from
 //	{{logfile PATH:LINE}}      a line of any log, which must exist
-//	{{ratio SUITE:A SUITE:B}}  A's value over B's: "2.5×"
-//	{{diff SUITE:A SUITE:B}}   A's value less B's, with the unit
+//	{{ratio SUITE:A SUITE:B}}  A's value over B's: "2.5×"; of one suite, the
+//	                           median of each boot's A over that boot's B
+//	{{diff SUITE:A SUITE:B}}   A's value less B's, with the unit, likewise
 //	{{run SUITE FIELD}}        a field of the suite's EVRUN header: accel, cpu, ...
 //	{{table SUITE KEY...}}     a table of those figures of one suite: median,
 //	                           worst p99, boots, baseline, ratio, and a plot of
 //	                           the boots; alone on its line
 //	{{quote SUITE TEXT}}       every line of the suite's first log that holds
 //	                           TEXT, each linked to its place; alone on its line
+//	{{claim ...}}              a claim the sentence makes of the figures,
+//	                           checked against the logs (claim.go)
 //
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that
@@ -56,7 +60,11 @@ func (b *book) expand(ch *chapter) (string, error) {
 			return "", fmt.Errorf("%s: unclosed placeholder %q", at, strings.TrimRight(ph, "\r\n"))
 		}
 		words := strings.Fields(ph[2 : len(ph)-2])
-		block := len(words) > 0 && (words[0] == "table" || words[0] == "quote")
+		k, known := kinds[""]
+		if len(words) > 0 {
+			k, known = kinds[words[0]]
+		}
+		block := known && k.block()
 		if block && !m.alone {
 			return "", fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
 		}
@@ -65,12 +73,18 @@ func (b *book) expand(ch *chapter) (string, error) {
 			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
 		u.at, u.ph = at, ph
+		if u.claim != nil && s.where(m.start, m.stop) != "prose" {
+			return "", fmt.Errorf("%s: %s: a claim belongs to a sentence of prose, not to code", at, ph)
+		}
 		repl, err := ch.splice(s.where(m.start, m.stop), u, block)
 		if err != nil {
 			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
 		out.WriteString(repl)
-		if len(u.aggs) > 0 {
+		switch {
+		case u.claim != nil:
+			ch.claims = append(ch.claims, u)
+		case len(u.aggs) > 0:
 			ch.figs = append(ch.figs, u)
 		}
 	}
@@ -78,71 +92,146 @@ func (b *book) expand(ch *chapter) (string, error) {
 	return out.String(), nil
 }
 
+// A kind of placeholder is a type of its own, named by the placeholder's
+// first word: it parses its words, evaluates them against the logs and the
+// sources, and says what the page shows.  A new kind is a new type in
+// kinds, not a branch here.
+type placeholderKind interface {
+	usage() string                               // what the placeholder looks like
+	block() bool                                 // stands alone on its line, as a paragraph of its own
+	resolve(b *book, args []string) (use, error) // args: the words after the kind
+}
+
+var kinds = map[string]placeholderKind{
+	"fig":     figKind{},
+	"log":     logKind{},
+	"logfile": logfileKind{},
+	"ratio":   compareKind{op: "ratio"},
+	"diff":    compareKind{op: "diff"},
+	"run":     runKind{},
+	"table":   tableKind{},
+	"quote":   quoteKind{},
+	"claim":   claimKind{},
+}
+
 func (b *book) placeholder(words []string) (use, error) {
 	if len(words) == 0 {
 		return use{}, fmt.Errorf("empty placeholder")
 	}
-	switch words[0] {
-	case "fig":
-		if len(words) < 2 || len(words) > 3 {
-			return use{}, fmt.Errorf("want {{fig SUITE:KEY [FIELD]}}")
+	k, ok := kinds[words[0]]
+	if !ok {
+		var names []string
+		for n := range kinds {
+			names = append(names, n)
 		}
-		a, err := b.figure(words[1])
-		if err != nil {
-			return use{}, err
-		}
-		field := "with-unit"
-		if len(words) == 3 {
-			field = words[2]
-		}
-		text, aggs, err := b.figureText(a, field)
-		if err != nil {
-			return use{}, err
-		}
-		return use{aggs: aggs, text: text, out: b.figureLink(a, text)}, nil
-	case "log":
-		if len(words) != 2 {
-			return use{}, fmt.Errorf("want {{log SUITE:KEY}}")
-		}
-		a, err := b.figure(words[1])
-		if err != nil {
-			return use{}, err
-		}
-		p := a.Primary
-		text := fmt.Sprintf("%s:%d", b.rel(p.File), p.Line)
-		return use{aggs: []*figlog.Aggregate{a}, text: text, out: b.logLink(p.File, p.Line, text)}, nil
-	case "logfile":
-		if len(words) != 2 {
-			return use{}, fmt.Errorf("want {{logfile PATH:LINE}}")
-		}
-		return b.logfile(words[1])
-	case "ratio", "diff":
-		return b.compare(words)
-	case "quote":
-		if len(words) < 3 {
-			return use{}, fmt.Errorf("want {{quote SUITE TEXT}}")
-		}
-		return b.quote(words[1], strings.Join(words[2:], " "))
-	case "run":
-		if len(words) != 3 {
-			return use{}, fmt.Errorf("want {{run SUITE FIELD}}")
-		}
-		s, err := b.suite(words[1])
-		if err != nil {
-			return use{}, err
-		}
-		v, ok := s.Logs[0].Run[words[2]]
-		if !ok {
-			return use{}, fmt.Errorf("the EVRUN header of %s has no field %s", b.rel(s.Logs[0].File), words[2])
-		}
-		return use{text: v, out: html.EscapeString(v)}, nil
-	case "table":
-		if len(words) < 3 {
-			return use{}, fmt.Errorf("want {{table SUITE KEY...}}")
-		}
-		return b.table(words[1], words[2:])
+		sort.Strings(names)
+		return use{}, fmt.Errorf("unknown placeholder %q (want one of %s)", words[0], strings.Join(names, ", "))
 	}
-	return use{}, fmt.Errorf("unknown placeholder %q (want fig, log, logfile, ratio, diff, run, table or quote)", words[0])
+	return k.resolve(b, words[1:])
+}
+
+type figKind struct{}
+
+func (figKind) usage() string { return "{{fig SUITE:KEY [FIELD]}}" }
+func (figKind) block() bool   { return false }
+func (k figKind) resolve(b *book, args []string) (use, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return use{}, fmt.Errorf("want %s", k.usage())
+	}
+	a, err := b.figure(args[0])
+	if err != nil {
+		return use{}, err
+	}
+	field := "with-unit"
+	if len(args) == 2 {
+		field = args[1]
+	}
+	return b.figureText(a, field)
+}
+
+type logKind struct{}
+
+func (logKind) usage() string { return "{{log SUITE:KEY}}" }
+func (logKind) block() bool   { return false }
+func (k logKind) resolve(b *book, args []string) (use, error) {
+	if len(args) != 1 {
+		return use{}, fmt.Errorf("want %s", k.usage())
+	}
+	a, err := b.figure(args[0])
+	if err != nil {
+		return use{}, err
+	}
+	p := a.Primary
+	text := fmt.Sprintf("%s:%d", b.rel(p.File), p.Line)
+	return use{aggs: []*figlog.Aggregate{a}, text: text, out: b.logLink(p.File, p.Line, text)}, nil
+}
+
+type logfileKind struct{}
+
+func (logfileKind) usage() string { return "{{logfile PATH:LINE}}" }
+func (logfileKind) block() bool   { return false }
+func (k logfileKind) resolve(b *book, args []string) (use, error) {
+	if len(args) != 1 {
+		return use{}, fmt.Errorf("want %s", k.usage())
+	}
+	return b.logfile(args[0])
+}
+
+type quoteKind struct{}
+
+func (quoteKind) usage() string { return "{{quote SUITE TEXT}}" }
+func (quoteKind) block() bool   { return true }
+func (k quoteKind) resolve(b *book, args []string) (use, error) {
+	if len(args) < 2 {
+		return use{}, fmt.Errorf("want %s", k.usage())
+	}
+	return b.quote(args[0], strings.Join(args[1:], " "))
+}
+
+type runKind struct{}
+
+func (runKind) usage() string { return "{{run SUITE FIELD}}" }
+func (runKind) block() bool   { return false }
+func (k runKind) resolve(b *book, args []string) (use, error) {
+	if len(args) != 2 {
+		return use{}, fmt.Errorf("want %s", k.usage())
+	}
+	s, err := b.suite(args[0])
+	if err != nil {
+		return use{}, err
+	}
+	v, ok := s.Logs[0].Run[args[1]]
+	if !ok {
+		return use{}, fmt.Errorf("the EVRUN header of %s has no field %s", b.rel(s.Logs[0].File), args[1])
+	}
+	return use{text: v, out: html.EscapeString(v)}, nil
+}
+
+type tableKind struct{}
+
+func (tableKind) usage() string { return "{{table SUITE KEY...}}" }
+func (tableKind) block() bool   { return true }
+func (k tableKind) resolve(b *book, args []string) (use, error) {
+	if len(args) < 2 {
+		return use{}, fmt.Errorf("want %s", k.usage())
+	}
+	return b.table(args[0], args[1:])
+}
+
+type compareKind struct{ op string }
+
+func (k compareKind) usage() string { return "{{" + k.op + " SUITE:A SUITE:B}}" }
+func (compareKind) block() bool     { return false }
+func (k compareKind) resolve(b *book, args []string) (use, error) {
+	if len(args) != 2 {
+		return use{}, fmt.Errorf("want %s", k.usage())
+	}
+	d, err := b.derived(k.op, args[0], args[1])
+	if err != nil {
+		return use{}, err
+	}
+	text := b.derivedText(d)
+	return use{aggs: []*figlog.Aggregate{d.A, d.B}, text: text, out: b.derivedLink(d, text)}, nil
 }
 
 // figure resolves SUITE:KEY to the figure aggregated over the suite's boots.
@@ -183,59 +272,36 @@ func (b *book) baseline(a *figlog.Aggregate) (*figlog.Aggregate, error) {
 	return c, nil
 }
 
-func (b *book) figureText(a *figlog.Aggregate, field string) (string, []*figlog.Aggregate, error) {
+func (b *book) figureText(a *figlog.Aggregate, field string) (use, error) {
 	aggs := []*figlog.Aggregate{a}
+	var text string
 	switch field {
 	case "with-unit":
-		return formatValue(a, a.Value) + " " + a.Unit, aggs, nil
+		text = formatValue(a, a.Value) + " " + a.Unit
 	case "value":
-		return formatValue(a, a.Value), aggs, nil
+		text = formatValue(a, a.Value)
 	case "p99":
 		if !a.HasP99 {
-			return "", nil, fmt.Errorf("figure %s has no p99", a.Key)
+			return use{}, fmt.Errorf("figure %s has no p99", a.Key)
 		}
-		return formatNumber(a.P99), aggs, nil
+		text = formatNumber(a.P99)
 	case "boots":
-		return strconv.Itoa(len(a.Boots)), aggs, nil
+		text = strconv.Itoa(len(a.Boots))
 	case "ratio":
 		c, err := b.baseline(a)
 		if err != nil {
-			return "", nil, err
-		}
-		r, err := ratio(a, c)
-		if err != nil {
-			return "", nil, err
-		}
-		return r, append(aggs, c), nil
-	}
-	return "", nil, fmt.Errorf("unknown field %q (want value, p99, boots or ratio)", field)
-}
-
-func (b *book) compare(words []string) (use, error) {
-	if len(words) != 3 {
-		return use{}, fmt.Errorf("want {{%s SUITE:A SUITE:B}}", words[0])
-	}
-	a, err := b.figure(words[1])
-	if err != nil {
-		return use{}, err
-	}
-	c, err := b.figure(words[2])
-	if err != nil {
-		return use{}, err
-	}
-	if a.Unit != c.Unit {
-		return use{}, fmt.Errorf("%s is in %s but %s is in %s", words[1], a.Unit, words[2], c.Unit)
-	}
-	var text string
-	if words[0] == "ratio" {
-		if text, err = ratio(a, c); err != nil {
 			return use{}, err
 		}
-	} else {
-		// The difference is as precise as the more precise of the two.
-		text = formatAt(a.Value-c.Value, max(a.Decimals, c.Decimals)) + " " + a.Unit
+		d, err := b.derive("ratio", a, c)
+		if err != nil {
+			return use{}, err
+		}
+		text = b.derivedText(d)
+		return use{aggs: append(aggs, c), text: text, out: b.derivedLink(d, text)}, nil
+	default:
+		return use{}, fmt.Errorf("unknown field %q (want value, p99, boots or ratio)", field)
 	}
-	return use{aggs: []*figlog.Aggregate{a, c}, text: text, out: b.figureLink(a, text)}, nil
+	return use{aggs: aggs, text: text, out: b.figureLink(a, text)}, nil
 }
 
 // anchorOf names a figure's entry on the provenance page: its suite and
@@ -248,8 +314,8 @@ func anchorOf(a *figlog.Aggregate) string {
 // figureLink wraps a figure's text in a link to its provenance, with the
 // boots behind it in the title.
 func (b *book) figureLink(a *figlog.Aggregate, text string) string {
-	title := fmt.Sprintf("%s: median over %d boot(s) of each boot's %s", a.Suite+":"+a.Key,
-		len(a.Boots), orDefault(a.Stat, "value"))
+	title := fmt.Sprintf("%s: %s of %d boot(s) of each boot's %s", a.Suite+":"+a.Key,
+		a.Rule.Short(), len(a.Boots), orDefault(a.Stat, "value"))
 	if a.HasP99 {
 		title += fmt.Sprintf("; worst p99 %s", formatNumber(a.P99))
 	}
@@ -290,9 +356,11 @@ func (b *book) table(suite string, keys []string) (use, error) {
 			}
 			aggs = append(aggs, c)
 			base = b.figureLink(c, c.Key+" "+formatValue(c, c.Value))
-			if rat, err = ratio(a, c); err != nil {
+			d, err := b.derive("ratio", a, c)
+			if err != nil {
 				return use{}, err
 			}
+			rat = b.derivedLink(d, b.derivedText(d))
 		}
 		fmt.Fprintf(&rows, "<tr><td><code>%s</code></td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			html.EscapeString(a.Key), b.figureLink(a, formatValue(a, a.Value)+" "+a.Unit),

@@ -194,21 +194,22 @@ func (b *book) provenance() string {
 	sort.Strings(keys)
 	var s strings.Builder
 	s.WriteString("<h1 id=\"provenance\">Where every figure comes from</h1>\n")
-	s.WriteString("<p>Each figure of the book is the median over boots of each boot's own value, with the worst 99th percentile any boot reported. Below, every figure the chapters use, with the value of each boot and the log line it was read from. In the plots, a dot is a boot's value, a line runs from it to that boot's 99th percentile, and the upright tick is the figure.</p>\n")
+	s.WriteString("<p>Each figure of the book is aggregated over its boots by its own statistic, with the worst 99th percentile any boot reported beside it. A boot's median, minimum or mean, a derived figure and a sum of time (stolen time) go to the <em>median</em> over boots. A boot's maximum goes to the <em>maximum</em> over boots, and so does a count of something that should not happen, so that one bad boot shows: a count or sum whose unit, or the last word of whose key, is faults, failures, drops, dropped or failed. A ratio or difference of two figures of one suite is computed in each boot from that boot's two values, and the book prints the median of those; one of figures of two suites, whose boots are not paired, is of their aggregates, and says so. Below, every figure and every ratio the chapters use, with the rule it got, the value of each boot and the log line it was read from. In the plots, a dot is a boot's value, a line runs from it to that boot's 99th percentile, and the upright tick is the figure.</p>\n")
 	for _, k := range keys {
 		a := b.figs[k]
 		fmt.Fprintf(&s, "<section class=\"figure\" id=\"%s\">\n<h2>%s:%s</h2>\n", k, html.EscapeString(a.Suite), html.EscapeString(a.Key))
-		fmt.Fprintf(&s, "<p><strong>%s %s</strong>, the median over %d boot(s) of each boot's %s",
-			formatValue(a, a.Value), html.EscapeString(a.Unit), len(a.Boots), html.EscapeString(orDefault(a.Stat, "value")))
+		fmt.Fprintf(&s, "<p><strong>%s %s</strong>, %s of %d boot(s), each boot's value its %s",
+			formatValue(a, a.Value), html.EscapeString(a.Unit), html.EscapeString(a.Rule.String()), len(a.Boots), html.EscapeString(orDefault(a.Stat, "value")))
 		if a.HasP99 {
 			fmt.Fprintf(&s, "; worst 99th percentile %s", formatNumber(a.P99))
 		}
 		if base := a.Primary.Fields["baseline"]; base != "" {
 			c, ok := b.figs[anchorOf(&figlog.Aggregate{Suite: a.Suite, Key: base})]
 			if ok {
-				if r, err := ratio(a, c); err == nil {
-					fmt.Fprintf(&s, "; its Linux baseline is <a href=\"#%s\">%s</a>, %s %s, and the ratio %s",
-						anchorOf(c), html.EscapeString(base), formatValue(c, c.Value), html.EscapeString(c.Unit), r)
+				if d, err := b.derive("ratio", a, c); err == nil {
+					fmt.Fprintf(&s, "; its Linux baseline is <a href=\"#%s\">%s</a>, %s %s, and the ratio <a href=\"#%s\">%s</a>",
+						anchorOf(c), html.EscapeString(base), formatValue(c, c.Value), html.EscapeString(c.Unit),
+						html.EscapeString(derivedAnchor(d)), b.derivedText(d))
 				}
 			}
 		}
@@ -220,6 +221,9 @@ func (b *book) provenance() string {
 				p99 = formatNumber(p)
 			}
 			samples := f.Fields["n"]
+			if samples == "" {
+				samples = f.Fields["samples"]
+			}
 			if samples == "" && f.Fields["rounds"] != "" {
 				samples = f.Fields["rounds"] + " rounds of " + f.Fields["calls"]
 			}
@@ -229,6 +233,15 @@ func (b *book) provenance() string {
 		}
 		s.WriteString("</tbody>\n</table>\n</section>\n")
 	}
+	var dkeys []string
+	for k := range b.derivs {
+		dkeys = append(dkeys, k)
+	}
+	sort.Strings(dkeys)
+	for _, k := range dkeys {
+		b.derivedEntry(&s, b.derivs[k])
+	}
+	b.claimsEntry(&s)
 	return s.String()
 }
 

@@ -644,9 +644,9 @@ static void threads(const char *label, int secs, unsigned int n, const char *gro
 	else
 		leave_cgroup(cgroup);
 	printf("threads done label=%s secs=%d threads=%u\n", label, secs, n);
-	printf("EVFIG %s.max_runnable_threads value=%u stat=max n=%llu unit=threads\n",
+	printf("EVFIG %s.max_runnable_threads value=%u stat=max samples=%llu unit=threads\n",
 	       label, w.max, w.samples);
-	printf("EVFIG %s.mean_runnable_threads value=%.2f stat=mean n=%llu unit=threads\n",
+	printf("EVFIG %s.mean_runnable_threads value=%.2f stat=mean samples=%llu unit=threads\n",
 	       label, w.samples ? (double)w.sum / w.samples : 0, w.samples);
 	fflush(stdout);
 }

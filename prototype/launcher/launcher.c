@@ -263,14 +263,14 @@ static void print_stats(int fd, const char *label)
 	       st.census_samples ? (double)st.census_sum / st.census_samples : 0,
 	       st.census_max_threads);
 	if (label) {
-		printf("EVFIG %s.max_runnable value=%u stat=max n=%llu unit=carriers\n",
+		printf("EVFIG %s.max_runnable value=%u stat=max samples=%llu unit=carriers\n",
 		       label, st.census_max, (unsigned long long)st.census_samples);
-		printf("EVFIG %s.mean_runnable value=%.2f stat=mean n=%llu unit=carriers\n",
+		printf("EVFIG %s.mean_runnable value=%.2f stat=mean samples=%llu unit=carriers\n",
 		       label, st.census_samples ? (double)st.census_sum / st.census_samples : 0,
 		       (unsigned long long)st.census_samples);
-		printf("EVFIG %s.max_runnable_threads value=%u stat=max n=%llu unit=threads\n",
+		printf("EVFIG %s.max_runnable_threads value=%u stat=max samples=%llu unit=threads\n",
 		       label, st.census_max_threads, (unsigned long long)st.census_samples);
-		printf("EVFIG %s.stolen value=%.1f stat=sum n=%llu unit=ms\n",
+		printf("EVFIG %s.stolen value=%.1f stat=sum preemptions=%llu unit=ms\n",
 		       label, stolen / 1e6, preempt);
 		/* Of that, preempted in sandbox code; and in it, masked (a guard, a lock). */
 		printf("EVFIG %s.stolen_sandbox value=%.1f stat=sum unit=ms\n",

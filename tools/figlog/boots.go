@@ -100,7 +100,8 @@ func checkRun(l *Log, suite string, boot, of int) error {
 }
 
 // sameKind checks that a boot's figure is the same kind of figure as the
-// earlier boots': the same unit and statistic, with a p99 or without.
+// earlier boots': the same unit, statistic, baseline and number of
+// samples (n, where logged), with a p99 or without.
 // Boots that disagree measured different things, and no median of them
 // means anything.
 func sameKind(f Figure, earlier []Figure) error {
@@ -108,7 +109,7 @@ func sameKind(f Figure, earlier []Figure) error {
 		return nil
 	}
 	e := earlier[0]
-	for _, name := range []string{"unit", "stat", "baseline"} {
+	for _, name := range []string{"unit", "stat", "baseline", "n"} {
 		if f.Fields[name] != e.Fields[name] {
 			return fmt.Errorf("%s:%d: figure %s has %s=%q, but %q in %s:%d",
 				f.File, f.Line, f.Key, name, f.Fields[name], e.Fields[name], e.File, e.Line)

@@ -96,7 +96,7 @@ func checkFigure(key string, fields map[string]string) error {
 	if b, ok := fields["baseline"]; ok && !keyRE.MatchString(b) {
 		return fmt.Errorf("figure %s: baseline=%q is not a figure key", key, b)
 	}
-	for _, name := range []string{"n", "rounds", "calls", "pages"} {
+	for _, name := range []string{"n", "rounds", "calls", "pages", "samples", "preemptions", "wakes"} {
 		if c, ok := fields[name]; ok && !countRE.MatchString(c) {
 			return fmt.Errorf("figure %s: %s=%s is not a count", key, name, c)
 		}
