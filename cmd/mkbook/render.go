@@ -32,6 +32,13 @@ var styleCSS string
 //go:embed site/book.js
 var bookJS []byte
 
+//go:embed site/favicon.svg
+var favicon string
+
+// notFound is the page a server shows for a page the site does not have.
+const notFound = `<h1 id="not-found">No such page</h1>
+<p>The book has no page at this address: it may have been renamed. Search the book (<kbd>S</kbd>), or start from <a href="index.html">its first chapter</a> or <a href="print.html">the whole book on one page</a>.</p>`
+
 var md = goldmark.New(
 	goldmark.WithExtensions(extension.GFM,
 		highlighting.NewHighlighting(
@@ -51,8 +58,11 @@ type pageData struct {
 	Chapter  *chapter // nil for the print and provenance pages
 	Chapters []*chapter
 	Content  template.HTML
-	Kind     string // chapter, print, provenance
+	Kind     string // chapter, print, provenance, log, missing
+	Up       string // the way from the page to the site's top: "" or "../"
 }
+
+var pageTpl = template.Must(template.New("page").Parse(pageTemplate))
 
 var headingRE = regexp.MustCompile(`<h([1-4]) id="([^"]+)">(.*?)</h[1-4]>`)
 
@@ -109,20 +119,16 @@ func chapterHTML(ch *chapter, prefix string) (string, []section, error) {
 }
 
 func (b *book) writeSite(dir string) error {
-	tpl, err := template.New("page").Parse(pageTemplate)
-	if err != nil {
-		return err
-	}
 	write := func(name string, d pageData) error {
 		var page bytes.Buffer
-		if err := tpl.Execute(&page, d); err != nil {
+		if err := pageTpl.Execute(&page, d); err != nil {
 			return err
 		}
 		return os.WriteFile(filepath.Join(dir, name), page.Bytes(), 0o644)
 	}
 	var print strings.Builder
 	var docs []searchDoc
-	for _, ch := range b.chapters {
+	for n, ch := range b.chapters {
 		body, _, err := chapterHTML(ch, "")
 		if err != nil {
 			return err
@@ -131,20 +137,31 @@ func (b *book) writeSite(dir string) error {
 			Content: template.HTML(body), Kind: "chapter"}); err != nil {
 			return err
 		}
-		docs = append(docs, sectionDocs(ch, body)...)
+		docs = append(docs, sectionDocs(n, body)...)
 		pbody, _, err := chapterHTML(ch, strings.TrimSuffix(ch.Page, ".html")+"--")
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(&print, "<section class=\"chapter\" id=\"%s\">\n%s</section>\n",
-			strings.TrimSuffix(ch.Page, ".html"), pbody)
+			printID(ch.Page, ""), printChapter(ch, pbody))
 	}
+	pages := map[string]bool{"provenance.html": true}
+	for _, ch := range b.chapters {
+		pages[ch.Page] = true
+	}
+	fmt.Fprintf(&print, "<section class=\"chapter appendix\" id=\"provenance\">\n%s</section>\n", prefixIDs(b.provenance(), "provenance--"))
+	var front strings.Builder
+	b.printFront(&front)
 	if err := write("print.html", pageData{Title: "The whole book", Chapters: b.chapters,
-		Content: template.HTML(print.String()), Kind: "print"}); err != nil {
+		Content: template.HTML(front.String() + printLinks(print.String(), pages)), Kind: "print"}); err != nil {
 		return err
 	}
 	if err := write("provenance.html", pageData{Title: "Where every figure comes from",
 		Chapters: b.chapters, Content: template.HTML(b.provenance()), Kind: "provenance"}); err != nil {
+		return err
+	}
+	if err := write("404.html", pageData{Title: "No such page", Chapters: b.chapters, Kind: "missing",
+		Content: template.HTML(notFound)}); err != nil {
 		return err
 	}
 	// The front page is the first chapter.
@@ -154,7 +171,7 @@ func (b *book) writeSite(dir string) error {
 	}
 	var figs bytes.Buffer
 	b.printFigures(&figs)
-	index, err := searchIndex(docs)
+	index, err := searchIndex(b.chapters, docs)
 	if err != nil {
 		return err
 	}
@@ -164,6 +181,7 @@ func (b *book) writeSite(dir string) error {
 		"book.js":        bookJS,
 		"searchindex.js": index,
 		"figures.txt":    figs.Bytes(),
+		"favicon.svg":    []byte(favicon),
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
