@@ -36,10 +36,9 @@
     if (!o || e.key !== 'Tab') return false;
     var f = [].filter.call(o.querySelectorAll('a[href], button, input'), function (x) { return x.offsetParent; });
     if (!f.length) { e.preventDefault(); return true; }
-    var i = f.indexOf(document.activeElement);
-    if (i < 0) { (e.shiftKey ? f[f.length - 1] : f[0]).focus(); e.preventDefault(); }
-    else if (!e.shiftKey && i === f.length - 1) { f[0].focus(); e.preventDefault(); }
-    else if (e.shiftKey && i === 0) { f[f.length - 1].focus(); e.preventDefault(); }
+    var i = f.indexOf(document.activeElement), n = f.length;
+    f[i < 0 ? (e.shiftKey ? n - 1 : 0) : (i + (e.shiftKey ? n - 1 : 1)) % n].focus();
+    e.preventDefault();
     return true;
   }
   function follow(rel) {
