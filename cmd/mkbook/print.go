@@ -14,7 +14,7 @@ import (
 // a contents page, chapters numbered as the text calls them, and the
 // provenance as an appendix; every link between chapters, or to the
 // provenance, is an anchor of the page itself, so that a PDF's links stay
-// inside the PDF.
+// inside the PDF, and a reference to a log is its path and line.
 
 // printID is the id a page's anchor has on the print page.
 func printID(page, anchor string) string {
@@ -27,9 +27,13 @@ func printID(page, anchor string) string {
 
 var siteHref = regexp.MustCompile(`href="([a-z0-9-]+\.html)(?:#([^"]*))?"`)
 
+var logLink = regexp.MustCompile(`<a (?:class="[^"]*" )?href="logs/[^"]*"[^>]*>(.*?)</a>`)
+
 // printLinks turns links to the site's own pages into links within the
-// print page; a page it has no part of (a log) is left as it is.
+// print page, and a link to a log into its text, which names the log and
+// the line (a PDF would make it an absolute file:// address).
 func printLinks(s string, pages map[string]bool) string {
+	s = logLink.ReplaceAllString(s, "$1")
 	return siteHref.ReplaceAllStringFunc(s, func(h string) string {
 		m := siteHref.FindStringSubmatch(h)
 		if !pages[m[1]] {
