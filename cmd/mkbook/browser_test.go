@@ -268,6 +268,11 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Fatalf("Shift+right arrow went to %s", p)
 	}
 
+	// Only a page with code loads the code's colours.
+	if evalBool(t, ctx, `!!document.querySelector('link[href$="code.css"]')`) {
+		t.Error("crossing.html, which has no highlighted code, loads code.css")
+	}
+
 	// A heading's link to itself can be reached from the keyboard, and shows.
 	do(chromedp.Focus(chromedp.CSS("h2 .anchor")))
 	if op := evalString(t, ctx, `getComputedStyle(document.activeElement).opacity`); !strings.HasPrefix(op, "1") {

@@ -60,6 +60,7 @@ type pageData struct {
 	Content  template.HTML
 	Kind     string // chapter, print, provenance, log, missing
 	Up       string // the way from the page to the site's top: "" or "../"
+	Code     bool   // the page has highlighted code, and loads code.css
 }
 
 var pageTpl = template.Must(template.New("page").Parse(pageTemplate))
@@ -120,6 +121,7 @@ func chapterHTML(ch *chapter, prefix string) (string, []section, error) {
 
 func (b *book) writeSite(dir string) error {
 	write := func(name string, d pageData) error {
+		d.Code = strings.Contains(string(d.Content), `class="chroma"`)
 		var page bytes.Buffer
 		if err := pageTpl.Execute(&page, d); err != nil {
 			return err
@@ -175,9 +177,14 @@ func (b *book) writeSite(dir string) error {
 	if err != nil {
 		return err
 	}
+	code, err := chromaCSS()
+	if err != nil {
+		return err
+	}
 	files := map[string][]byte{
+		"code.css":       []byte(code),
 		"index.html":     first,
-		"style.css":      []byte(styleCSS + chromaCSS()),
+		"style.css":      []byte(styleCSS),
 		"book.js":        bookJS,
 		"searchindex.js": index,
 		"figures.txt":    figs.Bytes(),
@@ -191,15 +198,30 @@ func (b *book) writeSite(dir string) error {
 	return b.writeLogs(dir)
 }
 
-// chromaCSS is the code highlighting's style sheet, a light and a dark one.
-func chromaCSS() string {
+// chromaCSS is the code highlighting's style sheet, a light and a dark
+// one, loaded only by pages with code; the dark one is for screens only,
+// since paper is light.  A style chroma lacks fails the build, rather than
+// falling back to one whose colours were not chosen for the theme.
+func chromaCSS() (string, error) {
 	var light, dark bytes.Buffer
 	f := chromahtml.New(chromahtml.WithClasses(true))
-	f.WriteCSS(&light, styles.Get("github"))
-	f.WriteCSS(&dark, styles.Get("github-dark"))
+	for _, st := range []struct {
+		name string
+		w    *bytes.Buffer
+	}{{"github", &light}, {"github-dark", &dark}} {
+		style, ok := styles.Registry[st.name]
+		if !ok {
+			return "", fmt.Errorf("chroma has no style %q", st.name)
+		}
+		if err := f.WriteCSS(st.w, style); err != nil {
+			return "", err
+		}
+	}
 	d := strings.ReplaceAll(dark.String(), ".chroma", `[data-theme="dark"] .chroma`)
 	d = strings.ReplaceAll(d, ".bg ", `[data-theme="dark"] .bg `)
-	return "\n/* code: github, and github-dark under the dark theme */\n" + light.String() + d
+	return "/* code: github, and github-dark under the dark theme on screen */\n" + light.String() +
+		// What the light style colours and the dark one does not must not leak through.
+		"@media screen {\n[data-theme=\"dark\"] .chroma span { color: inherit; background-color: transparent; font-weight: inherit; font-style: inherit; }\n" + d + "}\n", nil
 }
 
 // provenance lists every figure the book uses: what was aggregated, the
