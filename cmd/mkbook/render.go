@@ -130,6 +130,7 @@ func (b *book) writeSite(dir string) error {
 	}
 	var print strings.Builder
 	var docs []searchDoc
+	cites := map[string][]cite{}
 	for n, ch := range b.chapters {
 		body, _, err := chapterHTML(ch, "")
 		if err != nil {
@@ -140,6 +141,7 @@ func (b *book) writeSite(dir string) error {
 			return err
 		}
 		docs = append(docs, sectionDocs(n, body)...)
+		noteCites(cites, ch, body)
 		pbody, _, err := chapterHTML(ch, strings.TrimSuffix(ch.Page, ".html")+"--")
 		if err != nil {
 			return err
@@ -151,7 +153,7 @@ func (b *book) writeSite(dir string) error {
 	for _, ch := range b.chapters {
 		pages[ch.Page] = true
 	}
-	fmt.Fprintf(&print, "<section class=\"chapter appendix\" id=\"provenance\">\n%s</section>\n", prefixIDs(b.provenance(), "provenance--"))
+	fmt.Fprintf(&print, "<section class=\"chapter appendix\" id=\"provenance\">\n%s</section>\n", prefixIDs(b.provenance(cites), "provenance--"))
 	var front strings.Builder
 	b.printFront(&front)
 	if err := write("print.html", pageData{Title: "The whole book", Chapters: b.chapters,
@@ -159,7 +161,7 @@ func (b *book) writeSite(dir string) error {
 		return err
 	}
 	if err := write("provenance.html", pageData{Title: "Where every figure comes from",
-		Chapters: b.chapters, Content: template.HTML(b.provenance()), Kind: "provenance"}); err != nil {
+		Chapters: b.chapters, Content: template.HTML(b.provenance(cites)), Kind: "provenance"}); err != nil {
 		return err
 	}
 	if err := write("404.html", pageData{Title: "No such page", Chapters: b.chapters, Kind: "missing",
@@ -226,7 +228,7 @@ func chromaCSS() (string, error) {
 
 // provenance lists every figure the book uses: what was aggregated, the
 // boots, and the log line of each.
-func (b *book) provenance() string {
+func (b *book) provenance(cites map[string][]cite) string {
 	var keys []string
 	for k := range b.figs {
 		keys = append(keys, k)
@@ -235,9 +237,10 @@ func (b *book) provenance() string {
 	var s strings.Builder
 	s.WriteString("<h1 id=\"provenance\">Where every figure comes from</h1>\n")
 	s.WriteString("<p>Each figure of the book is the median over boots of each boot's own value, with the worst 99th percentile any boot reported. Below, every figure the chapters use, with the value of each boot and the log line it was read from. In the plots, a dot is a boot's value, a line runs from it to that boot's 99th percentile, and the upright tick is the figure.</p>\n")
+	s.WriteString(figureIndex(keys, func(k string) (string, string) { return b.figs[k].Suite, b.figs[k].Key }))
 	for _, k := range keys {
 		a := b.figs[k]
-		fmt.Fprintf(&s, "<section class=\"figure\" id=\"%s\">\n<h2>%s:%s</h2>\n", k, html.EscapeString(a.Suite), html.EscapeString(a.Key))
+		fmt.Fprintf(&s, "<section class=\"figure\" id=\"%s\">\n<h2>%s:%s</h2>\n%s", k, html.EscapeString(a.Suite), html.EscapeString(a.Key), citedIn(cites[k]))
 		fmt.Fprintf(&s, "<p><strong>%s %s</strong>, the median over %d boot(s) of each boot's %s",
 			formatValue(a, a.Value), html.EscapeString(a.Unit), len(a.Boots), html.EscapeString(orDefault(a.Stat, "value")))
 		if a.HasP99 {
