@@ -130,7 +130,7 @@ func (b *book) writeSite(dir string) error {
 	}
 	var print strings.Builder
 	var docs []searchDoc
-	cites := map[string][]cite{}
+	cites, said := map[string][]cite{}, map[string]string{}
 	for n, ch := range b.chapters {
 		body, _, err := chapterHTML(ch, "")
 		if err != nil {
@@ -141,7 +141,7 @@ func (b *book) writeSite(dir string) error {
 			return err
 		}
 		docs = append(docs, sectionDocs(n, body)...)
-		noteCites(cites, ch, body)
+		noteCites(cites, said, ch, body)
 		pbody, _, err := chapterHTML(ch, strings.TrimSuffix(ch.Page, ".html")+"--")
 		if err != nil {
 			return err
@@ -153,7 +153,7 @@ func (b *book) writeSite(dir string) error {
 	for _, ch := range b.chapters {
 		pages[ch.Page] = true
 	}
-	fmt.Fprintf(&print, "<section class=\"chapter appendix\" id=\"provenance\">\n%s</section>\n", prefixIDs(b.provenance(cites), "provenance--"))
+	fmt.Fprintf(&print, "<section class=\"chapter appendix\" id=\"provenance\">\n%s</section>\n", prefixIDs(b.provenance(cites, said), "provenance--"))
 	var front strings.Builder
 	b.printFront(&front)
 	if err := write("print.html", pageData{Title: "The whole book", Chapters: b.chapters,
@@ -161,7 +161,7 @@ func (b *book) writeSite(dir string) error {
 		return err
 	}
 	if err := write("provenance.html", pageData{Title: "Where every figure comes from",
-		Chapters: b.chapters, Content: template.HTML(b.provenance(cites)), Kind: "provenance"}); err != nil {
+		Chapters: b.chapters, Content: template.HTML(b.provenance(cites, said)), Kind: "provenance"}); err != nil {
 		return err
 	}
 	if err := write("404.html", pageData{Title: "No such page", Chapters: b.chapters, Kind: "missing",
@@ -228,7 +228,7 @@ func chromaCSS() (string, error) {
 
 // provenance lists every figure the book uses: what was aggregated, the
 // boots, and the log line of each.
-func (b *book) provenance(cites map[string][]cite) string {
+func (b *book) provenance(cites map[string][]cite, said map[string]string) string {
 	var keys []string
 	for k := range b.figs {
 		keys = append(keys, k)
@@ -240,7 +240,11 @@ func (b *book) provenance(cites map[string][]cite) string {
 	s.WriteString(figureIndex(keys, func(k string) (string, string) { return b.figs[k].Suite, b.figs[k].Key }))
 	for _, k := range keys {
 		a := b.figs[k]
-		fmt.Fprintf(&s, "<section class=\"figure\" id=\"%s\">\n<h2>%s:%s</h2>\n%s", k, html.EscapeString(a.Suite), html.EscapeString(a.Key), citedIn(cites[k]))
+		words := ""
+		if w := said[k]; w != "" {
+			words = html.EscapeString(w) + " "
+		}
+		fmt.Fprintf(&s, "<section class=\"figure\" id=\"%s\">\n<h2>%s<code class=\"key\">%s:%s</code></h2>\n%s", k, words, html.EscapeString(a.Suite), html.EscapeString(a.Key), citedIn(cites[k]))
 		fmt.Fprintf(&s, "<p><strong>%s %s</strong>, the median over %d boot(s) of each boot's %s",
 			formatValue(a, a.Value), html.EscapeString(a.Unit), len(a.Boots), html.EscapeString(orDefault(a.Stat, "value")))
 		if a.HasP99 {
