@@ -212,6 +212,9 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Helper()
 		do(chromedp.Navigate(url("tasks.html")), chromedp.WaitReady(chromedp.CSS("body")))
 		key("s")
+		if v := evalString(t, ctx, `document.getElementById('search-input').value`); v != "" {
+			t.Fatalf("S opened the search with %q typed", v)
+		}
 		do(chromedp.SendKeys(chromedp.ID("search-input"), q))
 		if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#search-results li"))); err != nil {
 			t.Fatalf("a search for %q found nothing: %v", q, err)

@@ -294,6 +294,14 @@
       break;
     case 's': case 'S': case '/':
       if (!search) return;
+      // The key's own character, should it come after the focus moved, is not typed.
+      var k = e.key, eat = function (ev) { if (ev.key === k) ev.preventDefault(); };
+      document.addEventListener('keypress', eat, true);
+      document.addEventListener('keyup', function done(ev) {
+        if (ev.key !== k) return;
+        document.removeEventListener('keypress', eat, true);
+        document.removeEventListener('keyup', done, true);
+      }, true);
       openSearch();
       break;
     case '?':
