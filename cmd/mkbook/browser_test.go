@@ -59,9 +59,14 @@ func browser(t *testing.T, bin string) context.Context {
 // TestSiteInBrowser builds the good fixture book and drives its site in
 // headless Chromium from file://, as a reader would: the arrow keys change
 // chapter, S and / open the search, a search finds a word and opens its
-// chapter with the word marked, ? shows the help and Esc hides it, and
-// every internal link of every page lands on a page and an anchor that
-// exist.  Screenshots go to $EV_SCREENSHOTS if set.
+// chapter with the word marked, whole, until Esc; the search ranks a
+// chapter's own title first, finds code names and numbers and shows the
+// hit in its snippet; ? shows the help and Esc hides it; Tab stays inside
+// an open overlay; the arrows leave a scrolling block alone and ignore
+// Shift; no page, log pages too, is wider than a 320px window; the drawer
+// closes on a tap outside and on Esc; a log page has the bar and follows
+// the theme; print.html has contents and links only within itself; and every internal link of every page lands on a page and an
+// anchor that exist.  Screenshots go to $EV_SCREENSHOTS if set.
 func TestSiteInBrowser(t *testing.T) {
 	bin := chromium()
 	if bin == "" {
@@ -192,6 +197,91 @@ func TestSiteInBrowser(t *testing.T) {
 	}
 	shot("hit")
 
+	// The marks are whole words, and Esc clears them.
+	if n := evalInt(t, ctx, `[...document.querySelectorAll('article mark')].filter(m => !/^switch$/i.test(m.textContent)).length`); n != 0 {
+		t.Fatalf("%d marks are not the word 'switch' whole", n)
+	}
+	key(kb.Escape)
+	if n := evalInt(t, ctx, `document.querySelectorAll('article mark').length`); n != 0 {
+		t.Fatalf("Esc left %d marks", n)
+	}
+
+	// The search ranks a chapter's own title first, finds code names and
+	// numbers as the prose writes them, and shows the text around the hit.
+	find := func(q string) []string {
+		t.Helper()
+		do(chromedp.Navigate(url("tasks.html")), chromedp.WaitReady(chromedp.CSS("body")))
+		key("s")
+		if v := evalString(t, ctx, `document.getElementById('search-input').value`); v != "" {
+			t.Fatalf("S opened the search with %q typed", v)
+		}
+		do(chromedp.SendKeys(chromedp.ID("search-input"), q))
+		if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#search-results li"))); err != nil {
+			t.Fatalf("a search for %q found nothing: %v", q, err)
+		}
+		return evalStrings(t, ctx, `[...document.querySelectorAll('#search-results li')].map(li => li.querySelector('a').textContent + '|' + [...li.querySelectorAll('.lead mark')].map(m => m.textContent).join(','))`)
+	}
+	if r := find("crossing"); !strings.HasPrefix(r[0], "The crossing|") {
+		t.Errorf("'crossing' ranks %q first, want the chapter The crossing", r)
+	}
+	if r := find("kernelet_switch_mm"); !strings.HasPrefix(r[0], "Tasks › The address space: kernelet_switch_mm|") {
+		t.Errorf("'kernelet_switch_mm' ranks %q first, want the section titled with it", r)
+	}
+	for _, q := range []string{"2,000", "2000"} {
+		if r := find(q); !strings.HasSuffix(r[0], "|2,000") {
+			t.Errorf("%q finds %q, want the section with 2,000 marked in its snippet", q, r)
+		}
+	}
+	if r := find("16 KiB"); !strings.Contains(r[0], "16") || !strings.Contains(r[0], "KiB") {
+		t.Errorf("'16 KiB' finds %q, want 16 and KiB marked", r)
+	}
+	if id := evalString(t, ctx, `document.getElementById('search-input').getAttribute('aria-activedescendant') || ''`); id == "" {
+		t.Error("the search input does not name the selected result (aria-activedescendant)")
+	}
+	shot("snippet")
+
+	// Tab stays inside an open overlay, and Esc gives the focus back.
+	for i := 0; i < 4; i++ {
+		key(kb.Tab)
+		if !evalBool(t, ctx, `document.getElementById('search').contains(document.activeElement)`) {
+			t.Fatalf("Tab %d left the open search for %s", i+1, evalString(t, ctx, `document.activeElement.outerHTML.slice(0, 80)`))
+		}
+	}
+	key(kb.Escape)
+	do(chromedp.Navigate(url("tasks.html")), chromedp.WaitReady(chromedp.CSS("body")))
+	key("?")
+	for i := 0; i < 3; i++ {
+		key(kb.Tab)
+		if !evalBool(t, ctx, `document.getElementById('help').contains(document.activeElement)`) {
+			t.Fatalf("Tab %d left the open help", i+1)
+		}
+	}
+	key(kb.Escape)
+
+	// The arrows are left to a block that scrolls and has the focus, and
+	// Shift with an arrow changes no chapter.
+	do(chromedp.Focus(chromedp.CSS("article pre")))
+	key(kb.ArrowRight)
+	if p := page(); p != "tasks.html" {
+		t.Fatalf("the right arrow in a scrolling listing went to %s", p)
+	}
+	do(chromedp.Navigate(url("crossing.html")), chromedp.WaitReady(chromedp.CSS("body")))
+	do(chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(chromedp.ModifierShift)), chromedp.Sleep(150*time.Millisecond))
+	if p := page(); p != "crossing.html" {
+		t.Fatalf("Shift+right arrow went to %s", p)
+	}
+
+	// Only a page with code loads the code's colours.
+	if evalBool(t, ctx, `!!document.querySelector('link[href$="code.css"]')`) {
+		t.Error("crossing.html, which has no highlighted code, loads code.css")
+	}
+
+	// A heading's link to itself can be reached from the keyboard, and shows.
+	do(chromedp.Focus(chromedp.CSS("h2 .anchor")))
+	if op := evalString(t, ctx, `getComputedStyle(document.activeElement).opacity`); !strings.HasPrefix(op, "1") {
+		t.Errorf("a focused heading link has opacity %s", op)
+	}
+
 	// Text in another script is found too.
 	key("s")
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('search-input').value = ''`)); err != nil {
@@ -224,27 +314,83 @@ func TestSiteInBrowser(t *testing.T) {
 	}
 	shot("anchor")
 
-	// On a phone's width no page scrolls sideways: the bar's buttons fit,
-	// long names wrap, and a wide table scrolls inside itself.
+	// On a phone's width no page, the log pages too, scrolls sideways: the
+	// bar's buttons fit on one line, long names wrap, and a wide table
+	// scrolls inside itself.
 	pages, _ := filepath.Glob(filepath.Join(site, "*.html"))
-	for _, p := range pages {
-		do(chromedp.EmulateViewport(420, 800),
+	logs, _ := filepath.Glob(filepath.Join(site, "logs", "*.html"))
+	for _, p := range append(pages, logs...) {
+		do(chromedp.EmulateViewport(320, 700),
 			chromedp.Navigate("file://"+p),
 			chromedp.WaitReady(chromedp.CSS("body")))
-		w, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](
-			`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := evalInts(t, ctx, `[document.documentElement.scrollWidth, document.documentElement.clientWidth, document.querySelector('.bar').offsetHeight, Math.ceil(document.querySelector('#help-button').getBoundingClientRect().right)]`)
 		if w[0] > w[1] {
 			t.Errorf("%s is %dpx wide in a %dpx window", filepath.Base(p), w[0], w[1])
 		}
+		if w[2] > 50 || w[3] > w[1] {
+			t.Errorf("%s: at 320px the bar is %dpx high and its ? ends at %dpx", filepath.Base(p), w[2], w[3])
+		}
 	}
 	shot("narrow")
-	do(chromedp.EmulateViewport(1200, 900))
+
+	// On a phone the chapters are a drawer: it opens, and a tap outside
+	// closes it; Esc and choosing a chapter do too.
+	do(chromedp.EmulateViewport(400, 850), chromedp.Navigate(url("crossing.html")), chromedp.WaitReady(chromedp.CSS("body")))
+	drawer := func() string {
+		return evalString(t, ctx, `document.getElementById('sidebar-toggle').getAttribute('aria-expanded') + ' ' + getComputedStyle(document.getElementById('sidebar')).display`)
+	}
+	if d := drawer(); d != "false none" {
+		t.Fatalf("on a phone the drawer starts %q, want closed", d)
+	}
+	if name := evalString(t, ctx, `document.getElementById('sidebar-toggle').getAttribute('aria-label')`); name != "Chapters" {
+		t.Errorf("the drawer's toggle is named %q", name)
+	}
+	do(chromedp.Click(chromedp.ID("sidebar-toggle")), chromedp.Sleep(100*time.Millisecond))
+	if d := drawer(); d != "true block" {
+		t.Fatalf("the toggle left the drawer %q, want open", d)
+	}
+	shot("drawer")
+	do(chromedp.MouseClickXY(390, 600), chromedp.Sleep(100*time.Millisecond))
+	if d := drawer(); d != "false none" {
+		t.Fatalf("a tap outside left the drawer %q, want closed", d)
+	}
+	do(chromedp.Click(chromedp.ID("sidebar-toggle")), chromedp.Sleep(100*time.Millisecond))
+	key(kb.Escape)
+	if d := drawer(); d != "false none" {
+		t.Fatalf("Esc left the drawer %q, want closed", d)
+	}
+
+	// A log page has the bar and follows the theme.
+	do(chromedp.EmulateViewport(1200, 900), chromedp.Navigate(url("crossing.html")), chromedp.WaitReady(chromedp.CSS("body")))
+	evalString(t, ctx, `localStorage.setItem('book-theme', 'dark'), ''`)
+	do(chromedp.Navigate("file://"+logs[0]), chromedp.WaitReady(chromedp.CSS("body")))
+	if lp := evalString(t, ctx, `!!document.querySelector('.bar #search-button') + ' ' + getComputedStyle(document.body).backgroundColor + ' ' + !!document.querySelector('meta[name=viewport]')`); lp != "true rgb(23, 24, 26) true" {
+		t.Errorf("in the dark theme a log page has (bar, background, viewport) %q", lp)
+	}
+	if theme := evalString(t, ctx, `document.getElementById('theme-toggle').textContent`); theme != "Dark" {
+		t.Errorf("the theme button says %q in the dark theme", theme)
+	}
+	shot("log-dark")
+	key("s")
+	if hidden("search") {
+		t.Error("S opens no search on a log page")
+	}
+	evalString(t, ctx, `localStorage.setItem('book-theme', 'light'), ''`)
+
+	// The print page has a contents list, its chapters numbered, and no
+	// link to another page, a log's either: a PDF's links stay in the PDF.
+	do(chromedp.Navigate(url("print.html")), chromedp.WaitReady(chromedp.CSS("body")))
+	if n := evalInt(t, ctx, `document.querySelectorAll('nav.contents li a[href^="#"]').length`); n != 3 {
+		t.Errorf("print.html lists %d entries in its contents, want 2 chapters and the provenance", n)
+	}
+	if out := evalStrings(t, ctx, `[...document.querySelectorAll('article a[href]')].map(a => a.getAttribute('href')).filter(h => !h.startsWith('#'))`); len(out) > 0 {
+		t.Errorf("print.html links out of itself: %q", out)
+	}
+	if h := evalString(t, ctx, `document.querySelector('section.chapter h1').textContent`); !strings.HasPrefix(h, "Chapter 1. The crossing") {
+		t.Errorf("print.html's first chapter is headed %q", h)
+	}
 
 	// Every internal link of every page lands on a page and anchor that exist.
-	logs, _ := filepath.Glob(filepath.Join(site, "logs", "*.html"))
 	checked := 0
 	for _, p := range append(pages, logs...) {
 		do(chromedp.Navigate("file://"+p), chromedp.WaitReady(chromedp.CSS("body")))
@@ -271,4 +417,35 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Fatal("no internal links were checked")
 	}
 	t.Logf("%d internal links checked; screenshots in %s", checked, shots)
+}
+
+// evaluate runs a script in the page and returns its value.
+func evaluate[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+func evalInt(t *testing.T, ctx context.Context, js string) int {
+	t.Helper()
+	return evaluate[int](t, ctx, js)
+}
+func evalBool(t *testing.T, ctx context.Context, js string) bool {
+	t.Helper()
+	return evaluate[bool](t, ctx, js)
+}
+func evalString(t *testing.T, ctx context.Context, js string) string {
+	t.Helper()
+	return evaluate[string](t, ctx, js)
+}
+func evalInts(t *testing.T, ctx context.Context, js string) []int {
+	t.Helper()
+	return evaluate[[]int](t, ctx, js)
+}
+func evalStrings(t *testing.T, ctx context.Context, js string) []string {
+	t.Helper()
+	return evaluate[[]string](t, ctx, js)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"html"
+	"html/template"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -144,38 +145,61 @@ func (b *book) writeLogs(dir string) error {
 		sorted = append(sorted, name)
 	}
 	sort.Strings(sorted)
+	figAt := map[string]map[int]string{}
+	for k, a := range b.figs {
+		for _, f := range a.Boots {
+			if figAt[f.File] == nil {
+				figAt[f.File] = map[int]string{}
+			}
+			figAt[f.File][f.Line] = k
+		}
+	}
 	for _, name := range sorted {
-		if err := b.writeLog(dir, name); err != nil {
+		if err := b.writeLog(dir, name, figAt[name]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (b *book) writeLog(dir, name string) error {
+func (b *book) writeLog(dir, name string, figAt map[int]string) error {
 	page := filepath.Join(dir, "logs", filepath.FromSlash(b.logName(name))+".html")
 	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
 		return err
 	}
+	// The frame of every page, around the log's lines, which are written
+	// as they are read.
+	const hole = "<!--the log-->"
+	title := b.rel(name)
+	var frame strings.Builder
+	err := pageTpl.Execute(&frame, pageData{Title: title, Chapters: b.chapters, Kind: "log",
+		Up:      strings.Repeat("../", strings.Count(b.logName(name), "/")+1),
+		Content: template.HTML("<h1 id=\"log\">" + html.EscapeString(title) + "</h1>\n<pre>" + hole + "</pre>")})
+	if err != nil {
+		return err
+	}
+	head, tail, _ := strings.Cut(frame.String(), hole)
 	f, err := os.Create(page)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	w := bufio.NewWriter(f)
+	w.WriteString(head)
 	up := strings.Repeat("../", strings.Count(b.logName(name), "/")+1)
-	title := html.EscapeString(b.rel(name))
-	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>"+
-		"<link rel=\"stylesheet\" href=\"%sstyle.css\"><script src=\"%sbook.js\" defer></script></head><body class=\"log\"><p><a href=\"%sindex.html\">The endovisor</a> · <a href=\"%sprovenance.html\">where the figures come from</a></p><h1>%s</h1><pre>",
-		title, up, up, up, up, title)
 	err = b.eachLine(name, func(n int, line string) error {
-		_, err := fmt.Fprintf(w, "<span id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%5d</a> %s</span>\n", n, n, n, html.EscapeString(line))
+		text := html.EscapeString(line)
+		// A figure's line links to the figure's entry in the provenance.
+		if k, ok := figAt[n]; ok {
+			text = fmt.Sprintf("<a class=\"figline\" href=\"%sprovenance.html#%s\" title=\"where this figure is used\">%s</a>", up, html.EscapeString(k), text)
+		}
+		_, err := fmt.Fprintf(w, "<span id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%5d</a> %s</span>\n", n, n, n, text)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	w.WriteString("</pre></body></html>\n")
+	w.WriteString(tail)
 	if err := w.Flush(); err != nil {
 		return err
 	}

@@ -32,6 +32,13 @@ var styleCSS string
 //go:embed site/book.js
 var bookJS []byte
 
+//go:embed site/favicon.svg
+var favicon string
+
+// notFound is the page a server shows for a page the site does not have.
+const notFound = `<h1 id="not-found">No such page</h1>
+<p>The book has no page at this address: it may have been renamed. Search the book (<kbd>S</kbd>), or start from <a href="index.html">its first chapter</a> or <a href="print.html">the whole book on one page</a>.</p>`
+
 var md = goldmark.New(
 	goldmark.WithExtensions(extension.GFM,
 		highlighting.NewHighlighting(
@@ -51,8 +58,12 @@ type pageData struct {
 	Chapter  *chapter // nil for the print and provenance pages
 	Chapters []*chapter
 	Content  template.HTML
-	Kind     string // chapter, print, provenance
+	Kind     string // chapter, print, provenance, log, missing
+	Up       string // the way from the page to the site's top: "" or "../"
+	Code     bool   // the page has highlighted code, and loads code.css
 }
+
+var pageTpl = template.Must(template.New("page").Parse(pageTemplate))
 
 var headingRE = regexp.MustCompile(`<h([1-4]) id="([^"]+)">(.*?)</h[1-4]>`)
 
@@ -109,20 +120,18 @@ func chapterHTML(ch *chapter, prefix string) (string, []section, error) {
 }
 
 func (b *book) writeSite(dir string) error {
-	tpl, err := template.New("page").Parse(pageTemplate)
-	if err != nil {
-		return err
-	}
 	write := func(name string, d pageData) error {
+		d.Code = strings.Contains(string(d.Content), `class="chroma"`)
 		var page bytes.Buffer
-		if err := tpl.Execute(&page, d); err != nil {
+		if err := pageTpl.Execute(&page, d); err != nil {
 			return err
 		}
 		return os.WriteFile(filepath.Join(dir, name), page.Bytes(), 0o644)
 	}
 	var print strings.Builder
 	var docs []searchDoc
-	for _, ch := range b.chapters {
+	cites, said := map[string][]cite{}, map[string]string{}
+	for n, ch := range b.chapters {
 		body, _, err := chapterHTML(ch, "")
 		if err != nil {
 			return err
@@ -131,20 +140,32 @@ func (b *book) writeSite(dir string) error {
 			Content: template.HTML(body), Kind: "chapter"}); err != nil {
 			return err
 		}
-		docs = append(docs, sectionDocs(ch, body)...)
+		docs = append(docs, sectionDocs(n, body)...)
+		noteCites(cites, said, ch, body)
 		pbody, _, err := chapterHTML(ch, strings.TrimSuffix(ch.Page, ".html")+"--")
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(&print, "<section class=\"chapter\" id=\"%s\">\n%s</section>\n",
-			strings.TrimSuffix(ch.Page, ".html"), pbody)
+			printID(ch.Page, ""), printChapter(ch, pbody))
 	}
+	pages := map[string]bool{"provenance.html": true}
+	for _, ch := range b.chapters {
+		pages[ch.Page] = true
+	}
+	fmt.Fprintf(&print, "<section class=\"chapter appendix\" id=\"provenance\">\n%s</section>\n", prefixIDs(b.provenance(cites, said), "provenance--"))
+	var front strings.Builder
+	b.printFront(&front)
 	if err := write("print.html", pageData{Title: "The whole book", Chapters: b.chapters,
-		Content: template.HTML(print.String()), Kind: "print"}); err != nil {
+		Content: template.HTML(front.String() + printLinks(print.String(), pages)), Kind: "print"}); err != nil {
 		return err
 	}
 	if err := write("provenance.html", pageData{Title: "Where every figure comes from",
-		Chapters: b.chapters, Content: template.HTML(b.provenance()), Kind: "provenance"}); err != nil {
+		Chapters: b.chapters, Content: template.HTML(b.provenance(cites, said)), Kind: "provenance"}); err != nil {
+		return err
+	}
+	if err := write("404.html", pageData{Title: "No such page", Chapters: b.chapters, Kind: "missing",
+		Content: template.HTML(notFound)}); err != nil {
 		return err
 	}
 	// The front page is the first chapter.
@@ -154,16 +175,22 @@ func (b *book) writeSite(dir string) error {
 	}
 	var figs bytes.Buffer
 	b.printFigures(&figs)
-	index, err := searchIndex(docs)
+	index, err := searchIndex(b.chapters, docs)
+	if err != nil {
+		return err
+	}
+	code, err := chromaCSS()
 	if err != nil {
 		return err
 	}
 	files := map[string][]byte{
+		"code.css":       []byte(code),
 		"index.html":     first,
-		"style.css":      []byte(styleCSS + chromaCSS()),
+		"style.css":      []byte(styleCSS),
 		"book.js":        bookJS,
 		"searchindex.js": index,
 		"figures.txt":    figs.Bytes(),
+		"favicon.svg":    []byte(favicon),
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
@@ -173,20 +200,35 @@ func (b *book) writeSite(dir string) error {
 	return b.writeLogs(dir)
 }
 
-// chromaCSS is the code highlighting's style sheet, a light and a dark one.
-func chromaCSS() string {
+// chromaCSS is the code highlighting's style sheet, a light and a dark
+// one, loaded only by pages with code; the dark one is for screens only,
+// since paper is light.  A style chroma lacks fails the build, rather than
+// falling back to one whose colours were not chosen for the theme.
+func chromaCSS() (string, error) {
 	var light, dark bytes.Buffer
 	f := chromahtml.New(chromahtml.WithClasses(true))
-	f.WriteCSS(&light, styles.Get("github"))
-	f.WriteCSS(&dark, styles.Get("github-dark"))
+	for _, st := range []struct {
+		name string
+		w    *bytes.Buffer
+	}{{"github", &light}, {"github-dark", &dark}} {
+		style, ok := styles.Registry[st.name]
+		if !ok {
+			return "", fmt.Errorf("chroma has no style %q", st.name)
+		}
+		if err := f.WriteCSS(st.w, style); err != nil {
+			return "", err
+		}
+	}
 	d := strings.ReplaceAll(dark.String(), ".chroma", `[data-theme="dark"] .chroma`)
 	d = strings.ReplaceAll(d, ".bg ", `[data-theme="dark"] .bg `)
-	return "\n/* code: github, and github-dark under the dark theme */\n" + light.String() + d
+	return "/* code: github, and github-dark under the dark theme on screen */\n" + light.String() +
+		// What the light style colours and the dark one does not must not leak through.
+		"@media screen {\n[data-theme=\"dark\"] .chroma span { color: inherit; background-color: transparent; font-weight: inherit; font-style: inherit; }\n" + d + "}\n", nil
 }
 
 // provenance lists every figure the book uses: what was aggregated, the
 // boots, and the log line of each.
-func (b *book) provenance() string {
+func (b *book) provenance(cites map[string][]cite, said map[string]string) string {
 	var keys []string
 	for k := range b.figs {
 		keys = append(keys, k)
@@ -195,9 +237,14 @@ func (b *book) provenance() string {
 	var s strings.Builder
 	s.WriteString("<h1 id=\"provenance\">Where every figure comes from</h1>\n")
 	s.WriteString("<p>Each figure of the book is aggregated over its boots by its own statistic, with the worst 99th percentile any boot reported beside it. A boot's median, minimum or mean, a derived figure and a sum of time (stolen time) go to the <em>median</em> over boots. A boot's maximum goes to the <em>maximum</em> over boots, and so does a count of something that should not happen, so that one bad boot shows: a count or sum whose unit, or the last word of whose key, is faults, failures, drops, dropped or failed. A ratio or difference of two figures of one suite is computed in each boot from that boot's two values, and the book prints the median of those; one of figures of two suites, whose boots are not paired, is of their aggregates, and says so. Below, every figure and every ratio the chapters use, with the rule it got, the value of each boot and the log line it was read from. In the plots, a dot is a boot's value, a line runs from it to that boot's 99th percentile, and the upright tick is the figure.</p>\n")
+	s.WriteString(figureIndex(keys, func(k string) (string, string) { return b.figs[k].Suite, b.figs[k].Key }))
 	for _, k := range keys {
 		a := b.figs[k]
-		fmt.Fprintf(&s, "<section class=\"figure\" id=\"%s\">\n<h2>%s:%s</h2>\n", k, html.EscapeString(a.Suite), html.EscapeString(a.Key))
+		words := ""
+		if w := said[k]; w != "" {
+			words = html.EscapeString(w) + " "
+		}
+		fmt.Fprintf(&s, "<section class=\"figure\" id=\"%s\">\n<h2>%s<code class=\"key\">%s:%s</code></h2>\n%s", k, words, html.EscapeString(a.Suite), html.EscapeString(a.Key), citedIn(cites[k]))
 		fmt.Fprintf(&s, "<p><strong>%s %s</strong>, %s of %d boot(s), each boot's value its %s",
 			formatValue(a, a.Value), html.EscapeString(a.Unit), html.EscapeString(a.Rule.String()), len(a.Boots), html.EscapeString(orDefault(a.Stat, "value")))
 		if a.HasP99 {

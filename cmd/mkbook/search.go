@@ -3,28 +3,35 @@ package main
 import (
 	"encoding/json"
 	"regexp"
-	"sort"
 	"strings"
-	"unicode"
 )
 
 // The search index: built here, loaded by searchindex.js as a plain script
 // (not fetched as JSON, so that search works from file://).  Each
-// document is one section of a chapter; the index maps every word, folded
-// to lower case, to the documents that hold it.  Words are runs of letters
-// and digits of any script, so non-Latin text is searchable too.
+// document is one section of a chapter, and the index holds its text
+// once, as the reader sees it: book.js splits it into words when the
+// index loads, ranks by those words (BM25, with the section's and the
+// chapter's titles boosted) and cuts its snippets from the same text, so
+// that what is ranked and what is shown cannot disagree.  Storing the
+// text and not a word list keeps the index about the size of the book's
+// prose.
 type searchDoc struct {
-	Page   string `json:"p"`
-	Anchor string `json:"a"`
-	Title  string `json:"t"`
-	Text   string `json:"-"`
-	Lead   string `json:"b"` // the first words, shown with the hit
+	Chapter int    // index into the chapters
+	Anchor  string // the section's id
+	Title   string // the section's heading; "" for the chapter's own first section
+	Text    string
 }
 
-var sectionStart = regexp.MustCompile(`<h[12] id="([^"]+)">(.*?)</h[12]>`)
+var (
+	sectionStart = regexp.MustCompile(`<h[12] id="([^"]+)">(.*?)</h[12]>`)
+	// What a section's text is not: the chapter's own contents, and the
+	// headings' links to themselves.
+	notText = regexp.MustCompile(`(?s)<nav class="toc".*?</nav>|<a class="anchor"[^>]*>#</a>`)
+)
 
 // sectionDocs splits a rendered chapter at its headings.
-func sectionDocs(ch *chapter, body string) []searchDoc {
+func sectionDocs(n int, body string) []searchDoc {
+	body = notText.ReplaceAllString(body, "")
 	var docs []searchDoc
 	starts := sectionStart.FindAllStringSubmatchIndex(body, -1)
 	for i, s := range starts {
@@ -32,47 +39,30 @@ func sectionDocs(ch *chapter, body string) []searchDoc {
 		if i+1 < len(starts) {
 			end = starts[i+1][0]
 		}
-		title := strings.TrimSpace(strings.TrimSuffix(stripTags(body[s[4]:s[5]]), "#"))
+		title := strings.TrimSpace(stripTags(body[s[4]:s[5]]))
+		if i == 0 {
+			title = ""
+		}
 		text := strings.Join(strings.Fields(stripTags(body[s[1]:end])), " ")
-		lead := text
-		if r := []rune(lead); len(r) > 160 {
-			lead = string(r[:160]) + "…"
-		}
-		full := ch.Title
-		if i > 0 {
-			full += " › " + title
-		}
-		docs = append(docs, searchDoc{Page: ch.Page, Anchor: body[s[2]:s[3]], Title: full,
-			Text: title + " " + text, Lead: lead})
+		docs = append(docs, searchDoc{Chapter: n, Anchor: body[s[2]:s[3]], Title: title, Text: text})
 	}
 	return docs
 }
 
-func searchWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-}
-
-func searchIndex(docs []searchDoc) ([]byte, error) {
-	words := map[string][]int{}
-	for i, d := range docs {
-		seen := map[string]bool{}
-		for _, w := range searchWords(d.Text) {
-			if len([]rune(w)) < 2 || seen[w] {
-				continue
-			}
-			seen[w] = true
-			words[w] = append(words[w], i)
-		}
+// searchIndex writes window.BOOK_SEARCH = {c: [[page, title], ...],
+// d: [[chapter, anchor, title, text], ...]}.
+func searchIndex(chapters []*chapter, docs []searchDoc) ([]byte, error) {
+	var idx struct {
+		C [][2]string `json:"c"`
+		D [][4]any    `json:"d"`
 	}
-	for _, ids := range words {
-		sort.Ints(ids)
+	for _, ch := range chapters {
+		idx.C = append(idx.C, [2]string{ch.Page, ch.Title})
 	}
-	data, err := json.Marshal(struct {
-		Docs  []searchDoc      `json:"docs"`
-		Words map[string][]int `json:"words"`
-	}{docs, words})
+	for _, d := range docs {
+		idx.D = append(idx.D, [4]any{d.Chapter, d.Anchor, d.Title, d.Text})
+	}
+	data, err := json.Marshal(idx)
 	if err != nil {
 		return nil, err
 	}
