@@ -272,8 +272,8 @@ static void report_set(u32 set, const char *prefix, const char *parts_key, u64 *
 		if (set == TIMED_THREADS && i == PART_SWITCH_MM)
 			continue;		/* one address space */
 		/*
-		 * The null call's hooks keep their names of chapter 11, the
-		 * switches between processes theirs of chapter 12.
+		 * The null call's hooks keep their names of chapter 13, the
+		 * switches between processes theirs of chapter 14.
 		 */
 		if ((set == TIMED_NOP && (i == COL_HOOK_IN || i == COL_HOOK_OUT)) ||
 		    (set == TIMED_PROCS && (i == PART_KL_SWITCH || i == PART_SWITCH_MM ||
