@@ -15,8 +15,7 @@ import (
 //
 //   - book/src/external.txt lists no name the sources define;
 //   - every chapter renders, every placeholder where its page can show it;
-//   - INDEX.md lists every chapter's source and every directory of the
-//     prototype.
+//   - INDEX.md is what mkbook index writes (index.go).
 
 func (b *book) check() error {
 	if err := b.checkExternal(); err != nil {
@@ -98,37 +97,6 @@ func (b *book) externalNames() (map[string]int, error) {
 	}
 	b.external = names
 	return names, nil
-}
-
-// checkIndex: INDEX.md names every chapter source and every prototype
-// directory.  A book whose sources lie outside the root (a scratch book
-// built from some of the chapters) is not the repository's, and its index
-// is not checked.
-func (b *book) checkIndex() error {
-	if rel := b.rel(b.path(b.c.src)); filepath.IsAbs(rel) {
-		return nil
-	}
-	data, err := os.ReadFile(b.path("INDEX.md"))
-	if err != nil {
-		return fmt.Errorf("INDEX.md: %v", err)
-	}
-	text := string(data)
-	last := strings.Count(text, "\n")
-	for _, ch := range b.chapters {
-		if !strings.Contains(text, "`"+filepath.ToSlash(ch.src)+"`") {
-			return fmt.Errorf("INDEX.md:%d: no entry for chapter %d, `%s`", last, ch.Number, ch.src)
-		}
-	}
-	dirs, err := prototypeDirs(b.path("prototype"))
-	if err != nil {
-		return err
-	}
-	for _, d := range dirs {
-		if !strings.Contains(text, "`prototype/"+d+"/`") {
-			return fmt.Errorf("INDEX.md:%d: no entry for the directory `prototype/%s/`", last, d)
-		}
-	}
-	return nil
 }
 
 // prototypeDirs lists prototype's directories that hold files: each top

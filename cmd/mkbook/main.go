@@ -9,6 +9,8 @@
 //	mkbook [flags] check     resolve and check everything, and fail on a claim
 //	                         the logs contradict; run and write nothing
 //	mkbook [flags] figures   print every figure the chapters use, with its provenance
+//	mkbook [flags] index     write INDEX.md, the map of the chapters and the
+//	                         sources (index.go), which check compares
 //
 // A placeholder is {{fig SUITE:KEY [FIELD]}}, {{log SUITE:KEY}},
 // {{logfile PATH:LINE}}, {{ratio A B}}, {{diff A B}}, {{run SUITE FIELD}},
@@ -51,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&c.logsOnly, "logs-only", false, "read existing logs only; run no suite")
 	fs.BoolVar(&c.fresh, "fresh", false, "run every suite the book uses, even those with logs")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mkbook [flags] build|check|figures")
+		fmt.Fprintln(stderr, "usage: mkbook [flags] build|check|figures|index")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -67,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cmd = fs.Arg(0)
 	}
 	switch cmd {
-	case "build", "check", "figures":
+	case "build", "check", "figures", "index":
 	default:
 		fs.Usage()
 		return 2
@@ -83,6 +85,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	b, err := load(c)
+	if err == nil && cmd == "index" {
+		if err = b.writeIndex(); err == nil {
+			fmt.Fprintf(stdout, "mkbook: INDEX.md written: %d chapters, %d listings, %d code names linked\n",
+				len(b.chapters), b.nlistings(), b.ncodenames)
+			return 0
+		}
+	}
 	if err == nil {
 		err = b.check()
 	}
