@@ -227,6 +227,13 @@ func TestSiteInBrowser(t *testing.T) {
 	if r := find("kernelet_switch_mm"); !strings.HasPrefix(r[0], "Tasks › The address space: kernelet_switch_mm|") {
 		t.Errorf("'kernelet_switch_mm' ranks %q first, want the section titled with it", r)
 	}
+	// A name the sources define is found where it is defined, first.
+	if r := find("ev_stub_cross"); r[0] != "ev_stub_cross|" {
+		t.Errorf("'ev_stub_cross' ranks %q first, want its definition", r)
+	}
+	if h := evalString(t, ctx, `document.querySelector('#search-results li a').getAttribute('href')`); h != "src/prototype/stub/cross.S.html#L8" {
+		t.Errorf("the definition of ev_stub_cross links to %q", h)
+	}
 	for _, q := range []string{"2,000", "2000"} {
 		if r := find(q); !strings.HasSuffix(r[0], "|2,000") {
 			t.Errorf("%q finds %q, want the section with 2,000 marked in its snippet", q, r)
@@ -314,11 +321,49 @@ func TestSiteInBrowser(t *testing.T) {
 	}
 	shot("anchor")
 
+	// A listing's caption and a code name each link to their lines of the
+	// source's page, which land below the sticky bar, in the window, with
+	// the listing's lines marked.
+	for _, c := range []struct {
+		page, link, line string
+		marked           int
+	}{
+		{"tasks.html", `figure.listing figcaption a`, "L8", 9},
+		{"crossing.html", `article a.code[title^="asm symbol ev_stub_cross"]`, "L8", 0},
+	} {
+		do(chromedp.EmulateViewport(1200, 320), chromedp.Navigate(url(c.page)), chromedp.WaitReady(chromedp.CSS("body")))
+		do(chromedp.Click(chromedp.CSS(c.link)), chromedp.Sleep(300*time.Millisecond), chromedp.WaitReady(chromedp.CSS("pre.source")))
+		if p := page(); p != "cross.S.html" || !strings.HasSuffix(loc, "#"+c.line) {
+			t.Fatalf("%s: %s went to %s, want src/prototype/stub/cross.S.html#%s", c.page, c.link, loc, c.line)
+		}
+		pos, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(
+			`[window.scrollY, document.getElementById(%q).getBoundingClientRect().top, document.getElementById(%q).getBoundingClientRect().bottom, document.querySelector('.bar').getBoundingClientRect().bottom, window.innerHeight, document.querySelectorAll('.line.target').length]`, c.line, c.line)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pos[0] == 0 {
+			t.Fatalf("%s: the source page did not scroll to %s: the check proves nothing", c.page, c.line)
+		}
+		if pos[1] < pos[3] || pos[2] > pos[4] {
+			t.Fatalf("%s: line %s lands at %.0f-%.0fpx, not between the bar's bottom (%.0fpx) and the window's (%.0fpx)", c.page, c.line, pos[1], pos[2], pos[3], pos[4])
+		}
+		if int(pos[5]) != c.marked {
+			t.Errorf("%s: %d lines marked on the source page, want %d", c.page, int(pos[5]), c.marked)
+		}
+		if txt := evalString(t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, c.line)); !strings.Contains(txt, "ev_stub_cross:") {
+			t.Errorf("%s: line %s of the source page is %q, not the label ev_stub_cross", c.page, c.line, txt)
+		}
+		shot("source-" + strings.TrimSuffix(c.page, ".html"))
+	}
+
 	// On a phone's width no page, the log pages too, scrolls sideways: the
 	// bar's buttons fit on one line, long names wrap, and a wide table
 	// scrolls inside itself.
 	pages, _ := filepath.Glob(filepath.Join(site, "*.html"))
 	logs, _ := filepath.Glob(filepath.Join(site, "logs", "*.html"))
+	srcs, _ := filepath.Glob(filepath.Join(site, "src", "*.html"))
+	more, _ := filepath.Glob(filepath.Join(site, "src", "*", "*", "*.html"))
+	logs = append(logs, append(srcs, more...)...)
 	for _, p := range append(pages, logs...) {
 		do(chromedp.EmulateViewport(320, 700),
 			chromedp.Navigate("file://"+p),

@@ -41,7 +41,8 @@ func expandTabs(line string) string {
 // tokenClass is chroma's class for a token type, or its parent's; ""
 // for one code.css gives no colour of its own, which a span would only
 // make the pages bigger by (whitespace, punctuation and names in the
-// text's colour).
+// text's colour), and for what a lexer calls an error: the assembler's
+// lexer so calls a numbered local label (1:), which is no error.
 func tokenClass(t chroma.TokenType) string {
 	styledOnce.Do(func() {
 		styled = map[string]bool{}
@@ -52,7 +53,7 @@ func tokenClass(t chroma.TokenType) string {
 		for _, m := range cssClassRE.FindAllStringSubmatch(css, -1) {
 			styled[m[1]] = true
 		}
-		for _, plain := range []string{"w", "p", "nx", "n"} {
+		for _, plain := range []string{"w", "p", "nx", "n", "err"} {
 			delete(styled, plain)
 		}
 	})

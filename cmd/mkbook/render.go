@@ -177,7 +177,11 @@ func (b *book) writeSite(dir string) error {
 	}
 	var figs bytes.Buffer
 	b.printFigures(&figs)
-	index, err := searchIndex(b.chapters, docs)
+	ix, err := b.defs()
+	if err != nil {
+		return err
+	}
+	index, err := searchIndex(b.chapters, docs, ix)
 	if err != nil {
 		return err
 	}

@@ -50,17 +50,41 @@ func sectionDocs(n int, body string) []searchDoc {
 }
 
 // searchIndex writes window.BOOK_SEARCH = {c: [[page, title], ...],
-// d: [[chapter, anchor, title, text], ...]}.
-func searchIndex(chapters []*chapter, docs []searchDoc) ([]byte, error) {
+// d: [[chapter, anchor, title, text], ...], and the definitions of the
+// sources: f: [file, ...], k: [kind, ...], s: [[name, kind, file, line],
+// ...]}, so that a reader who searches a name finds where it is defined.
+// A definition is a name, its kind and its place, a few bytes each: the
+// members of structs and the declarations are left out, as their structs
+// and their definitions are there.
+func searchIndex(chapters []*chapter, docs []searchDoc, ix *defIndex) ([]byte, error) {
 	var idx struct {
 		C [][2]string `json:"c"`
 		D [][4]any    `json:"d"`
+		F []string    `json:"f"`
+		K []string    `json:"k"`
+		S [][4]any    `json:"s"`
 	}
 	for _, ch := range chapters {
 		idx.C = append(idx.C, [2]string{ch.Page, ch.Title})
 	}
 	for _, d := range docs {
 		idx.D = append(idx.D, [4]any{d.Chapter, d.Anchor, d.Title, d.Text})
+	}
+	files, kinds := map[string]int{}, map[string]int{}
+	number := func(m map[string]int, list *[]string, v string) int {
+		n, ok := m[v]
+		if !ok {
+			n = len(*list)
+			m[v] = n
+			*list = append(*list, v)
+		}
+		return n
+	}
+	for _, d := range ix.defs {
+		if d.Kind == kMember || d.Kind == kDecl {
+			continue
+		}
+		idx.S = append(idx.S, [4]any{d.display(), number(kinds, &idx.K, d.Kind), number(files, &idx.F, d.File), d.Start})
 	}
 	data, err := json.Marshal(idx)
 	if err != nil {

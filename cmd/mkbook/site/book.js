@@ -97,7 +97,7 @@
   // script; a code name is a word whole, and its parts are words too, of
   // less weight; a number is a word without its separators, so "2,000"
   // and "2000" are one.
-  var index = null, docs = [], avg = 1, waiting = [];
+  var index = null, docs = [], defs = [], avg = 1, waiting = [];
   var WORD = /\p{N}+(?:[,.]\p{N}+)+|[\p{L}\p{N}_]+/gu;
   function norm(w) { w = w.toLowerCase(); return /^\p{N}+(?:[,.]\p{N}+)+$/u.test(w) ? w.replace(/,/g, '') : w; }
   function words(s) { return (s.match(WORD) || []).map(norm); }
@@ -122,6 +122,9 @@
           text: d[3], body: body, head: count(d[2] || ch[1]).tf, boost: d[2] ? 3 : 5 };
       });
       avg = Math.max(1, total / docs.length);
+      defs = (index.s || []).map(function (d) {
+        return { name: d[0], low: d[0].toLowerCase(), kind: index.k[d[1]], file: index.f[d[2]], line: d[3] };
+      });
       if (waiting.length) waiting.forEach(function (f) { f(); }); else then();
     };
     if (window.BOOK_SEARCH) { ready(); return; }
@@ -178,7 +181,18 @@
     scores.forEach(function (s, i) { if (s > 0) order.push(i); });
     order.sort(function (x, y) { return (scores[y] - scores[x]) || (x - y); });
     return { hits: order.slice(0, 20).map(function (i) { return docs[i]; }), total: order.length,
-      terms: Object.keys(marked).length ? Object.keys(marked) : terms };
+      terms: Object.keys(marked).length ? Object.keys(marked) : terms, defs: definitions(q) };
+  }
+  // A name searched whole finds where the sources define it: the names
+  // that are the query (a method's too, Type.Method), or else, for four
+  // letters or more, those it begins.
+  function definitions(q) {
+    var t = q.trim().toLowerCase();
+    if (!/^[\w.]+$/.test(t)) return [];
+    var exact = defs.filter(function (d) { return d.low === t || d.low.slice(-t.length - 1) === '.' + t; });
+    if (exact.length || t.length < 4) return exact.slice(0, 5);
+    return defs.filter(function (d) { return d.low.indexOf(t) === 0; })
+      .sort(function (x, y) { return x.name.length - y.name.length; }).slice(0, 5);
   }
   // The text around the first hit, with every hit marked: built as nodes,
   // never as HTML, so the book's text stays text.
@@ -204,6 +218,18 @@
   function show() {
     found = query(input.value);
     results.innerHTML = '';
+    (found.defs || []).forEach(function (d, i) {
+      var li = document.createElement('li'), a = document.createElement('a'), lead = document.createElement('span');
+      li.id = 'def-' + i;
+      li.setAttribute('role', 'option');
+      a.href = up + 'src/' + d.file + '.html#L' + d.line;
+      a.textContent = d.name;
+      a.tabIndex = -1;
+      lead.className = 'lead';
+      lead.textContent = 'definition: ' + d.kind + ', ' + d.file + ':' + d.line;
+      li.appendChild(a); li.appendChild(lead);
+      results.appendChild(li);
+    });
     found.hits.forEach(function (d, i) {
       var li = document.createElement('li'), a = document.createElement('a');
       li.id = 'result-' + i;
@@ -214,10 +240,11 @@
       li.appendChild(a); li.appendChild(snippet(d.text, found.terms));
       results.appendChild(li);
     });
-    select(found.hits.length ? 0 : -1);
-    var n = found.hits.length, t = found.total;
-    status.textContent = !input.value.trim() ? '' : !t ? 'Nothing found.' :
-      n < t ? n + ' of ' + t + ' sections' : t === 1 ? '1 section' : t + ' sections';
+    select(results.children.length ? 0 : -1);
+    var n = found.hits.length, t = found.total, nd = (found.defs || []).length;
+    status.textContent = !input.value.trim() ? '' : !t && !nd ? 'Nothing found.' :
+      (nd ? nd + (nd === 1 ? ' definition, ' : ' definitions, ') : '') +
+      (n < t ? n + ' of ' + t + ' sections' : t === 1 ? '1 section' : t + ' sections');
   }
   function select(i) {
     var items = results.children;
