@@ -28,6 +28,9 @@ import (
 //	                           TEXT, each linked to its place; alone on its line
 //	{{claim ...}}              a claim the sentence makes of the figures,
 //	                           checked against the logs (claim.go)
+//	{{code PATH SYMBOL ...}}   a listing of the source: a symbol's definition
+//	                           or a region, with its line numbers; alone on
+//	                           its line (listing.go)
 //
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that
@@ -38,23 +41,20 @@ import (
 // placeholder prints never passes through Markdown (splice.go), and what
 // it may read of the logs is bounded (logs.go).
 
-// expand resolves every placeholder of a chapter and returns its Markdown
-// with each replaced (splice.go).
+// expand resolves every placeholder of a chapter, and its code names and
+// chapter numbers (codenames.go), and returns its Markdown with each
+// placeholder replaced and each name marked (splice.go).
 func (b *book) expand(ch *chapter) (string, error) {
 	s := ch.source
-	var out strings.Builder
-	last := 0
+	var edits []edit
 	for _, m := range s.marks {
-		out.WriteString(s.text[last:m.start])
-		last = m.stop
 		at := fmt.Sprintf("%s:%d", ch.src, s.line(m.start))
 		ph := s.text[m.start:m.stop]
 		switch {
 		case m.literal && s.where(m.start, m.stop) == "prose":
-			out.WriteString(ph) // Markdown drops the backslash
-			continue
+			continue // Markdown drops the backslash
 		case m.literal:
-			out.WriteString("{{") // code shows it as written
+			edits = append(edits, edit{m.start, m.stop, "{{"}) // code shows it as written
 			continue
 		case m.unclosed:
 			return "", fmt.Errorf("%s: unclosed placeholder %q", at, strings.TrimRight(ph, "\r\n"))
@@ -68,7 +68,7 @@ func (b *book) expand(ch *chapter) (string, error) {
 		if block && !m.alone {
 			return "", fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
 		}
-		u, err := b.placeholder(words)
+		u, err := b.placeholder(ph[2 : len(ph)-2])
 		if err != nil {
 			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
@@ -80,13 +80,27 @@ func (b *book) expand(ch *chapter) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
-		out.WriteString(repl)
+		edits = append(edits, edit{m.start, m.stop, repl})
+		ch.refs = append(ch.refs, u.refs...)
 		switch {
 		case u.claim != nil:
 			ch.claims = append(ch.claims, u)
 		case len(u.aggs) > 0:
 			ch.figs = append(ch.figs, u)
 		}
+	}
+	names, err := b.linkNames(ch)
+	if err != nil {
+		return "", err
+	}
+	edits = append(edits, names...)
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	var out strings.Builder
+	last := 0
+	for _, e := range edits {
+		out.WriteString(s.text[last:e.start])
+		out.WriteString(e.text)
+		last = e.stop
 	}
 	out.WriteString(s.text[last:])
 	return out.String(), nil
@@ -112,9 +126,17 @@ var kinds = map[string]placeholderKind{
 	"table":   tableKind{},
 	"quote":   quoteKind{},
 	"claim":   claimKind{},
+	"code":    codeKind{},
 }
 
-func (b *book) placeholder(words []string) (use, error) {
+// rawKind is a kind whose arguments are not words: a listing's regexps
+// may hold spaces.  It is given the placeholder's text after its name.
+type rawKind interface {
+	resolveRaw(b *book, raw string) (use, error)
+}
+
+func (b *book) placeholder(inner string) (use, error) {
+	words := strings.Fields(inner)
 	if len(words) == 0 {
 		return use{}, fmt.Errorf("empty placeholder")
 	}
@@ -126,6 +148,10 @@ func (b *book) placeholder(words []string) (use, error) {
 		}
 		sort.Strings(names)
 		return use{}, fmt.Errorf("unknown placeholder %q (want one of %s)", words[0], strings.Join(names, ", "))
+	}
+	if r, ok := k.(rawKind); ok {
+		rest := strings.TrimLeft(inner, " \t")
+		return r.resolveRaw(b, strings.TrimSpace(rest[len(words[0]):]))
 	}
 	return k.resolve(b, words[1:])
 }
