@@ -21,12 +21,14 @@ import (
 //     links to it; a name of Linux, OSTD or the C library is listed, with
 //     what it is, in book/src/external.txt instead, and is not linked.
 //     A name with two definitions takes a qualifier, the span after " in "
-//     (`lock` in `struct ev_vm`, `run` in `main.c`): a file's path or base
-//     name, a directory, or a container.  A definition beats a
+//     (`lock` in `struct ev_vm`, `run` in `mem/main.c`): a file's path or
+//     its end, a directory, or a container.  A definition beats a
 //     declaration; nothing else is preferred.  A word without an
-//     underscore that only members of structs have (`mm`, `ctx`) is
-//     taken for a word of the prose unless it is qualified.  A service
-//     (`vm_map`) is defined by its number in the ABI, EV_SVC_VM_MAP.
+//     underscore that only members of structs or tests have (`mm`,
+//     `ctx`) is taken for a word of the prose unless it is qualified.  A
+//     service (`vm_map`) is defined by its number in the ABI,
+//     EV_SVC_VM_MAP; a kernel's test (`kick_race`) by the first call that
+//     names it, check("kick_race", ...) or expect(...).
 //   - `make X` names a target of the Makefile;
 //   - a path (`prototype/stub/cross.S`) links to the file's page, a
 //     directory to its group on the source index, a chapter's source to
@@ -155,8 +157,9 @@ func (b *book) codeName(text, qual string) (*link, error) {
 	if pathName.MatchString(text) || ix.files[text] != nil {
 		return b.pathLink(text)
 	}
-	// A word without an underscore (mm, lock) that names only members
-	// of structs is a word of the prose unless it is qualified.
+	// A word without an underscore (mm, lock, hello) that names only
+	// members of structs or tests is a word of the prose unless it is
+	// qualified.
 	name, generic := "", false
 	switch {
 	case tagName.MatchString(text):
@@ -174,7 +177,7 @@ func (b *book) codeName(text, qual string) (*link, error) {
 			return nil, nil // an instruction, a register, a word
 		}
 	default:
-		return b.baseNameLink(text), nil
+		return b.fileEndLink(text), nil
 	}
 	ext, err := b.externalNames()
 	if err != nil {
@@ -185,7 +188,7 @@ func (b *book) codeName(text, qual string) (*link, error) {
 	}
 	ds := best(ix.lookup(name))
 	if generic && qual == "" {
-		ds = notMembers(ds)
+		ds = notWords(ds)
 		if len(ds) == 0 {
 			return nil, nil
 		}
@@ -212,10 +215,12 @@ func (b *book) codeName(text, qual string) (*link, error) {
 		name, len(ds), defList(ds), text, qualifierFor(ds[0], ds))
 }
 
-func notMembers(ds []*def) []*def {
+// notWords drops the members and the tests, whose names without an
+// underscore are words of the prose too.
+func notWords(ds []*def) []*def {
 	var out []*def
 	for _, d := range ds {
-		if d.Kind != kMember {
+		if d.Kind != kMember && d.Kind != kTest {
 			out = append(out, d)
 		}
 	}
@@ -231,9 +236,10 @@ func defList(ds []*def) string {
 }
 
 // qualifierFor is a qualifier that tells d from the others: its
-// container, its file's base name or its path.
+// container, its file's base name, the base name with its directory, or
+// its path.
 func qualifierFor(d *def, ds []*def) string {
-	for _, q := range []string{d.Container, path.Base(d.File), d.File} {
+	for _, q := range []string{d.Container, path.Base(d.File), path.Join(path.Base(path.Dir(d.File)), path.Base(d.File)), d.File} {
 		if q != "" && len(qualified(ds, q)) == 1 {
 			return q
 		}
@@ -318,15 +324,15 @@ func (b *book) pathLink(p string) (*link, error) {
 		ref: &srcRef{file: dir}}, nil
 }
 
-// baseNameLink links a file's base name (`cross.S`) to its page if one
-// source file has it.
-func (b *book) baseNameLink(name string) *link {
-	if !strings.Contains(name, ".") || strings.ContainsAny(name, "/ ") {
+// fileEndLink links the end of a file's path (`cross.S`, `mem/main.c`)
+// to the file's page, if one source file's path ends so.
+func (b *book) fileEndLink(name string) *link {
+	if !strings.Contains(name, ".") || strings.ContainsAny(name, " ") {
 		return nil
 	}
 	var found []string
 	for _, p := range b.index.paths {
-		if path.Base(p) == name {
+		if strings.HasSuffix("/"+p, "/"+name) {
 			found = append(found, p)
 		}
 	}

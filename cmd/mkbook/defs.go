@@ -40,6 +40,7 @@ const (
 	kShell     = "shell function"
 	kTarget    = "make target"
 	kService   = "service"
+	kTest      = "test" // a kernel's test, by the name its log reports
 )
 
 // tagKind: a struct, union or enum tag, named "struct X" and not "X".
@@ -281,12 +282,13 @@ func best(defs []*def) []*def {
 	return out
 }
 
-// qualified keeps the definitions a qualifier names: a path (a file's, or
-// a directory's ending in /), a file's base name, or a container.
+// qualified keeps the definitions a qualifier names: a file's path, or
+// its end (main.c, mem/main.c), a directory's path ending in /, or a
+// container.
 func qualified(defs []*def, q string) []*def {
 	var out []*def
 	for _, d := range defs {
-		if d.File == q || path.Base(d.File) == q || d.Container == q ||
+		if strings.HasSuffix("/"+d.File, "/"+q) || d.Container == q ||
 			strings.HasSuffix(q, "/") && strings.HasPrefix(d.File, q) {
 			out = append(out, d)
 		}
