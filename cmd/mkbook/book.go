@@ -21,6 +21,7 @@ type chapter struct {
 	spliced []spliced // what each marker stands for
 	figs    []use
 	claims  []use
+	refs    []srcRef // what the chapter shows and names of the sources
 	Prev    *chapter
 	Next    *chapter
 	Number  int
@@ -31,9 +32,10 @@ type use struct {
 	at    string // chapter file:line
 	ph    string // the placeholder as written
 	aggs  []*figlog.Aggregate
-	text  string // what the reader sees
-	out   string // the HTML it became
-	claim *claim // a {{claim}}'s claim, evaluated
+	text  string   // what the reader sees
+	out   string   // the HTML it became
+	claim *claim   // a {{claim}}'s claim, evaluated
+	refs  []srcRef // the places of the sources it shows
 }
 
 type book struct {
@@ -47,6 +49,8 @@ type book struct {
 	lines      map[string]int               // the lines of each log {{logfile}} named
 	scanned    int64                        // bytes of logs read for placeholders and pages
 	ncodenames int                          // code names checked
+	index      *defIndex                    // the sources' definitions, read once
+	hl         map[string][]string          // each source file's lines, highlighted
 }
 
 // path makes a configured path absolute: relative ones are under the root.
@@ -164,6 +168,18 @@ func (b *book) resolve(ch *chapter) error {
 	ch.source = parseSource(text)
 	ch.body, err = b.expand(ch)
 	return err
+}
+
+func (b *book) nlistings() int {
+	n := 0
+	for _, ch := range b.chapters {
+		for _, r := range ch.refs {
+			if r.listing {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func (b *book) nfigures() int {

@@ -28,6 +28,9 @@ import (
 //	                           TEXT, each linked to its place; alone on its line
 //	{{claim ...}}              a claim the sentence makes of the figures,
 //	                           checked against the logs (claim.go)
+//	{{code PATH SYMBOL ...}}   a listing of the source: a symbol's definition
+//	                           or a region, with its line numbers; alone on
+//	                           its line (listing.go)
 //
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that
@@ -68,7 +71,7 @@ func (b *book) expand(ch *chapter) (string, error) {
 		if block && !m.alone {
 			return "", fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
 		}
-		u, err := b.placeholder(words)
+		u, err := b.placeholder(ph[2 : len(ph)-2])
 		if err != nil {
 			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
@@ -81,6 +84,7 @@ func (b *book) expand(ch *chapter) (string, error) {
 			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
 		out.WriteString(repl)
+		ch.refs = append(ch.refs, u.refs...)
 		switch {
 		case u.claim != nil:
 			ch.claims = append(ch.claims, u)
@@ -112,9 +116,17 @@ var kinds = map[string]placeholderKind{
 	"table":   tableKind{},
 	"quote":   quoteKind{},
 	"claim":   claimKind{},
+	"code":    codeKind{},
 }
 
-func (b *book) placeholder(words []string) (use, error) {
+// rawKind is a kind whose arguments are not words: a listing's regexps
+// may hold spaces.  It is given the placeholder's text after its name.
+type rawKind interface {
+	resolveRaw(b *book, raw string) (use, error)
+}
+
+func (b *book) placeholder(inner string) (use, error) {
+	words := strings.Fields(inner)
 	if len(words) == 0 {
 		return use{}, fmt.Errorf("empty placeholder")
 	}
@@ -126,6 +138,10 @@ func (b *book) placeholder(words []string) (use, error) {
 		}
 		sort.Strings(names)
 		return use{}, fmt.Errorf("unknown placeholder %q (want one of %s)", words[0], strings.Join(names, ", "))
+	}
+	if r, ok := k.(rawKind); ok {
+		rest := strings.TrimLeft(inner, " \t")
+		return r.resolveRaw(b, strings.TrimSpace(rest[len(words[0]):]))
 	}
 	return k.resolve(b, words[1:])
 }

@@ -27,11 +27,13 @@ func printID(page, anchor string) string {
 
 var siteHref = regexp.MustCompile(`href="([a-z0-9-]+\.html)(?:#([^"]*))?"`)
 
-var logLink = regexp.MustCompile(`<a (?:class="[^"]*" )?href="logs/[^"]*"[^>]*>(.*?)</a>`)
+// A link to a log or to a source file's page.
+var logLink = regexp.MustCompile(`<a (?:class="[^"]*" )?href="(?:logs|src)/[^"]*"[^>]*>(.*?)</a>`)
 
 // printLinks turns links to the site's own pages into links within the
-// print page, and a link to a log into its text, which names the log and
-// the line (a PDF would make it an absolute file:// address).
+// print page, and a link to a log or a source file into its text, which
+// names the file and the line (a PDF would make it an absolute file://
+// address).
 func printLinks(s string, pages map[string]bool) string {
 	s = logLink.ReplaceAllString(s, "$1")
 	return siteHref.ReplaceAllStringFunc(s, func(h string) string {

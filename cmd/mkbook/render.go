@@ -58,7 +58,7 @@ type pageData struct {
 	Chapter  *chapter // nil for the print and provenance pages
 	Chapters []*chapter
 	Content  template.HTML
-	Kind     string // chapter, print, provenance, log, missing
+	Kind     string // chapter, print, provenance, log, source, sources, missing
 	Up       string // the way from the page to the site's top: "" or "../"
 	Code     bool   // the page has highlighted code, and loads code.css
 }
@@ -131,6 +131,7 @@ func (b *book) writeSite(dir string) error {
 	var print strings.Builder
 	var docs []searchDoc
 	cites, said := map[string][]cite{}, map[string]string{}
+	srcCites := map[string][]srcCite{}
 	for n, ch := range b.chapters {
 		body, _, err := chapterHTML(ch, "")
 		if err != nil {
@@ -142,6 +143,7 @@ func (b *book) writeSite(dir string) error {
 		}
 		docs = append(docs, sectionDocs(n, body)...)
 		noteCites(cites, said, ch, body)
+		noteSources(srcCites, ch, body)
 		pbody, _, err := chapterHTML(ch, strings.TrimSuffix(ch.Page, ".html")+"--")
 		if err != nil {
 			return err
@@ -196,6 +198,12 @@ func (b *book) writeSite(dir string) error {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return err
 		}
+	}
+	if err := b.writeSources(dir, srcCites); err != nil {
+		return err
+	}
+	if err := b.writeSourceIndex(dir, srcCites); err != nil {
+		return err
 	}
 	return b.writeLogs(dir)
 }

@@ -49,6 +49,9 @@ func referencedSuites(c config) ([]string, error) {
 			return nil, err
 		}
 		for _, m := range placeholderRE.FindAllStringSubmatch(data, -1) {
+			if m[1] == "code" {
+				continue // a listing names a source file, and no suite
+			}
 			words := strings.Fields(m[2])
 			if len(words) > 0 && (m[1] == "run" || m[1] == "table" || m[1] == "quote") {
 				add(words[0])

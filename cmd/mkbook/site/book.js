@@ -313,6 +313,16 @@
     e.preventDefault();
   });
 
+  // A listing's link lands on its lines: src/FILE.html?lines=40-71#L40
+  // marks lines 40 to 71 of the file.
+  var lines = /^(\d+)-(\d+)$/.exec(new URLSearchParams(window.location.search).get('lines') || '');
+  if (lines) {
+    for (var n = +lines[1]; n <= +lines[2] && n - lines[1] < 5000; n++) {
+      var line = $('L' + n);
+      if (line) line.classList.add('target');
+    }
+  }
+
   // Hits land highlighted: page.html?highlight=terms marks the words and
   // code names that are the terms, whole, until Esc or the next search.
   var article = document.querySelector('article');

@@ -1,0 +1,532 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A scanner of C at file scope, not a parser: it blanks comments and
+// literals, takes the preprocessor's #define lines for macros, and reads
+// the rest as a run of declarations, each ended by a ; or a body in
+// braces at depth 0.  That is enough for kernel-style C: function
+// definitions (from the line their declaration starts on, return type
+// included, to the closing brace), structs, unions and enums with their
+// members and constants, typedefs, globals (those Linux's DEFINE_ macros
+// make too), and prototypes and externs as declarations.
+
+// blankC replaces comments, string and character literals with spaces,
+// keeping every newline, so that lines and columns stay where they were.
+func blankC(src string) string {
+	b := []byte(src)
+	const (
+		code = iota
+		line
+		block
+		str
+		chr
+	)
+	state := code
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		next := byte(0)
+		if i+1 < len(b) {
+			next = b[i+1]
+		}
+		switch state {
+		case code:
+			switch {
+			case c == '/' && next == '/':
+				state = line
+				b[i] = ' '
+			case c == '/' && next == '*':
+				state = block
+				b[i], b[i+1] = ' ', ' '
+				i++
+			case c == '"':
+				state = str
+				b[i] = ' '
+			case c == '\'':
+				state = chr
+				b[i] = ' '
+			}
+		case line:
+			if c == '\n' {
+				state = code
+			} else {
+				b[i] = ' '
+			}
+		case block:
+			if c == '*' && next == '/' {
+				b[i], b[i+1] = ' ', ' '
+				i++
+				state = code
+			} else if c != '\n' {
+				b[i] = ' '
+			}
+		case str, chr:
+			end := byte('"')
+			if state == chr {
+				end = '\''
+			}
+			switch {
+			case c == '\\' && next != 0:
+				b[i] = ' '
+				if next != '\n' {
+					b[i+1] = ' '
+				}
+				i++
+			case c == end:
+				b[i] = ' '
+				state = code
+			case c == '\n': // an unclosed literal ends with its line
+				state = code
+			default:
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
+}
+
+var defineRE = regexp.MustCompile(`^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)`)
+
+// cppLines takes the preprocessor's lines out of blanked C: each #define
+// becomes a macro, through its continuation lines, and every directive is
+// blanked for the declarations' scan.
+func cppLines(lines []string) []*def {
+	var defs []*def
+	for i := 0; i < len(lines); i++ {
+		if !strings.HasPrefix(strings.TrimSpace(lines[i]), "#") {
+			continue
+		}
+		start := i
+		for strings.HasSuffix(strings.TrimRight(lines[i], " \t"), "\\") && i+1 < len(lines) {
+			i++
+		}
+		if m := defineRE.FindStringSubmatch(lines[start]); m != nil {
+			defs = append(defs, &def{Name: m[1], Kind: kMacro, Start: start + 1, End: i + 1})
+		}
+		for k := start; k <= i; k++ {
+			lines[k] = ""
+		}
+	}
+	return defs
+}
+
+type ctok struct {
+	s    string
+	line int
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	c := s[0]
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// ctokens splits blanked C into words and the punctuation that matters.
+func ctokens(lines []string) []ctok {
+	var toks []ctok
+	for n, l := range lines {
+		for i := 0; i < len(l); {
+			c := l[i]
+			switch {
+			case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\\':
+				i++
+			case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+				j := i
+				for j < len(l) && (l[j] == '_' || l[j] >= 'a' && l[j] <= 'z' || l[j] >= 'A' && l[j] <= 'Z' || l[j] >= '0' && l[j] <= '9' || l[j] == '.' && c >= '0' && c <= '9') {
+					j++
+				}
+				toks = append(toks, ctok{l[i:j], n + 1})
+				i = j
+			default:
+				j := i + 1
+				if j < len(l) {
+					switch l[i : j+1] {
+					case "==", "!=", "<=", ">=", "->", "&&", "||", "<<", ">>", "++", "--", "+=", "-=", "|=", "&=":
+						j++
+					}
+				}
+				toks = append(toks, ctok{l[i:j], n + 1})
+				i = j
+			}
+		}
+	}
+	return toks
+}
+
+// Words that are no declarator's name.
+var cKeywords = map[string]bool{
+	"static": true, "extern": true, "const": true, "volatile": true, "inline": true, "unsigned": true,
+	"signed": true, "int": true, "long": true, "short": true, "char": true, "void": true, "float": true,
+	"double": true, "struct": true, "union": true, "enum": true, "typedef": true, "register": true,
+	"auto": true, "restrict": true, "_Bool": true, "bool": true, "__inline": true, "sizeof": true,
+	"asmlinkage": true, "noinline": true, "notrace": true, "noinstr": true, "_Noreturn": true,
+}
+
+// Linux's attributes: not names, and some take arguments.
+var cAttrs = map[string]bool{
+	"__attribute__": true, "__attribute": true, "__init": true, "__exit": true, "__user": true, "__rcu": true,
+	"__percpu": true, "__iomem": true, "__read_mostly": true, "__ro_after_init": true, "__initdata": true,
+	"__always_inline": true, "__noreturn": true, "__maybe_unused": true, "__used": true, "__weak": true,
+	"__cold": true, "__hot": true, "__packed": true, "__aligned": true, "__printf": true, "__scanf": true,
+	"__must_check": true, "__force": true, "__visible": true, "____cacheline_aligned": true,
+	"__cacheline_aligned": true, "__section": true, "__noinline": true, "__latent_entropy": true,
+	"__acquires": true, "__releases": true, "__must_hold": true, "__counted_by": true, "__nonstring": true,
+	"__malloc": true, "__alloc_size": true, "asm": true, "__asm__": true, "__asm": true, "__volatile__": true,
+}
+
+// group is the index just past the bracket that closes the one at i.
+func group(toks []ctok, i int) int {
+	depth := 0
+	for ; i < len(toks); i++ {
+		switch toks[i].s {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return i
+}
+
+// semicolon is the index of the first ; from i outside brackets, or the
+// end.
+func semicolon(toks []ctok, i int) int {
+	for i < len(toks) && toks[i].s != ";" {
+		if toks[i].s == "{" || toks[i].s == "(" || toks[i].s == "[" {
+			i = group(toks, i)
+			continue
+		}
+		i++
+	}
+	return i
+}
+
+// dropAttrs removes attributes, with their arguments, from a declaration.
+func dropAttrs(toks []ctok) []ctok {
+	var out []ctok
+	for i := 0; i < len(toks); i++ {
+		if cAttrs[toks[i].s] {
+			if i+1 < len(toks) && toks[i+1].s == "(" {
+				i = group(toks, i+1) - 1
+			}
+			continue
+		}
+		out = append(out, toks[i])
+	}
+	return out
+}
+
+// splitTop splits tokens at a separator outside brackets.
+func splitTop(toks []ctok, sep string) [][]ctok {
+	var parts [][]ctok
+	depth, last := 0, 0
+	for i, t := range toks {
+		switch t.s {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case sep:
+			if depth == 0 {
+				parts = append(parts, toks[last:i])
+				last = i + 1
+			}
+		}
+	}
+	if last < len(toks) {
+		parts = append(parts, toks[last:])
+	}
+	return parts
+}
+
+// declarator finds the name a declarator declares, and whether it
+// declares a function (a prototype): int f(void) is one, int (*f)(void)
+// is a pointer.
+func declarator(toks []ctok) (name ctok, fn, ok bool) {
+	// What follows = is the initializer; what follows : a bit-field's width.
+	for i, t := range toks {
+		if t.s == "=" || t.s == ":" {
+			toks = toks[:i]
+			break
+		}
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.s == "(":
+			if i+1 < len(toks) && toks[i+1].s == "*" {
+				// A pointer to a function or an array: the name is inside.
+				end := group(toks, i)
+				for _, u := range toks[i+1 : end] {
+					if isIdent(u.s) && !cKeywords[u.s] && !cAttrs[u.s] {
+						return u, false, true
+					}
+				}
+				return ctok{}, false, false
+			}
+			if ok {
+				return name, true, true
+			}
+			i = group(toks, i) - 1
+		case t.s == "[":
+			i = group(toks, i) - 1
+		case t.s == "struct" || t.s == "union" || t.s == "enum":
+			if i+1 < len(toks) && isIdent(toks[i+1].s) {
+				i++
+			}
+		case isIdent(t.s) && !cKeywords[t.s]:
+			name, ok = t, true
+		}
+	}
+	return name, false, ok
+}
+
+// A global a macro of Linux defines: the name is its first argument, or
+// its last for the per-CPU ones; DECLARE_PER_CPU only declares.
+var (
+	defineMacro = regexp.MustCompile(`^(DEFINE_[A-Z0-9_]+|DECLARE_RWSEM|DECLARE_WAIT_QUEUE_HEAD|DECLARE_COMPLETION|DECLARE_BITMAP|LIST_HEAD|HLIST_HEAD)$`)
+	perCPUMacro = regexp.MustCompile(`^(DEFINE|DECLARE)_PER_CPU`)
+)
+
+// scanC lists the definitions of a C source or header.
+func scanC(src string) []*def {
+	lines := strings.Split(blankC(src), "\n")
+	defs := cppLines(lines)
+	toks := ctokens(lines)
+	for i := 0; i < len(toks); {
+		start := i
+		depth := 0
+		for ; i < len(toks); i++ {
+			s := toks[i].s
+			if depth == 0 && (s == ";" || s == "{" || s == "}") {
+				break
+			}
+			switch s {
+			case "(", "[":
+				depth++
+			case ")", "]":
+				depth--
+			}
+		}
+		if i >= len(toks) {
+			break
+		}
+		head := dropAttrs(toks[start:i])
+		switch toks[i].s {
+		case "}": // a brace this scan did not open: skip it
+			i++
+		case ";":
+			defs = append(defs, cStatement(head, toks[start].line, toks[i].line)...)
+			i++
+		case "{":
+			var ds []*def
+			ds, i = cBody(toks, start, head, i)
+			defs = append(defs, ds...)
+		}
+	}
+	return defs
+}
+
+// cStatement reads a declaration ended by a semicolon.
+func cStatement(head []ctok, first, last int) []*def {
+	if len(head) == 0 {
+		return nil
+	}
+	k := 0
+	for k < len(head) && (head[k].s == "static" || head[k].s == "extern") {
+		k++
+	}
+	// A macro at file scope: MACRO(args);
+	if k < len(head) && isIdent(head[k].s) && k+1 < len(head) && head[k+1].s == "(" && group(head, k+1) == len(head) {
+		m := head[k].s
+		if !defineMacro.MatchString(m) && !perCPUMacro.MatchString(m) {
+			return nil
+		}
+		args := splitTop(head[k+2:len(head)-1], ",")
+		if len(args) == 0 {
+			return nil
+		}
+		arg := args[0]
+		if perCPUMacro.MatchString(m) {
+			arg = args[len(args)-1]
+		}
+		name, _, ok := declarator(arg)
+		if !ok {
+			return nil
+		}
+		kind := kVar
+		if strings.HasPrefix(m, "DECLARE_PER_CPU") {
+			kind = kDecl
+		}
+		return []*def{{Name: name.s, Kind: kind, Start: first, End: last}}
+	}
+	return cDeclarators(head, first, last)
+}
+
+// cDeclarators names what a declaration declares: typedefs, variables,
+// or, for prototypes and externs, declarations.
+func cDeclarators(head []ctok, first, last int) []*def {
+	typedef, extern := false, false
+	for _, t := range head {
+		typedef = typedef || t.s == "typedef"
+		extern = extern || t.s == "extern"
+	}
+	var defs []*def
+	for _, d := range splitTop(head, ",") {
+		name, fn, ok := declarator(d)
+		if !ok {
+			continue
+		}
+		kind := kVar
+		switch {
+		case typedef:
+			kind = kTypedef
+		case fn || extern:
+			kind = kDecl
+		}
+		defs = append(defs, &def{Name: name.s, Kind: kind, Start: first, End: last})
+	}
+	return defs
+}
+
+// cBody reads a declaration whose head is followed by a brace at toks[i]:
+// a struct, union or enum; an initialized variable; or a function.  It
+// returns where the scan goes on.
+func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
+	end := group(toks, i) // past the closing brace
+	closing := toks[min(end, len(toks))-1].line
+	first := toks[start].line
+	hasEq := false
+	depth := 0
+	for _, t := range head {
+		switch t.s {
+		case "(", "[":
+			depth++
+		case ")", "]":
+			depth--
+		case "=":
+			hasEq = hasEq || depth == 0
+		}
+	}
+	// struct NAME {, union {, enum NAME {: a tag's body.
+	tag := -1
+	for k := len(head) - 1; k >= 0 && k >= len(head)-2; k-- {
+		if s := head[k].s; s == "struct" || s == "union" || s == "enum" {
+			tag = k
+		}
+	}
+	if tag >= 0 && !hasEq && (tag == len(head)-1 || isIdent(head[len(head)-1].s)) {
+		kind := head[tag].s
+		var defs []*def
+		container := ""
+		if tag < len(head)-1 {
+			name := head[len(head)-1].s
+			container = kind + " " + name
+			defs = append(defs, &def{Name: name, Kind: kind, Start: first, End: closing})
+		}
+		body := toks[i+1 : end-1]
+		if kind == "enum" {
+			defs = append(defs, enumConsts(body, container)...)
+		} else {
+			defs = append(defs, members(body, container)...)
+		}
+		// What follows the body, to the semicolon: typedef names or variables.
+		j := semicolon(toks, end)
+		if j > end {
+			// The body stands for a type: int, as far as the names go.
+			rest := append(append([]ctok{}, head[:tag]...), ctok{s: "int"})
+			rest = append(rest, dropAttrs(toks[end:j])...)
+			defs = append(defs, cDeclarators(rest, first, toks[min(j, len(toks)-1)].line)...)
+		}
+		return defs, j + 1
+	}
+	if hasEq {
+		// An initializer: the braces and what follows, to the semicolon.
+		j := semicolon(toks, end)
+		full := append(append([]ctok{}, head...), ctok{s: "0"})
+		full = append(full, dropAttrs(toks[end:min(j, len(toks))])...)
+		return cDeclarators(full, first, toks[min(j, len(toks)-1)].line), j + 1
+	}
+	// A function: the name is the word before its parameters.
+	for k := 0; k+1 < len(head); k++ {
+		if head[k+1].s == "(" && isIdent(head[k].s) && !cKeywords[head[k].s] {
+			return []*def{{Name: head[k].s, Kind: kFunc, Start: first, End: closing}}, end
+		}
+		if head[k].s == "(" {
+			break
+		}
+	}
+	return nil, end
+}
+
+// members lists the members of a struct's or union's body, those of an
+// anonymous struct or union within it too; a named one within it is a
+// struct of its own.
+func members(body []ctok, container string) []*def {
+	var defs []*def
+	for i := 0; i < len(body); {
+		start := i
+		for i < len(body) && body[i].s != ";" && body[i].s != "{" {
+			if body[i].s == "(" || body[i].s == "[" {
+				i = group(body, i)
+				continue
+			}
+			i++
+		}
+		if i >= len(body) {
+			break
+		}
+		decl := dropAttrs(body[start:i])
+		if len(decl) == 0 {
+			i++
+			continue
+		}
+		if body[i].s == "{" {
+			end := group(body, i)
+			inner := container
+			if n := len(decl); n >= 2 && (decl[n-2].s == "struct" || decl[n-2].s == "union") {
+				inner = decl[n-2].s + " " + decl[n-1].s
+				defs = append(defs, &def{Name: decl[n-1].s, Kind: decl[n-2].s, Start: body[start].line, End: body[end-1].line})
+			}
+			defs = append(defs, members(body[i+1:end-1], inner)...)
+			j := end
+			for j < len(body) && body[j].s != ";" {
+				j++
+			}
+			for _, d := range splitTop(body[end:j], ",") {
+				if name, _, ok := declarator(d); ok {
+					defs = append(defs, &def{Name: name.s, Kind: kMember, Container: container, Start: name.line, End: body[min(j, len(body)-1)].line})
+				}
+			}
+			i = j + 1
+			continue
+		}
+		for _, d := range splitTop(decl, ",") {
+			if name, _, ok := declarator(d); ok {
+				defs = append(defs, &def{Name: name.s, Kind: kMember, Container: container, Start: decl[0].line, End: body[i].line})
+			}
+		}
+		i++
+	}
+	return defs
+}
+
+// enumConsts lists an enum's constants.
+func enumConsts(body []ctok, container string) []*def {
+	var defs []*def
+	for _, item := range splitTop(body, ",") {
+		if len(item) > 0 && isIdent(item[0].s) {
+			last := item[len(item)-1].line
+			defs = append(defs, &def{Name: item[0].s, Kind: kEnumConst, Container: container, Start: item[0].line, End: last})
+		}
+	}
+	return defs
+}

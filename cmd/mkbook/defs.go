@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// The definition index: every name the sources define, with its file and
+// lines, read from prototype/, cmd/, tools/ and the top Makefile (not
+// tests, fixtures or the build's output).  Listings ({{code}}) and the
+// code names of the prose resolve through it.  C and assembly are read by
+// a scanner at file scope (cdefs.go), Go by go/parser (godefs.go), shell
+// scripts and makefiles line by line.
+
+// The kinds of definition.
+const (
+	kFunc      = "function"
+	kStruct    = "struct"
+	kUnion     = "union"
+	kEnum      = "enum"
+	kMember    = "member"
+	kEnumConst = "enum constant"
+	kMacro     = "macro"
+	kTypedef   = "typedef"
+	kVar       = "variable"
+	kDecl      = "declaration" // a prototype or an extern: loses to a definition
+	kAsm       = "asm symbol"
+	kAsmMacro  = "asm macro"
+	kMethod    = "method"
+	kType      = "type"
+	kConst     = "const"
+	kShell     = "shell function"
+	kTarget    = "make target"
+)
+
+// tagKind: a struct, union or enum tag, named "struct X" and not "X".
+var tagKind = map[string]bool{kStruct: true, kUnion: true, kEnum: true}
+
+type def struct {
+	Name       string
+	Kind       string
+	File       string // slash path from the root
+	Start, End int    // lines, both inclusive
+	Container  string // "struct ev_vm" for its member, the receiver type of a Go method
+	Pkg        string // a Go definition's package
+}
+
+// String names a definition as the errors do: "struct ev_vm at prototype/endovisor/endovisor.h:40".
+func (d *def) String() string {
+	return fmt.Sprintf("%s at %s:%d", d.display(), d.File, d.Start)
+}
+
+// display is how the prose would write the name.
+func (d *def) display() string {
+	switch {
+	case tagKind[d.Kind]:
+		return d.Kind + " " + d.Name
+	case d.Kind == kMethod:
+		return d.Container + "." + d.Name
+	case d.Container != "":
+		return d.Name + " in " + d.Container
+	}
+	return d.Name
+}
+
+// srcFile is a source file: its lines, and the language it is highlighted as.
+type srcFile struct {
+	Path  string
+	Lines []string
+	Lang  string // a chroma lexer's name; "" for plain text
+}
+
+type defIndex struct {
+	files  map[string]*srcFile
+	paths  []string // sorted
+	defs   []*def
+	byName map[string][]*def
+}
+
+// maxSourceFile bounds a source file the index reads; a larger one, or
+// one that is not UTF-8 text, is no source of the book's.
+const maxSourceFile = 1 << 20
+
+// sourceRoots are where the index looks, below the root.
+var sourceRoots = []string{"prototype", "cmd", "tools", "Makefile"}
+
+// isSourcePath: a file the index reads, by its slash path from the root.
+func isSourcePath(p string) bool {
+	for _, part := range strings.Split(path.Dir(p), "/") {
+		if strings.HasPrefix(part, ".") && part != "." || part == "testdata" {
+			return false
+		}
+	}
+	return !strings.HasSuffix(p, "_test.go")
+}
+
+// buildIndex reads every source file below root.
+func buildIndex(root string) (*defIndex, error) {
+	ix := &defIndex{files: map[string]*srcFile{}, byName: map[string][]*def{}}
+	for _, top := range sourceRoots {
+		start := filepath.Join(root, top)
+		if _, err := os.Lstat(start); os.IsNotExist(err) {
+			continue
+		}
+		err := filepath.WalkDir(start, func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, name)
+			rel = filepath.ToSlash(rel)
+			if d.IsDir() {
+				if name != start && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || !isSourcePath(rel) {
+				return nil
+			}
+			return ix.addFile(name, rel)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(ix.paths)
+	for _, d := range ix.defs {
+		ix.byName[d.Name] = append(ix.byName[d.Name], d)
+	}
+	return ix, nil
+}
+
+func (ix *defIndex) addFile(name, rel string) error {
+	st, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	if st.Size() > maxSourceFile {
+		return nil
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+		return nil
+	}
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	f := &srcFile{Path: rel, Lines: strings.Split(strings.TrimSuffix(text, "\n"), "\n"), Lang: langOf(rel)}
+	ix.files[rel] = f
+	ix.paths = append(ix.paths, rel)
+	var defs []*def
+	switch f.Lang {
+	case "c":
+		defs = scanC(text)
+	case "gas":
+		defs = scanAsm(text)
+	case "go":
+		defs, err = scanGo(rel, data)
+		if err != nil {
+			return err
+		}
+	case "bash":
+		defs = scanShell(f.Lines)
+	case "makefile":
+		defs = scanMake(f.Lines)
+	}
+	for _, d := range defs {
+		d.File = rel
+		ix.defs = append(ix.defs, d)
+	}
+	return nil
+}
+
+// langOf names the chroma lexer a file is highlighted with.
+func langOf(p string) string {
+	base := path.Base(p)
+	switch path.Ext(p) {
+	case ".c", ".h":
+		return "c"
+	case ".S", ".s":
+		return "gas"
+	case ".go":
+		return "go"
+	case ".sh":
+		return "bash"
+	case ".mk":
+		return "makefile"
+	case ".html":
+		return "html"
+	case ".css":
+		return "css"
+	case ".js":
+		return "javascript"
+	case ".svg":
+		return "xml"
+	}
+	switch base {
+	case "Makefile", "Kbuild":
+		return "makefile"
+	case "init":
+		return "bash"
+	}
+	return ""
+}
+
+// lookup finds the definitions a name stands for, as the prose or a
+// listing writes it: "x", "x()", "struct x" (union, enum), or "T.M" (a Go
+// method, or a package's name).  A bare name is looked for among the
+// ordinary names first, then among the tags.
+func (ix *defIndex) lookup(name string) []*def {
+	name = strings.TrimSuffix(name, "()")
+	var out []*def
+	if kind, tag, ok := strings.Cut(name, " "); ok {
+		for _, d := range ix.byName[tag] {
+			if d.Kind == kind && tagKind[kind] {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	if t, m, ok := strings.Cut(name, "."); ok {
+		for _, d := range ix.byName[m] {
+			if d.Container == t && d.Kind == kMethod || d.Pkg == t && d.Container == "" {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	var tags []*def
+	for _, d := range ix.byName[name] {
+		if tagKind[d.Kind] {
+			tags = append(tags, d)
+		} else {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return tags
+	}
+	return out
+}
+
+// best drops the declarations when there is a definition: what is left
+// is what the name means, ambiguous if more than one.
+func best(defs []*def) []*def {
+	var out []*def
+	for _, d := range defs {
+		if d.Kind != kDecl {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return defs
+	}
+	return out
+}
+
+// qualified keeps the definitions a qualifier names: a path (a file's, or
+// a directory's ending in /), a file's base name, or a container.
+func qualified(defs []*def, q string) []*def {
+	var out []*def
+	for _, d := range defs {
+		if d.File == q || path.Base(d.File) == q || d.Container == q ||
+			strings.HasSuffix(q, "/") && strings.HasPrefix(d.File, q) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// inFile is the names a file defines, for suggestions.
+func (ix *defIndex) inFile(file string) []*def {
+	var out []*def
+	for _, d := range ix.defs {
+		if d.File == file {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// closest are up to three of names nearest to s, nearest first.
+func closest(s string, names []string) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		d := editDistance(strings.ToLower(s), strings.ToLower(n))
+		if d <= len(s)/2+1 || strings.Contains(n, s) || strings.Contains(s, n) {
+			cs = append(cs, cand{n, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d || cs[i].d == cs[j].d && cs[i].name < cs[j].name })
+	var out []string
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// defLine is a definition as the tests write it: name kind start-end
+// [container].
+func defLine(d *def) string {
+	s := fmt.Sprintf("%s %s %d-%d", d.Name, d.Kind, d.Start, d.End)
+	if d.Container != "" {
+		s += " [" + d.Container + "]"
+	}
+	return s
+}
+
+func TestScanC(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"function, return type above", "static long\nev_map(int a,\n\tint b)\n{\n\treturn a + b;\n}\n",
+			[]string{"ev_map function 1-6"}},
+		{"one-line function", "static inline long yield(void) { return 0; }\n",
+			[]string{"yield function 1-1"}},
+		{"prototype and definition", "long f(void);\nlong f(void)\n{\n}\n",
+			[]string{"f declaration 1-1", "f function 2-4"}},
+		{"attributes", "__printf(2, 3) void ev_log(int x, const char *fmt, ...);\nstatic int __init ev_init(void)\n{\n}\nstatic u64 hot __read_mostly;\n",
+			[]string{"ev_log declaration 1-1", "ev_init function 2-4", "hot variable 5-5"}},
+		{"struct with members", "struct ev_vm {\n\tstruct mutex lock;\n\tlong (*map)(long va, int prot);\n\tu64 a, b[4];\n\tunsigned int bit : 1;\n\tunion {\n\t\tint x;\n\t\tlong y;\n\t};\n\tstruct ev_inner {\n\t\tint z;\n\t} in;\n};\n",
+			[]string{"ev_vm struct 1-13", "lock member 2-2 [struct ev_vm]", "map member 3-3 [struct ev_vm]",
+				"a member 4-4 [struct ev_vm]", "b member 4-4 [struct ev_vm]", "bit member 5-5 [struct ev_vm]",
+				"x member 7-7 [struct ev_vm]", "y member 8-8 [struct ev_vm]", "ev_inner struct 10-12",
+				"z member 11-11 [struct ev_inner]", "in member 12-12 [struct ev_vm]"}},
+		{"enum", "enum kl_prio {\n\tKL_LOW,\n\tKL_HIGH = 2,\n\tKL_NR\n};\nenum { ANON_A, ANON_B };\n",
+			[]string{"kl_prio enum 1-5", "KL_LOW enum constant 2-2 [enum kl_prio]", "KL_HIGH enum constant 3-3 [enum kl_prio]",
+				"KL_NR enum constant 4-4 [enum kl_prio]", "ANON_A enum constant 6-6", "ANON_B enum constant 6-6"}},
+		{"macros", "#define EV_A 1\n#define EV_B(x)\t\\\n\tdo { (x); } while (0)\n# define EV_C\n#ifndef X\n#endif\n",
+			[]string{"EV_A macro 1-1", "EV_B macro 2-3", "EV_C macro 4-4"}},
+		{"typedefs", "typedef long (*ev_fn)(void *);\ntypedef struct {\n\tint a;\n} ev_pair_t;\ntypedef unsigned long u64;\n",
+			[]string{"ev_fn typedef 1-1", "a member 3-3", "ev_pair_t typedef 2-4", "u64 typedef 5-5"}},
+		{"globals", "static int a = 1, b;\nconst struct ops ev_ops = {\n\t.f = g,\n\t.h = { 1, 2 },\n};\nextern long ext;\nstruct fwd;\nchar *names[] = { \"x\", \"}\" };\n",
+			[]string{"a variable 1-1", "b variable 1-1", "ev_ops variable 2-5", "ext declaration 6-6", "names variable 8-8"}},
+		{"Linux's macros", "DEFINE_PER_CPU(struct ev_vcpu *, ev_cur);\nstatic DEFINE_MUTEX(ev_lock);\nstatic LIST_HEAD(ev_list);\nDECLARE_PER_CPU(struct ev_vcpu *, ev_cur);\nstatic DECLARE_RWSEM(ev_sem);\nmodule_init(ev_init);\nEXPORT_SYMBOL_GPL(ev_init);\n",
+			[]string{"ev_cur variable 1-1", "ev_lock variable 2-2", "ev_list variable 3-3", "ev_cur declaration 4-4", "ev_sem variable 5-5"}},
+		{"comments and strings hide braces", "/* struct no { */\nstatic const char *s = \"{ int no; }\"; // {\nchar c = '{';\nint f(void)\n{\n\tif (1) { /* } */ }\n\treturn '}';\n}\n",
+			[]string{"s variable 2-2", "c variable 3-3", "f function 4-8"}},
+		{"a struct variable", "static struct {\n\tint n;\n} counts[4];\n",
+			[]string{"n member 2-2", "counts variable 1-3"}},
+		{"macros within a function", "int f(void)\n{\n#define INNER 1\n\treturn INNER;\n}\n",
+			[]string{"INNER macro 3-3", "f function 1-5"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, d := range scanC(tt.src) {
+				got = append(got, defLine(d))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tt.want, "\n\t"))
+			}
+		})
+	}
+}
+
+func TestScanOthers(t *testing.T) {
+	asm := `#include "x.h"
+#define TENANT(name) \
+	.globl tenant_##name
+.macro EV_UNWIND
+	popq %rbx
+.endm
+	.text
+SYM_FUNC_START(ev_enter)
+	ret
+SYM_FUNC_END(ev_enter)
+
+SYM_CODE_START(ev_resume)
+	jmp 1f /* } */
+1:	ret
+SYM_CODE_END(ev_resume)
+	.globl	first
+	.globl	second
+first:
+	nop
+local:
+	nop
+
+second:
+	ret
+	.size second, .-second
+after:
+`
+	gosrc := `package p
+
+// F does.
+func F() {
+}
+
+type T struct{ a int }
+
+func (t *T) M() {}
+
+var (
+	V = 1
+	W = 2
+)
+
+const C = 3
+`
+	shell := "#!/bin/sh\nfail() {\n\techo x\n\t{ nested; }\n}\none() { true; }\n"
+	mk := ".PHONY: all\nall: book\n\nbook hello:\n\tgo run x \\\n\t  y\n$(BUILD)/x.log:\n\ttrue\nV := 1\n"
+	gd, err := scanGo("p.go", []byte(gosrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		defs []*def
+		want []string
+	}{
+		{"asm", scanAsm(asm), []string{"TENANT macro 2-3", "EV_UNWIND asm macro 4-6", "ev_enter asm symbol 8-10",
+			"ev_resume asm symbol 12-15", "first asm symbol 18-21", "second asm symbol 23-25"}},
+		{"go", gd, []string{"F function 4-5", "T type 7-7", "M method 9-9 [T]", "V variable 12-12", "W variable 13-13", "C const 16-16"}},
+		{"shell", scanShell(strings.Split(shell, "\n")), []string{"fail shell function 2-5", "one shell function 6-6"}},
+		{"make", scanMake(strings.Split(mk, "\n")), []string{"all make target 2-2", "book make target 4-6", "hello make target 4-6"}},
+	} {
+		var got []string
+		for _, d := range tt.defs {
+			got = append(got, defLine(d))
+		}
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("%s: got\n\t%s\nwant\n\t%s", tt.name, strings.Join(got, "\n\t"), strings.Join(tt.want, "\n\t"))
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	ix := &defIndex{byName: map[string][]*def{}}
+	for _, d := range []*def{
+		{Name: "ev_vm", Kind: kStruct, File: "a/vm.c"},
+		{Name: "lock", Kind: kMember, File: "a/vm.c", Container: "struct ev_vm"},
+		{Name: "lock", Kind: kMember, File: "a/vcpu.h", Container: "struct ev_vcpu"},
+		{Name: "run", Kind: kFunc, File: "a/x.c"},
+		{Name: "run", Kind: kDecl, File: "a/x.h"},
+		{Name: "check", Kind: kMethod, File: "c/m.go", Container: "book", Pkg: "main"},
+		{Name: "Within", Kind: kFunc, File: "t/f.go", Pkg: "figlog"},
+		{Name: "only_tag", Kind: kStruct, File: "a/t.h"},
+		{Name: "ev_vm", Kind: kFunc, File: "a/f.c"},
+	} {
+		ix.byName[d.Name] = append(ix.byName[d.Name], d)
+	}
+	names := func(ds []*def) string {
+		var s []string
+		for _, d := range ds {
+			s = append(s, d.String())
+		}
+		return strings.Join(s, "; ")
+	}
+	for _, tt := range []struct{ name, qual, want string }{
+		{"struct ev_vm", "", "struct ev_vm at a/vm.c:0"},
+		{"ev_vm", "", "ev_vm at a/f.c:0"},
+		{"only_tag", "", "struct only_tag at a/t.h:0"},
+		{"run()", "", "run at a/x.c:0"},
+		{"lock", "", "lock in struct ev_vm at a/vm.c:0; lock in struct ev_vcpu at a/vcpu.h:0"},
+		{"lock", "struct ev_vcpu", "lock in struct ev_vcpu at a/vcpu.h:0"},
+		{"lock", "vm.c", "lock in struct ev_vm at a/vm.c:0"},
+		{"lock", "a/", "lock in struct ev_vm at a/vm.c:0; lock in struct ev_vcpu at a/vcpu.h:0"},
+		{"book.check", "", "book.check at c/m.go:0"},
+		{"figlog.Within", "", "Within at t/f.go:0"},
+		{"union ev_vm", "", ""},
+	} {
+		got := best(ix.lookup(tt.name))
+		if tt.qual != "" {
+			got = qualified(got, tt.qual)
+		}
+		if names(got) != tt.want {
+			t.Errorf("%s in %q: got %q, want %q", tt.name, tt.qual, names(got), tt.want)
+		}
+	}
+	if c := closest("ev_stub_crosss", []string{"ev_stub_cross", "ev_stub_enter", "vm_map"}); len(c) == 0 || c[0] != "ev_stub_cross" {
+		t.Errorf("closest: %q", c)
+	}
+}
+
+// TestIndexOfTheTree reads the repository's own sources: every C function
+// body that opens with a brace at the start of a line is a definition
+// found, from a line that names it to a line that closes it, and the
+// listings' candidates are where they are.
+func TestIndexOfTheTree(t *testing.T) {
+	ix, err := buildIndex("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opening := regexp.MustCompile(`(?m)^\{`)
+	for _, p := range ix.paths {
+		f := ix.files[p]
+		if f.Lang != "c" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("../..", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, d := range ix.inFile(p) {
+			if d.Kind == kFunc && d.Start != d.End {
+				n++
+				head := strings.Join(f.Lines[d.Start-1:min(d.Start+2, len(f.Lines))], "\n")
+				if !strings.Contains(head, d.Name) || !strings.HasPrefix(f.Lines[d.End-1], "}") {
+					t.Errorf("%s: %s spans %d-%d, from %q to %q", p, d.Name, d.Start, d.End, f.Lines[d.Start-1], f.Lines[d.End-1])
+				}
+			}
+		}
+		if want := len(opening.FindAllIndex(data, -1)); n != want {
+			t.Errorf("%s: %d functions found, but %d bodies open at a line's start", p, n, want)
+		}
+	}
+	for _, tt := range []struct{ file, name, kind string }{
+		{"prototype/stub/cross.S", "ev_stub_cross", kAsm},
+		{"prototype/endovisor/vcpu.c", "ev_cur_vcpu", kVar},
+		{"prototype/endovisor/registry.c", "ev_registry_lock", kVar},
+		{"prototype/kernelet/sched.c", "kl_schedule", kFunc},
+		{"tools/guest/build.go", "buildTenants", kFunc},
+		{"Makefile", "bench", kTarget},
+	} {
+		found := false
+		for _, d := range ix.lookup(tt.name) {
+			found = found || d.File == tt.file && d.Kind == tt.kind
+		}
+		if !found {
+			t.Errorf("%s: no %s %s", tt.file, tt.kind, tt.name)
+		}
+	}
+	t.Logf("%d files, %d definitions", len(ix.paths), len(ix.defs))
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// The directories of the sources, each with what it is, written by hand
+// in book/src/directories.txt, which INDEX.md and the site's source index
+// both group the files by:
+//
+//	## Prototype directories
+//	prototype/abi/      the interface between the endovisor and ...
+//	## Tools
+//	cmd/mkbook/         the book tool: ...
+//
+// A "## " line starts a group; each other line is a directory (ending in
+// a slash) or a file, then what it is.  A source file belongs to the
+// longest directory that holds it.
+
+const dirsFile = "directories.txt"
+
+type srcGroup struct {
+	id, title string
+	dirs      []*srcDir
+}
+
+type srcDir struct {
+	path, about string
+	files       []string
+	line        int // in directories.txt
+}
+
+// readDirs reads book/src/directories.txt; a book without one has none.
+func (b *book) readDirs() ([]*srcGroup, error) {
+	name := filepath.Join(b.c.src, dirsFile)
+	f, err := os.Open(b.path(name))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var groups []*srcGroup
+	seen := map[string]int{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "" || strings.HasPrefix(line, "# "):
+			continue
+		case strings.HasPrefix(line, "## "):
+			title := strings.TrimSpace(line[3:])
+			groups = append(groups, &srcGroup{id: "g-" + strings.ToLower(strings.ReplaceAll(title, " ", "-")), title: title})
+			continue
+		}
+		if len(groups) == 0 {
+			return nil, fmt.Errorf("%s:%d: a directory before any group (## Title)", name, n)
+		}
+		p, about := line, ""
+		if i := strings.IndexAny(line, " \t"); i >= 0 {
+			p, about = line[:i], strings.TrimSpace(line[i:])
+		}
+		if about == "" {
+			return nil, fmt.Errorf("%s:%d: want a directory or a file, then what it is", name, n)
+		}
+		if first, ok := seen[p]; ok {
+			return nil, fmt.Errorf("%s:%d: %s is described already, on line %d", name, n, p, first)
+		}
+		seen[p] = n
+		if _, err := os.Stat(b.path(strings.TrimSuffix(p, "/"))); err != nil {
+			return nil, fmt.Errorf("%s:%d: no such directory or file %s", name, n, p)
+		}
+		g := groups[len(groups)-1]
+		g.dirs = append(g.dirs, &srcDir{path: p, about: about, line: n})
+	}
+	return groups, sc.Err()
+}
+
+// sourceGroups sorts the source files into the groups of
+// directories.txt; a file in none of its directories goes to a last
+// group, by its directory.
+func (b *book) sourceGroups(ix *defIndex) ([]*srcGroup, error) {
+	groups, err := b.readDirs()
+	if err != nil {
+		return nil, err
+	}
+	var all []*srcDir
+	for _, g := range groups {
+		all = append(all, g.dirs...)
+	}
+	other := &srcGroup{id: "g-other", title: "Other files"}
+	byDir := map[string]*srcDir{}
+	for _, p := range ix.paths {
+		var home *srcDir
+		for _, d := range all {
+			if (p == d.path || strings.HasSuffix(d.path, "/") && strings.HasPrefix(p, d.path)) && (home == nil || len(d.path) > len(home.path)) {
+				home = d
+			}
+		}
+		if home == nil {
+			dir := path.Dir(p) + "/"
+			if home = byDir[dir]; home == nil {
+				home = &srcDir{path: dir}
+				byDir[dir] = home
+				other.dirs = append(other.dirs, home)
+			}
+		}
+		home.files = append(home.files, p)
+	}
+	sort.Slice(other.dirs, func(i, j int) bool { return other.dirs[i].path < other.dirs[j].path })
+	if len(other.dirs) > 0 {
+		groups = append(groups, other)
+	}
+	return groups, nil
+}
