@@ -51,6 +51,8 @@ type book struct {
 	ncodenames int                          // code names checked
 	index      *defIndex                    // the sources' definitions, read once
 	hl         map[string][]string          // each source file's lines, highlighted
+	srcGroups  []*srcGroup                  // the source index's groups (dirs.go)
+	external   map[string]int               // book/src/external.txt: names, by line
 }
 
 // path makes a configured path absolute: relative ones are under the root.

@@ -296,10 +296,34 @@ var (
 	perCPUMacro = regexp.MustCompile(`^(DEFINE|DECLARE)_PER_CPU`)
 )
 
+// testCall is a call that names a test of a kernel's: check("name", ...)
+// or expect("name", ...), whose name the log reports it by.
+var testCall = regexp.MustCompile(`\b(check|expect)\(\s*"([A-Za-z_][A-Za-z0-9_]*)"`)
+
+// tests lists the tests a C file names, each where it is first named: the
+// code around the call is the test.
+func tests(raw, blanked []string) []*def {
+	var defs []*def
+	seen := map[string]bool{}
+	for n, l := range raw {
+		for _, m := range testCall.FindAllStringSubmatchIndex(l, -1) {
+			name := l[m[4]:m[5]]
+			// Not in a comment or a string, which the blanked line has not.
+			if seen[name] || n >= len(blanked) || !strings.HasPrefix(blanked[n][m[2]:], l[m[2]:m[3]]+"(") {
+				continue
+			}
+			seen[name] = true
+			defs = append(defs, &def{Name: name, Kind: kTest, Start: n + 1, End: n + 1})
+		}
+	}
+	return defs
+}
+
 // scanC lists the definitions of a C source or header.
 func scanC(src string) []*def {
 	lines := strings.Split(blankC(src), "\n")
-	defs := cppLines(lines)
+	defs := tests(strings.Split(src, "\n"), lines)
+	defs = append(defs, cppLines(lines)...)
 	toks := ctokens(lines)
 	for i := 0; i < len(toks); {
 		start := i

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -38,6 +39,8 @@ const (
 	kConst     = "const"
 	kShell     = "shell function"
 	kTarget    = "make target"
+	kService   = "service"
+	kTest      = "test" // a kernel's test, by the name its log reports
 )
 
 // tagKind: a struct, union or enum tag, named "struct X" and not "X".
@@ -159,7 +162,7 @@ func (ix *defIndex) addFile(name, rel string) error {
 	var defs []*def
 	switch f.Lang {
 	case "c":
-		defs = scanC(text)
+		defs = services(scanC(text))
 	case "gas":
 		defs = scanAsm(text)
 	case "go":
@@ -177,6 +180,22 @@ func (ix *defIndex) addFile(name, rel string) error {
 		ix.defs = append(ix.defs, d)
 	}
 	return nil
+}
+
+// serviceMacro is a service's number in the ABI: EV_SVC_VM_MAP numbers
+// the service the book calls vm_map.
+var serviceMacro = regexp.MustCompile(`^EV_SVC_([A-Z0-9_]+)$`)
+
+// services adds to a C file's definitions a service for each of its
+// service numbers: the name the book calls it by, defined where its
+// number is.
+func services(defs []*def) []*def {
+	for _, d := range defs {
+		if m := serviceMacro.FindStringSubmatch(d.Name); m != nil && d.Kind == kMacro {
+			defs = append(defs, &def{Name: strings.ToLower(m[1]), Kind: kService, Start: d.Start, End: d.End})
+		}
+	}
+	return defs
 }
 
 // langOf names the chroma lexer a file is highlighted with.
@@ -263,12 +282,13 @@ func best(defs []*def) []*def {
 	return out
 }
 
-// qualified keeps the definitions a qualifier names: a path (a file's, or
-// a directory's ending in /), a file's base name, or a container.
+// qualified keeps the definitions a qualifier names: a file's path, or
+// its end (main.c, mem/main.c), a directory's path ending in /, or a
+// container.
 func qualified(defs []*def, q string) []*def {
 	var out []*def
 	for _, d := range defs {
-		if d.File == q || path.Base(d.File) == q || d.Container == q ||
+		if strings.HasSuffix("/"+d.File, "/"+q) || d.Container == q ||
 			strings.HasSuffix(q, "/") && strings.HasPrefix(d.File, q) {
 			out = append(out, d)
 		}
@@ -301,7 +321,7 @@ func closest(s string, names []string) []string {
 		}
 		seen[n] = true
 		d := editDistance(strings.ToLower(s), strings.ToLower(n))
-		if d <= len(s)/2+1 || strings.Contains(n, s) || strings.Contains(s, n) {
+		if d <= len(s)/2+1 || len(n) >= 4 && len(s) >= 4 && (strings.Contains(n, s) || strings.Contains(s, n)) {
 			cs = append(cs, cand{n, d})
 		}
 	}

@@ -52,6 +52,8 @@ func TestScanC(t *testing.T) {
 			[]string{"s variable 2-2", "c variable 3-3", "f function 4-8"}},
 		{"a struct variable", "static struct {\n\tint n;\n} counts[4];\n",
 			[]string{"n member 2-2", "counts variable 1-3"}},
+		{"tests a kernel names", "void f(void)\n{\n\tcheck(\"kick_race\", ok);\n\t/* check(\"said\", 1) */\n\texpect(\"kick_race\", 1);\n\tprint(\"check(\\\"no\\\")\");\n}\n",
+			[]string{"kick_race test 3-3", "f function 1-7"}},
 		{"macros within a function", "int f(void)\n{\n#define INNER 1\n\treturn INNER;\n}\n",
 			[]string{"INNER macro 3-3", "f function 1-5"}},
 	}

@@ -41,23 +41,20 @@ import (
 // placeholder prints never passes through Markdown (splice.go), and what
 // it may read of the logs is bounded (logs.go).
 
-// expand resolves every placeholder of a chapter and returns its Markdown
-// with each replaced (splice.go).
+// expand resolves every placeholder of a chapter, and its code names and
+// chapter numbers (codenames.go), and returns its Markdown with each
+// placeholder replaced and each name marked (splice.go).
 func (b *book) expand(ch *chapter) (string, error) {
 	s := ch.source
-	var out strings.Builder
-	last := 0
+	var edits []edit
 	for _, m := range s.marks {
-		out.WriteString(s.text[last:m.start])
-		last = m.stop
 		at := fmt.Sprintf("%s:%d", ch.src, s.line(m.start))
 		ph := s.text[m.start:m.stop]
 		switch {
 		case m.literal && s.where(m.start, m.stop) == "prose":
-			out.WriteString(ph) // Markdown drops the backslash
-			continue
+			continue // Markdown drops the backslash
 		case m.literal:
-			out.WriteString("{{") // code shows it as written
+			edits = append(edits, edit{m.start, m.stop, "{{"}) // code shows it as written
 			continue
 		case m.unclosed:
 			return "", fmt.Errorf("%s: unclosed placeholder %q", at, strings.TrimRight(ph, "\r\n"))
@@ -83,7 +80,7 @@ func (b *book) expand(ch *chapter) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
 		}
-		out.WriteString(repl)
+		edits = append(edits, edit{m.start, m.stop, repl})
 		ch.refs = append(ch.refs, u.refs...)
 		switch {
 		case u.claim != nil:
@@ -91,6 +88,19 @@ func (b *book) expand(ch *chapter) (string, error) {
 		case len(u.aggs) > 0:
 			ch.figs = append(ch.figs, u)
 		}
+	}
+	names, err := b.linkNames(ch)
+	if err != nil {
+		return "", err
+	}
+	edits = append(edits, names...)
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	var out strings.Builder
+	last := 0
+	for _, e := range edits {
+		out.WriteString(s.text[last:e.start])
+		out.WriteString(e.text)
+		last = e.stop
 	}
 	out.WriteString(s.text[last:])
 	return out.String(), nil

@@ -100,8 +100,10 @@ func findMarks(src string) []mark {
 }
 
 type inlineCode struct {
-	segs []segment
-	text string // the span's content as the page shows it
+	segs        []segment
+	text        string // the span's content as the page shows it
+	start, stop int    // the span with its backticks
+	image       bool   // in an image's text, which is an attribute
 }
 
 // parseSource parses a chapter.  The parser sees each placeholder's words
@@ -139,6 +141,14 @@ func parseSource(src string) *source {
 					cs.text += src[t.Segment.Start:t.Segment.Stop]
 				}
 			}
+			if len(cs.segs) > 0 {
+				cs.start, cs.stop = backticks(src, cs.segs[0].start, cs.segs[len(cs.segs)-1].stop)
+			}
+			for p := n.Parent(); p != nil; p = p.Parent() {
+				if _, ok := p.(*ast.Image); ok {
+					cs.image = true
+				}
+			}
 			s.spans = append(s.spans, cs)
 			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
@@ -154,6 +164,24 @@ func parseSource(src string) *source {
 		return ast.WalkContinue, nil
 	})
 	return s
+}
+
+// backticks widens a code span's content, [i, j), to its backticks: only
+// a space of padding lies between the two.
+func backticks(src string, i, j int) (int, int) {
+	for i > 0 && src[i-1] != '`' {
+		i--
+	}
+	for i > 0 && src[i-1] == '`' {
+		i--
+	}
+	for j < len(src) && src[j] != '`' {
+		j++
+	}
+	for j < len(src) && src[j] == '`' {
+		j++
+	}
+	return i, j
 }
 
 // where says what the bytes [i, j) of the chapter are: "prose", "span"
