@@ -47,6 +47,8 @@ type book struct {
 	lines      map[string]int               // the lines of each log {{logfile}} named
 	scanned    int64                        // bytes of logs read for placeholders and pages
 	ncodenames int                          // code names checked
+	cur        *chapter                     // the chapter being expanded
+	diagrams   map[string]*chapter          // each diagram shown, and where
 }
 
 // path makes a configured path absolute: relative ones are under the root.
@@ -132,10 +134,23 @@ func load(c config) (*book, error) {
 		return nil, err
 	}
 	b.chapters = chapters
+	// Every chapter is parsed before any is resolved: a placeholder may
+	// read another chapter (the service table finds the chapter that
+	// explains each service).
 	for _, ch := range b.chapters {
-		if err := b.resolve(ch); err != nil {
+		text, err := readSource(b.path(ch.src))
+		if err != nil {
 			return nil, err
 		}
+		ch.source = parseSource(text)
+	}
+	for _, ch := range b.chapters {
+		if ch.body, err = b.expand(ch); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.checkDiagrams(); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -154,16 +169,6 @@ func (b *book) suite(name string) (*figlog.Suite, error) {
 	}
 	b.suites[name] = s
 	return s, nil
-}
-
-func (b *book) resolve(ch *chapter) error {
-	text, err := readSource(b.path(ch.src))
-	if err != nil {
-		return err
-	}
-	ch.source = parseSource(text)
-	ch.body, err = b.expand(ch)
-	return err
 }
 
 func (b *book) nfigures() int {

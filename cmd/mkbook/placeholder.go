@@ -42,6 +42,7 @@ import (
 // with each replaced (splice.go).
 func (b *book) expand(ch *chapter) (string, error) {
 	s := ch.source
+	b.cur = ch
 	var out strings.Builder
 	last := 0
 	for _, m := range s.marks {
@@ -103,15 +104,17 @@ type placeholderKind interface {
 }
 
 var kinds = map[string]placeholderKind{
-	"fig":     figKind{},
-	"log":     logKind{},
-	"logfile": logfileKind{},
-	"ratio":   compareKind{op: "ratio"},
-	"diff":    compareKind{op: "diff"},
-	"run":     runKind{},
-	"table":   tableKind{},
-	"quote":   quoteKind{},
-	"claim":   claimKind{},
+	"fig":      figKind{},
+	"log":      logKind{},
+	"logfile":  logfileKind{},
+	"ratio":    compareKind{op: "ratio"},
+	"diff":     compareKind{op: "diff"},
+	"run":      runKind{},
+	"table":    tableKind{},
+	"quote":    quoteKind{},
+	"claim":    claimKind{},
+	"diagram":  diagramKind{},
+	"services": servicesKind{},
 }
 
 func (b *book) placeholder(words []string) (use, error) {
