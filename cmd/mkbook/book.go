@@ -53,6 +53,8 @@ type book struct {
 	hl         map[string][]string          // each source file's lines, highlighted
 	srcGroups  []*srcGroup                  // the source index's groups (dirs.go)
 	external   map[string]int               // book/src/external.txt: names, by line
+	cur        *chapter                     // the chapter being expanded
+	diagrams   map[string]*chapter          // each diagram shown, and where
 }
 
 // path makes a configured path absolute: relative ones are under the root.
@@ -138,10 +140,23 @@ func load(c config) (*book, error) {
 		return nil, err
 	}
 	b.chapters = chapters
+	// Every chapter is parsed before any is resolved: a placeholder may
+	// read another chapter (the service table finds the chapter that
+	// explains each service).
 	for _, ch := range b.chapters {
-		if err := b.resolve(ch); err != nil {
+		text, err := readSource(b.path(ch.src))
+		if err != nil {
 			return nil, err
 		}
+		ch.source = parseSource(text)
+	}
+	for _, ch := range b.chapters {
+		if ch.body, err = b.expand(ch); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.checkDiagrams(); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

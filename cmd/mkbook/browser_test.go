@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,8 +66,11 @@ func browser(t *testing.T, bin string) context.Context {
 // an open overlay; the arrows leave a scrolling block alone and ignore
 // Shift; no page, log pages too, is wider than a 320px window; the drawer
 // closes on a tap outside and on Esc; a log page has the bar and follows
-// the theme; print.html has contents and links only within itself; and every internal link of every page lands on a page and an
-// anchor that exist.  Screenshots go to $EV_SCREENSHOTS if set.
+// the theme; print.html has contents and links only within itself; a
+// diagram is inlined with its numbered caption, its text legible on the
+// page and on its boxes in both themes; a ratio's link lands on its entry,
+// which links to both its figures; print.html has no id twice; and every
+// internal link of every page lands on a page and an anchor that exist.  Screenshots go to $EV_SCREENSHOTS if set.
 func TestSiteInBrowser(t *testing.T) {
 	bin := chromium()
 	if bin == "" {
@@ -435,6 +439,63 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Errorf("print.html's first chapter is headed %q", h)
 	}
 
+	// A diagram is inlined in its chapter as a numbered figure, and its
+	// text stands out from the page and from its boxes in both themes.
+	var textColour [2]string
+	for i, theme := range []string{"light", "dark"} {
+		evalString(t, ctx, `localStorage.setItem('book-theme', '`+theme+`'), ''`)
+		do(chromedp.Navigate(url("crossing.html")), chromedp.WaitReady(chromedp.CSS("body")))
+		d := evalStrings(t, ctx, `(() => { const f = document.querySelector('figure.diagram'); if (!f || !f.querySelector('svg.diagram-svg text')) return [];
+			const c = e => getComputedStyle(e); return [f.querySelector('figcaption').textContent, c(f.querySelector('svg text')).fill,
+			c(document.body).backgroundColor, c(f.querySelector('svg .d-fill')).fill, c(f.querySelector('svg .d-trust')).fill,
+			c(f.querySelector('svg text.d-muted')).fill, c(f.querySelector('svg .d-head.d-accent')).fill] })()`)
+		if len(d) == 0 {
+			t.Fatalf("crossing.html has no inlined diagram with text")
+		}
+		if !strings.HasPrefix(d[0], "Figure 1.1. The two stacks") {
+			t.Errorf("the diagram's caption is %q", d[0])
+		}
+		for _, c := range [][2]string{{d[1], d[2]}, {d[1], d[3]}, {d[1], d[4]}, {d[5], d[2]}, {d[6], d[2]}} {
+			if r := contrast(t, c[0], c[1]); r < 4.5 {
+				t.Errorf("%s theme: a diagram's %s on %s has a contrast of %.1f:1", theme, c[0], c[1], r)
+			}
+		}
+		textColour[i] = d[1]
+		if i == 0 {
+			shot("diagram-light")
+		} else {
+			shot("diagram-dark")
+		}
+	}
+	if textColour[0] == textColour[1] {
+		t.Errorf("a diagram's text is %s in both themes", textColour[0])
+	}
+	evalString(t, ctx, `localStorage.setItem('book-theme', 'light'), ''`)
+
+	// A ratio links to its own provenance entry, which links to both of its
+	// figures; its title names both.
+	do(chromedp.Navigate(url("crossing.html")), chromedp.WaitReady(chromedp.CSS("body")))
+	if title := evalString(t, ctx, `document.querySelector('a.fig[href*="#ratio-"]').title`); !strings.Contains(title, "hello:crossing.stub, 98.6 cycles") || !strings.Contains(title, "hello:crossing.direct, 40.5 cycles") {
+		t.Errorf("a ratio's title is %q, want both figures named with their values", title)
+	}
+	do(chromedp.Click(chromedp.CSS(`a.fig[href*="#ratio-"]`)), chromedp.WaitReady(chromedp.CSS("body")), chromedp.Sleep(100*time.Millisecond))
+	if p := page(); p != "provenance.html" {
+		t.Fatalf("a ratio's link went to %s", p)
+	}
+	both := evalStrings(t, ctx, `[...document.getElementById(decodeURIComponent(location.hash.slice(1))).querySelectorAll('p:not(.cited) a')].map(a => a.getAttribute('href') + (document.getElementById(decodeURIComponent(a.hash.slice(1))) ? '' : ' (missing)'))`)
+	if strings.Join(both, " ") != "#f-hello:crossing.stub #f-hello:crossing.direct" {
+		t.Errorf("a ratio's entry links to %q, want both of its figures", both)
+	}
+
+	// The print view has every diagram, numbered, and no id twice.
+	do(chromedp.Navigate(url("print.html")), chromedp.WaitReady(chromedp.CSS("body")))
+	if c := evalString(t, ctx, `(document.querySelector('#crossing--figure-stacks figcaption') || {}).textContent || ''`); !strings.HasPrefix(c, "Figure 1.1.") {
+		t.Errorf("print.html's diagram is captioned %q", c)
+	}
+	if dup := evalStrings(t, ctx, `(() => { const seen = new Set(), dup = []; for (const e of document.querySelectorAll('[id]')) { if (seen.has(e.id)) dup.push(e.id); seen.add(e.id) } return dup })()`); len(dup) > 0 {
+		t.Errorf("print.html has these ids twice: %q", dup)
+	}
+
 	// Every internal link of every page lands on a page and anchor that exist.
 	checked := 0
 	for _, p := range append(pages, logs...) {
@@ -462,6 +523,27 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Fatal("no internal links were checked")
 	}
 	t.Logf("%d internal links checked; screenshots in %s", checked, shots)
+}
+
+// contrast is the WCAG contrast ratio of two CSS colours, rgb(r, g, b).
+func contrast(t *testing.T, a, b string) float64 {
+	t.Helper()
+	lum := func(c string) float64 {
+		var r, g, bl float64
+		if _, err := fmt.Sscanf(c, "rgb(%g, %g, %g)", &r, &g, &bl); err != nil {
+			t.Fatalf("colour %q: %v", c, err)
+		}
+		f := func(v float64) float64 {
+			v /= 255
+			if v <= 0.03928 {
+				return v / 12.92
+			}
+			return math.Pow((v+0.055)/1.055, 2.4)
+		}
+		return 0.2126*f(r) + 0.7152*f(g) + 0.0722*f(bl)
+	}
+	x, y := lum(a), lum(b)
+	return (math.Max(x, y) + 0.05) / (math.Min(x, y) + 0.05)
 }
 
 // evaluate runs a script in the page and returns its value.

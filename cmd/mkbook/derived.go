@@ -72,21 +72,35 @@ func derivedRule(d *figlog.Derived) string {
 	return fmt.Sprintf("the median over %d boot(s) of each boot's %s, from that boot's two values", len(d.PerBoot), what)
 }
 
+// derivedLink links a ratio or a difference to its provenance entry,
+// which links to each of its two figures; the title names both, with
+// their values.
 func (b *book) derivedLink(d *figlog.Derived, text string) string {
-	title := fmt.Sprintf("%s %s:%s %s:%s: %s", d.Op, d.A.Suite, d.A.Key, d.B.Suite, d.B.Key, derivedRule(d))
+	of := map[string]string{"ratio": "over", "diff": "less"}[d.Op]
+	title := fmt.Sprintf("%s %s:%s, %s %s, %s %s:%s, %s %s: %s; the link shows both figures",
+		d.Op, d.A.Suite, d.A.Key, formatValue(d.A, d.A.Value), d.A.Unit, of,
+		d.B.Suite, d.B.Key, formatValue(d.B, d.B.Value), d.B.Unit, derivedRule(d))
 	return fmt.Sprintf(`<a class="fig" href="provenance.html#%s" title="%s">%s</a>`,
 		derivedAnchor(d), html.EscapeString(title), html.EscapeString(text))
 }
 
-// derivedEntry is d's section of the provenance page.
-func (b *book) derivedEntry(s *strings.Builder, d *figlog.Derived) {
+// derivedEntry is d's section of the provenance page: the words it was
+// cited with, the sections that cite it, and a link to each figure.
+func (b *book) derivedEntry(s *strings.Builder, d *figlog.Derived, cites map[string][]cite, said map[string]string) {
 	sym := map[string]string{"ratio": " / ", "diff": " − "}[d.Op]
-	fmt.Fprintf(s, "<section class=\"figure\" id=\"%s\">\n<h2>%s:%s%s%s:%s</h2>\n", html.EscapeString(derivedAnchor(d)),
-		html.EscapeString(d.A.Suite), html.EscapeString(d.A.Key), sym, html.EscapeString(d.B.Suite), html.EscapeString(d.B.Key))
-	fmt.Fprintf(s, "<p><strong>%s</strong>, %s, of <a href=\"#%s\">%s:%s</a> and <a href=\"#%s\">%s:%s</a>.</p>\n",
-		html.EscapeString(b.derivedText(d)), html.EscapeString(derivedRule(d)),
-		html.EscapeString(anchorOf(d.A)), html.EscapeString(d.A.Suite), html.EscapeString(d.A.Key),
-		html.EscapeString(anchorOf(d.B)), html.EscapeString(d.B.Suite), html.EscapeString(d.B.Key))
+	k := derivedAnchor(d)
+	words := ""
+	if w := said[k]; w != "" {
+		words = html.EscapeString(w) + " "
+	}
+	fmt.Fprintf(s, "<section class=\"figure\" id=\"%s\">\n<h2>%s<code class=\"key\">%s:%s%s%s:%s</code></h2>\n%s", html.EscapeString(k), words,
+		html.EscapeString(d.A.Suite), html.EscapeString(d.A.Key), sym, html.EscapeString(d.B.Suite), html.EscapeString(d.B.Key), citedIn(cites[k]))
+	figure := func(a *figlog.Aggregate) string {
+		return fmt.Sprintf("<a href=\"#%s\">%s:%s</a>, %s %s", html.EscapeString(anchorOf(a)), html.EscapeString(a.Suite),
+			html.EscapeString(a.Key), formatValue(a, a.Value), html.EscapeString(a.Unit))
+	}
+	fmt.Fprintf(s, "<p><strong>%s</strong>, %s, of %s, and %s.</p>\n",
+		html.EscapeString(b.derivedText(d)), html.EscapeString(derivedRule(d)), figure(d.A), figure(d.B))
 	if d.Across {
 		s.WriteString("</section>\n")
 		return

@@ -28,6 +28,8 @@ func FuzzExpand(f *testing.F) {
 		"| {{claim bench:mem.first_touch_faults == 0 every}} | `{{claim bench:kl.yield_rt < 1}}` |\n| - | - |\n",
 		"# `ev_stub_cross`\n\n`ev_stub_cross` in `prototype/stub/cross.S`, [`make hello`](x.html), chapter 1\n\n{{code prototype/stub/cross.S ev_stub_cross /cmpq/ /ret/}}\n",
 		"![`ev_stub_cross`](a.png) `struct x` `a.b` `cross.S` `prototype/` {{code prototype/stub/cross.S /\\/ x/ omit /a/ /b/}}\n",
+		"{{diagram stacks The <b>two</b> stacks & \"a\" crossing.}}\n\n- {{diagram stacks again}}\n\n`{{diagram x y}}` {{diagram ../x y}}\n",
+		"{{services prototype/stub/cross.S}}\n\n{{services ../../etc/passwd}}\n",
 	} {
 		f.Add(s)
 	}

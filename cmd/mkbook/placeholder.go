@@ -46,6 +46,7 @@ import (
 // placeholder replaced and each name marked (splice.go).
 func (b *book) expand(ch *chapter) (string, error) {
 	s := ch.source
+	b.cur = ch
 	var edits []edit
 	for _, m := range s.marks {
 		at := fmt.Sprintf("%s:%d", ch.src, s.line(m.start))
@@ -117,16 +118,18 @@ type placeholderKind interface {
 }
 
 var kinds = map[string]placeholderKind{
-	"fig":     figKind{},
-	"log":     logKind{},
-	"logfile": logfileKind{},
-	"ratio":   compareKind{op: "ratio"},
-	"diff":    compareKind{op: "diff"},
-	"run":     runKind{},
-	"table":   tableKind{},
-	"quote":   quoteKind{},
-	"claim":   claimKind{},
-	"code":    codeKind{},
+	"fig":      figKind{},
+	"log":      logKind{},
+	"logfile":  logfileKind{},
+	"ratio":    compareKind{op: "ratio"},
+	"diff":     compareKind{op: "diff"},
+	"run":      runKind{},
+	"table":    tableKind{},
+	"quote":    quoteKind{},
+	"claim":    claimKind{},
+	"code":     codeKind{},
+	"diagram":  diagramKind{},
+	"services": servicesKind{},
 }
 
 // rawKind is a kind whose arguments are not words: a listing's regexps

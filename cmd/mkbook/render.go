@@ -298,7 +298,7 @@ func (b *book) provenance(cites map[string][]cite, said map[string]string) strin
 	}
 	sort.Strings(dkeys)
 	for _, k := range dkeys {
-		b.derivedEntry(&s, b.derivs[k])
+		b.derivedEntry(&s, b.derivs[k], cites, said)
 	}
 	b.claimsEntry(&s)
 	return s.String()

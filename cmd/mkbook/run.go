@@ -15,10 +15,12 @@ import (
 )
 
 // suiteRef finds the suites a placeholder names: the part before the colon
-// of every SUITE:KEY, and the first argument of run, table and quote.
+// of every SUITE:KEY, the first argument of run, table and quote, and the
+// suite whose log a logfile names.
 var (
 	placeholderRE = regexp.MustCompile(`\{\{\s*(\w+)\s+([^}]*)\}\}`)
 	bootLine      = regexp.MustCompile(`^guest: (\S+) boot (\d+)/(\d+) ok in (\S+):`)
+	bootSuffixRE  = regexp.MustCompile(`-[1-9][0-9]*$`)
 )
 
 // referencedSuites lists, in order of first use, the suites the chapters of
@@ -53,6 +55,14 @@ func referencedSuites(c config) ([]string, error) {
 				continue // a listing names a source file, and no suite
 			}
 			words := strings.Fields(m[2])
+			if m[1] == "logfile" {
+				// A log line names a file, and the suite that writes it
+				// if it is one of the logs directory's own.
+				if len(words) == 1 {
+					add(logfileSuite(c, words[0]))
+				}
+				continue
+			}
 			if len(words) > 0 && (m[1] == "run" || m[1] == "table" || m[1] == "quote") {
 				add(words[0])
 				continue
@@ -65,6 +75,30 @@ func referencedSuites(c config) ([]string, error) {
 		}
 	}
 	return suites, bad
+}
+
+// logfileSuite is the suite whose log {{logfile PATH:LINE}} names: PATH is
+// SUITE.log or SUITE-N.log in the logs directory.  Any other file is no
+// suite's, and gives "".
+func logfileSuite(c config, ref string) string {
+	name := ref
+	if i := strings.LastIndexByte(ref, ':'); i >= 0 {
+		name = ref[:i]
+	}
+	if filepath.Clean(filepath.Dir(name)) != filepath.Clean(c.logs) {
+		return ""
+	}
+	base, ok := strings.CutSuffix(filepath.Base(name), ".log")
+	if !ok {
+		return ""
+	}
+	if m := bootSuffixRE.FindStringIndex(base); m != nil {
+		base = base[:m[0]]
+	}
+	if !figlog.ValidSuite(base) {
+		return ""
+	}
+	return base
 }
 
 // runSuites runs, with make, every suite the book uses that has no logs

@@ -44,28 +44,28 @@
  * only reads it also takes the module's read-only data.  A buffer lies
  * wholly within one of them.
  */
-#define EV_SVC_NOP		0	/* (): nothing; the crossing is timed with it */
-#define EV_SVC_LOG		1	/* (buf, len): -EINVAL bad length, -EFAULT not the sandbox's */
+#define EV_SVC_NOP		0	/* (): 0, having done nothing: the crossing is timed with it */
+#define EV_SVC_LOG		1	/* (buf, len): 0; -EINVAL bad length, -EFAULT not the sandbox's */
 #define EV_SVC_MEM_ALLOC	2	/* (size, flags): address; -EINVAL, -ENOMEM, ending */
-#define EV_SVC_MEM_FREE		3	/* (address): -ENOENT no block starts there, -EINVAL inside one */
-#define EV_SVC_VCPU_IDLE	4	/* (): sleep until kicked; -EINTR on a fatal signal */
-#define EV_SVC_VCPU_KICK	5	/* (vcpu): -EINVAL no such vCPU */
-#define EV_SVC_SET_UPCALL	6	/* (entry): -EFAULT not in the kernel's text */
-#define EV_SVC_FRAME_GRANT	7	/* (count, out): frames into out[]; -EINVAL, -EFAULT, -ENOMEM, ending */
+#define EV_SVC_MEM_FREE		3	/* (address): 0; -ENOENT no block starts there, -EINVAL inside one */
+#define EV_SVC_VCPU_IDLE	4	/* (): 0 once kicked, sleeping until then; -EINTR on a fatal signal */
+#define EV_SVC_VCPU_KICK	5	/* (vcpu): 0; -EINVAL no such vCPU */
+#define EV_SVC_SET_UPCALL	6	/* (entry): 0; -EFAULT not in the kernel's text */
+#define EV_SVC_FRAME_GRANT	7	/* (count, out): count, with the frames in out[]; -EINVAL, -EFAULT, -ENOMEM, ending */
 #define EV_SVC_VM_CREATE	8	/* (): a tenant address space (> 0); -ENOSPC, -ENOMEM, ending */
-#define EV_SVC_VM_DESTROY	9	/* (vm): -EBADF no such space, -EBUSY a tenant runs in it */
-#define EV_SVC_VM_MAP		10	/* (vm, va, frame, prot): -EBADF, -EINVAL, -EACCES, -EEXIST, -ENOSPC past EV_MAP_QUOTA or EV_PT_QUOTA */
-#define EV_SVC_VM_PROTECT	11	/* (vm, va, pages, prot): -EBADF, -EINVAL, -ENOENT */
-#define EV_SVC_VM_UNMAP		12	/* (vm, va, pages): -EBADF, -EINVAL, -ENOENT */
-#define EV_SVC_VM_BATCH		13	/* (vm, ops, count): ops done, or -errno of the first to fail (as vm_map, vm_protect, vm_unmap); -EFAULT */
-#define EV_SVC_COPY_FROM_TENANT	14	/* (vm, dst, src, len): -EBADF, -EINVAL, -EFAULT */
-#define EV_SVC_COPY_TO_TENANT	15	/* (vm, dst, src, len): -EBADF, -EINVAL, -EFAULT */
-#define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL, -ENOSPC page tables at EV_PT_QUOTA, ending */
-#define EV_SVC_CALIBRATE	17	/* (what, a0 .. a3): Linux's own costs, into the log; -EINVAL, -EBADF, -EFAULT, -ENOMEM, -ENOSPC as tenant_run */
-#define EV_SVC_VM_ACTIVATE	18	/* (vm or 0): the carrier adopts vm's mm, or its own; -EBADF */
+#define EV_SVC_VM_DESTROY	9	/* (vm): 0; -EBADF no such space, -EBUSY a tenant runs in it */
+#define EV_SVC_VM_MAP		10	/* (vm, va, frame, prot): 0; -EBADF, -EINVAL, -EACCES, -EEXIST, -ENOSPC past EV_MAP_QUOTA or EV_PT_QUOTA */
+#define EV_SVC_VM_PROTECT	11	/* (vm, va, pages, prot): 0; -EBADF, -EINVAL, -ENOENT */
+#define EV_SVC_VM_UNMAP		12	/* (vm, va, pages): 0; -EBADF, -EINVAL, -ENOENT */
+#define EV_SVC_VM_BATCH		13	/* (vm, ops, count): count, or -errno of the first to fail (as vm_map, vm_protect, vm_unmap); -EFAULT */
+#define EV_SVC_COPY_FROM_TENANT	14	/* (vm, dst, src, len): 0; -EBADF, -EINVAL, -EFAULT */
+#define EV_SVC_COPY_TO_TENANT	15	/* (vm, dst, src, len): 0; -EBADF, -EINVAL, -EFAULT */
+#define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL, -ENOSPC page tables at EV_PT_QUOTA, -ENOMEM, ending */
+#define EV_SVC_CALIBRATE	17	/* (what, a0 .. a3): 0, with Linux's own costs in the log; -EINVAL, -EBADF, -EFAULT, -ENOMEM, -ENOSPC as tenant_run, -EINTR on a fatal signal */
+#define EV_SVC_VM_ACTIVATE	18	/* (vm or 0): 0, the carrier having adopted vm's mm, or its own; -EBADF */
 #define EV_SVC_FPU_CREATE	19	/* (src or 0): a copy of src's FPU context, or the initial one (> 0); -EBADF, -EBUSY, -ENOSPC, -ENOMEM, ending */
-#define EV_SVC_FPU_DESTROY	20	/* (fpu): -EBADF, -EBUSY loaded on another vCPU's carrier */
-#define EV_SVC_FPU_SWITCH	21	/* (fpu): save the carrier's user FPU state, load fpu's; -EBADF, -EBUSY loaded on another vCPU's carrier, -ENOMEM */
+#define EV_SVC_FPU_DESTROY	20	/* (fpu): 0; -EBADF, -EBUSY loaded on another vCPU's carrier */
+#define EV_SVC_FPU_SWITCH	21	/* (fpu): 0, the carrier's user FPU state saved and fpu's loaded; -EBADF, -EBUSY loaded on another vCPU's carrier, -ENOMEM */
 #define EV_SVC_VM_QUERY		22	/* (vm, va): the frame mapped at va | its EV_PROT_* bits; -EBADF, -EINVAL, -ENOENT nothing mapped */
 #define EV_NR_SERVICES		23
 

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"endovisor/tools/figlog"
+)
+
+// {{services HEADER}}, alone on its line, is the table of the services
+// generated from the header that numbers them (prototype/abi/ev_abi.h), so
+// that the book's table cannot drift from the code.  Each service is one
+// line of the header:
+//
+//	#define EV_SVC_VM_MAP  10  /* (vm, va, frame, prot): 0; -EBADF, -EINVAL */
+//
+// its arguments in parentheses, then what it returns, then after a
+// semicolon the errors it can return, each -ECODE with what it means, or
+// "ending" for -ESHUTDOWN once the sandbox's teardown has begun.  The
+// numbers run from 0 without a gap or a repeat, and EV_NR_SERVICES is
+// their count; a line the parser does not understand fails with its
+// header:line.  The table's last column is the chapter that explains each
+// service: the first chapter, other than the table's own and chapter 1,
+// whose prose names its function (`ev_svc_vm_map`) or its macro
+// (`EV_SVC_VM_MAP`) in inline code, or, if none does, the first that
+// names the service (`vm_map`, or as a call, `vm_map(vm, va, frame, prot)`).  A service no chapter explains fails the
+// load, named.
+
+var (
+	svcDefine = regexp.MustCompile(`^\s*#\s*define\s+EV_SVC_`)
+	svcLine   = regexp.MustCompile(`^#define\s+EV_SVC_([A-Z][A-Z0-9_]*)\s+([0-9]+)\s*/\*\s*\((.*?)\):\s*(.*?)\s*\*/\s*$`)
+	svcCount  = regexp.MustCompile(`^\s*#\s*define\s+EV_NR_SERVICES\s+([0-9]+)\s*$`)
+	svcError  = regexp.MustCompile(`^(-E[A-Z0-9]+)(?:\s+(.+))?$`)
+	svcCode   = regexp.MustCompile(`-E[A-Z]`)
+	// A name in a result or an error's words: EV_PT_QUOTA, tenant_run, EV_PROT_*.
+	svcName = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*\*?`)
+)
+
+// svcWords escapes a result's or an error's words, with the names in them as code.
+func svcWords(s string) string {
+	return svcName.ReplaceAllString(html.EscapeString(s), "<code>$0</code>")
+}
+
+const maxHeader = 1 << 20
+
+type service struct {
+	Name   string // vm_map
+	Macro  string // EV_SVC_VM_MAP
+	Number int
+	Args   []string
+	Result string
+	Errors [][2]string // each code and what it means
+	Line   int
+}
+
+type servicesKind struct{}
+
+func (servicesKind) usage() string { return "{{services HEADER}}" }
+func (servicesKind) block() bool   { return true }
+func (k servicesKind) resolve(b *book, args []string) (use, error) {
+	if len(args) != 1 {
+		return use{}, fmt.Errorf("want %s", k.usage())
+	}
+	header := filepath.Clean(args[0])
+	if filepath.IsAbs(header) || !filepath.IsLocal(header) {
+		return use{}, fmt.Errorf("header %s: want a path inside the repository", args[0])
+	}
+	if _, ok := figlog.Within(b.path("."), b.path(header)); !ok {
+		return use{}, fmt.Errorf("header %s: want a path inside the repository", args[0])
+	}
+	svcs, err := readServices(b.path(header), header)
+	if err != nil {
+		return use{}, err
+	}
+	var rows strings.Builder
+	for _, s := range svcs {
+		ch := b.explainer(s)
+		if ch == nil {
+			return use{}, fmt.Errorf("%s:%d: no chapter explains the service %s (%d): name `%s`, `%s` or `ev_svc_%s` in the prose of the chapter that does",
+				header, s.Line, s.Name, s.Number, s.Name, s.Macro, s.Name)
+		}
+		args := "none"
+		if len(s.Args) > 0 {
+			var a []string
+			for _, x := range s.Args {
+				a = append(a, "<code>"+html.EscapeString(x)+"</code>")
+			}
+			args = strings.Join(a, ", ")
+		}
+		errs := "none"
+		if len(s.Errors) > 0 {
+			var e []string
+			for _, x := range s.Errors {
+				c := "<code>" + html.EscapeString(x[0]) + "</code>"
+				if x[1] != "" {
+					c += " " + svcWords(x[1])
+				}
+				e = append(e, c)
+			}
+			errs = strings.Join(e, ", ")
+		}
+		fmt.Fprintf(&rows, "<tr><td>%d</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td><td><a href=\"%s\" title=\"%s\">chapter&nbsp;%d</a></td></tr>\n",
+			s.Number, html.EscapeString(s.Name), args, svcWords(s.Result), errs,
+			html.EscapeString(ch.Page), html.EscapeString(ch.Title), ch.Number)
+	}
+	out := "<table class=\"services\">\n<thead><tr><th>no.</th><th>service</th><th>arguments</th><th>returns</th><th>errors</th><th>explained in</th></tr></thead>\n<tbody>\n" +
+		rows.String() + "</tbody>\n</table>"
+	return use{text: fmt.Sprintf("%d services", len(svcs)), out: out}, nil
+}
+
+// explainer is the chapter that explains a service: the first to name
+// its function or its macro, which is where its code is explained, or
+// else the first to name the service.
+func (b *book) explainer(s service) *chapter {
+	for _, names := range []map[string]bool{
+		{s.Macro: true, "ev_svc_" + s.Name: true},
+		{s.Name: true},
+	} {
+		for _, ch := range b.chapters {
+			if ch == b.cur || ch.Number == 1 || ch.source == nil {
+				continue
+			}
+			for _, cs := range ch.source.spans {
+				// `vm_map`, `vm_map()` and `vm_map(vm, va, frame, prot)` all name it.
+				name, _, _ := strings.Cut(strings.TrimSpace(cs.text), "(")
+				if names[name] {
+					return ch
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// readServices parses the header's service lines; rel names it in errors.
+func readServices(name, rel string) ([]service, error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, fmt.Errorf("header %s: %v", rel, err)
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxHeader {
+		return nil, fmt.Errorf("header %s: want a regular file of at most %d MiB", rel, maxHeader>>20)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var svcs []service
+	count, countLine := -1, 0
+	byNumber := map[int]int{}
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		text := sc.Text()
+		if m := svcCount.FindStringSubmatch(text); m != nil {
+			count, _ = strconv.Atoi(m[1])
+			countLine = n
+			continue
+		}
+		if !svcDefine.MatchString(text) {
+			continue
+		}
+		at := fmt.Sprintf("%s:%d", rel, n)
+		m := svcLine.FindStringSubmatch(text)
+		if m == nil {
+			return nil, fmt.Errorf("%s: cannot read this service's line: want #define EV_SVC_NAME N /* (ARGS): RESULT; ERRORS */", at)
+		}
+		s := service{Name: strings.ToLower(m[1]), Macro: "EV_SVC_" + m[1], Line: n}
+		s.Number, err = strconv.Atoi(m[2])
+		if err != nil || len(m[2]) > 4 {
+			return nil, fmt.Errorf("%s: %s: number %s", at, s.Macro, m[2])
+		}
+		if prev, ok := byNumber[s.Number]; ok {
+			return nil, fmt.Errorf("%s: %s repeats the number %d, which line %d has", at, s.Macro, s.Number, prev)
+		}
+		if s.Number != len(svcs) {
+			return nil, fmt.Errorf("%s: %s is number %d, want %d: the numbers run from 0, in order, without a gap", at, s.Macro, s.Number, len(svcs))
+		}
+		byNumber[s.Number] = n
+		for _, a := range splitOutside(m[3], ',') {
+			if strings.TrimSpace(m[3]) == "" {
+				break
+			}
+			if a = strings.TrimSpace(a); a == "" {
+				return nil, fmt.Errorf("%s: %s: an empty argument in (%s)", at, s.Macro, m[3])
+			}
+			s.Args = append(s.Args, a)
+		}
+		parts := splitOutside(m[4], ';')
+		if len(parts) > 2 {
+			return nil, fmt.Errorf("%s: %s: want RESULT; ERRORS, with one semicolon", at, s.Macro)
+		}
+		s.Result = strings.TrimSpace(parts[0])
+		if s.Result == "" || svcCode.MatchString(s.Result) {
+			return nil, fmt.Errorf("%s: %s: want what it returns before the errors, as in \"(vm): 0; -EBADF\"", at, s.Macro)
+		}
+		if len(parts) == 2 {
+			for _, e := range splitOutside(parts[1], ',') {
+				e = strings.TrimSpace(e)
+				if e == "ending" {
+					s.Errors = append(s.Errors, [2]string{"-ESHUTDOWN", "once the teardown has begun"})
+					continue
+				}
+				em := svcError.FindStringSubmatch(e)
+				if em == nil {
+					return nil, fmt.Errorf("%s: %s: error %q: want -ECODE and what it means, or ending", at, s.Macro, e)
+				}
+				s.Errors = append(s.Errors, [2]string{em[1], em[2]})
+			}
+		}
+		svcs = append(svcs, s)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("header %s: %v", rel, err)
+	}
+	if len(svcs) == 0 {
+		return nil, fmt.Errorf("header %s: no #define EV_SVC_NAME N line", rel)
+	}
+	if countLine == 0 {
+		return nil, fmt.Errorf("header %s: no #define EV_NR_SERVICES N", rel)
+	}
+	if count != len(svcs) {
+		return nil, fmt.Errorf("%s:%d: EV_NR_SERVICES is %d, but the header numbers %d services", rel, countLine, count, len(svcs))
+	}
+	return svcs, nil
+}
+
+// splitOutside splits s at each sep outside parentheses.
+func splitOutside(s string, sep rune) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case r == sep && depth == 0:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
+}
