@@ -12,8 +12,9 @@
 //
 // A placeholder is {{fig SUITE:KEY [FIELD]}}, {{log SUITE:KEY}},
 // {{logfile PATH:LINE}}, {{ratio A B}}, {{diff A B}}, {{run SUITE FIELD}} or
-// {{table SUITE KEY...}}, {{quote SUITE TEXT}} or {{claim ...}}; see
-// placeholder.go and claim.go.  Any that does not resolve, and
+// {{table SUITE KEY...}}, {{quote SUITE TEXT}}, {{claim ...}},
+// {{diagram NAME CAPTION}} or {{services HEADER}}; see placeholder.go,
+// claim.go, diagram.go and services.go.  Any that does not resolve, and
 // any failed check (checks.go), is an error naming the chapter file and
 // line, and then nothing is written.  Logs and chapters are both taken as
 // untrusted: nothing from either runs on the site, and the site replaces
@@ -93,6 +94,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	contra := b.contradicted()
 	counts := fmt.Sprintf("%d chapters, %d figures, %d code names, %d claims (%d contradicted)",
 		len(b.chapters), b.nfigures(), b.ncodenames, b.nclaims(), len(contra))
+	switch n := len(b.diagrams); {
+	case n == 1:
+		counts += ", 1 diagram"
+	case n > 1:
+		counts += fmt.Sprintf(", %d diagrams", n)
+	}
 	switch cmd {
 	case "check":
 		// A claim the logs contradict fails the check, every one named.

@@ -28,6 +28,10 @@ import (
 //	                           TEXT, each linked to its place; alone on its line
 //	{{claim ...}}              a claim the sentence makes of the figures,
 //	                           checked against the logs (claim.go)
+//	{{diagram NAME CAPTION}}   book/src/diagrams/NAME.svg, checked and inlined
+//	                           as a numbered figure; alone on its line (diagram.go)
+//	{{services HEADER}}        the service table, generated from the header's
+//	                           EV_SVC_ lines; alone on its line (services.go)
 //
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that
