@@ -8,10 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -496,6 +500,25 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Errorf("print.html has these ids twice: %q", dup)
 	}
 
+	// Printed to PDF, print.html gives an outline: the chapters numbered,
+	// their sections, the appendix; a heading that wraps keeps its spaces.
+	yes := true
+	pdf, err := chromedp.Call(ctx, cdppage.PrintToPDF, cdppage.PrintToPDFParams{GenerateDocumentOutline: &yes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outline := pdfTitles(pdf.Data)
+	for _, want := range []string{"Chapter 1. The crossing", "Where it was measured", "Chapter 2. Tasks",
+		"Kicks, upcalls and the reschedule window, a heading long enough to wrap where it is printed",
+		"Appendix. Where every figure comes from"} {
+		if !outline[want] {
+			t.Errorf("the PDF's outline has no %q: %v", want, outline)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(shots, "print.pdf"), pdf.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	// Every internal link of every page lands on a page and anchor that exist.
 	checked := 0
 	for _, p := range append(pages, logs...) {
@@ -523,6 +546,25 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Fatal("no internal links were checked")
 	}
 	t.Logf("%d internal links checked; screenshots in %s", checked, shots)
+}
+
+// pdfTitles is every /Title string of a PDF, the outline's entries among
+// them, as Chromium writes them: (text), or <FEFF...> in UTF-16.
+func pdfTitles(pdf []byte) map[string]bool {
+	titles := map[string]bool{}
+	for _, m := range regexp.MustCompile(`/Title (?:\(((?:[^\\)]|\\.)*)\)|<FEFF([0-9A-Fa-f]*)>)`).FindAllSubmatch(pdf, -1) {
+		if m[2] == nil {
+			titles[regexp.MustCompile(`\\(.)`).ReplaceAllString(string(m[1]), "$1")] = true
+			continue
+		}
+		var u []uint16
+		for i := 0; i+4 <= len(m[2]); i += 4 {
+			v, _ := strconv.ParseUint(string(m[2][i:i+4]), 16, 16)
+			u = append(u, uint16(v))
+		}
+		titles[string(utf16.Decode(u))] = true
+	}
+	return titles
 }
 
 // contrast is the WCAG contrast ratio of two CSS colours, rgb(r, g, b).

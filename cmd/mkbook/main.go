@@ -14,9 +14,10 @@
 //
 // A placeholder is {{fig SUITE:KEY [FIELD]}}, {{log SUITE:KEY}},
 // {{logfile PATH:LINE}}, {{ratio A B}}, {{diff A B}}, {{run SUITE FIELD}},
-// {{table SUITE KEY...}}, {{quote SUITE TEXT}}, {{claim ...}} or a listing,
-// {{code PATH SYMBOL}}; see placeholder.go, claim.go and listing.go.  Any
-// that does not resolve, and any failed check (checks.go), is an error
+// {{table SUITE KEY...}}, {{quote SUITE TEXT}}, {{claim ...}}, a listing
+// {{code PATH SYMBOL}}, {{diagram NAME CAPTION}} or {{services HEADER}};
+// see placeholder.go, claim.go, listing.go, diagram.go and services.go.
+// Any that does not resolve, and any failed check (checks.go), is an error
 // naming the chapter file and line, and then nothing is written.  Logs and chapters are both taken as
 // untrusted: nothing from either runs on the site, and the site replaces
 // only a site mkbook wrote (site.go).
@@ -100,8 +101,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	contra := b.contradicted()
-	counts := fmt.Sprintf("%d chapters, %d figures, %d listings, %d code names linked, %d claims (%d contradicted)",
-		len(b.chapters), b.nfigures(), b.nlistings(), b.ncodenames, b.nclaims(), len(contra))
+	counts := fmt.Sprintf("%d chapters, %d figures, %d listings, %d diagrams, %d code names linked, %d claims (%d contradicted)",
+		len(b.chapters), b.nfigures(), b.nlistings(), len(b.diagrams), b.ncodenames, b.nclaims(), len(contra))
 	switch cmd {
 	case "check":
 		// A claim the logs contradict fails the check, every one named.

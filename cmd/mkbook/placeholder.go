@@ -31,6 +31,10 @@ import (
 //	{{code PATH SYMBOL ...}}   a listing of the source: a symbol's definition
 //	                           or a region, with its line numbers; alone on
 //	                           its line (listing.go)
+//	{{diagram NAME CAPTION}}   book/src/diagrams/NAME.svg, checked and inlined
+//	                           as a numbered figure; alone on its line (diagram.go)
+//	{{services HEADER}}        the service table, generated from the header's
+//	                           EV_SVC_ lines; alone on its line (services.go)
 //
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that

@@ -79,12 +79,21 @@ func (b *book) printFront(body *strings.Builder) {
 	body.WriteString("<li class=\"appendix\"><a href=\"#provenance\">Appendix: where every figure comes from</a></li>\n</ol>\n</nav>\n")
 }
 
-// printChapter numbers a chapter's title as the text calls it.
+var selfLink = regexp.MustCompile(` <a class="anchor" href="#[^"]*" aria-label="link to this section">#</a>`)
+
+// printChapter numbers a chapter's title as the text calls it; its
+// headings lose their links to themselves, which paper cannot use.
 func printChapter(ch *chapter, body string) string {
+	return labelTitle(selfLink.ReplaceAllString(body, ""), fmt.Sprintf("Chapter %d.", ch.Number))
+}
+
+// labelTitle puts a label before the text of a page's title, "Chapter 3."
+// or "Appendix.", which the PDF's outline shows too.
+func labelTitle(body, label string) string {
 	i := strings.Index(body, "<h1 id=\"")
 	if i < 0 {
 		return body
 	}
 	j := strings.Index(body[i:], ">") + i + 1
-	return body[:j] + fmt.Sprintf("<span class=\"chapnum\">Chapter %d.</span> ", ch.Number) + body[j:]
+	return body[:j] + "<span class=\"chapnum\">" + html.EscapeString(label) + "</span> " + body[j:]
 }

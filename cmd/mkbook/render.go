@@ -155,7 +155,7 @@ func (b *book) writeSite(dir string) error {
 	for _, ch := range b.chapters {
 		pages[ch.Page] = true
 	}
-	fmt.Fprintf(&print, "<section class=\"chapter appendix\" id=\"provenance\">\n%s</section>\n", prefixIDs(b.provenance(cites, said), "provenance--"))
+	fmt.Fprintf(&print, "<section class=\"chapter appendix\" id=\"provenance\">\n%s</section>\n", labelTitle(prefixIDs(b.provenance(cites, said), "provenance--"), "Appendix."))
 	var front strings.Builder
 	b.printFront(&front)
 	if err := write("print.html", pageData{Title: "The whole book", Chapters: b.chapters,

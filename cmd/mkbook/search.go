@@ -24,9 +24,10 @@ type searchDoc struct {
 
 var (
 	sectionStart = regexp.MustCompile(`<h[12] id="([^"]+)">(.*?)</h[12]>`)
-	// What a section's text is not: the chapter's own contents, and the
-	// headings' links to themselves.
-	notText = regexp.MustCompile(`(?s)<nav class="toc".*?</nav>|<a class="anchor"[^>]*>#</a>`)
+	// What a section's text is not: the chapter's own contents, the
+	// headings' links to themselves, and the words inside a diagram or a
+	// plot (a diagram's caption stays).
+	notText = regexp.MustCompile(`(?s)<nav class="toc".*?</nav>|<a class="anchor"[^>]*>#</a>|<svg[ >].*?</svg>`)
 )
 
 // sectionDocs splits a rendered chapter at its headings.
