@@ -179,8 +179,15 @@ var cAttrs = map[string]bool{
 	"__malloc": true, "__alloc_size": true, "asm": true, "__asm__": true, "__asm": true, "__volatile__": true,
 }
 
-// group is the index just past the bracket that closes the one at i.
+// group is the index just past the bracket that closes the one at i, or
+// the end if none does (a file cut short, in the middle of an edit).
 func group(toks []ctok, i int) int {
+	end, _ := closing(toks, i)
+	return end
+}
+
+// closing is group, and whether a bracket closes the one at i.
+func closing(toks []ctok, i int) (end int, closed bool) {
 	depth := 0
 	for ; i < len(toks); i++ {
 		switch toks[i].s {
@@ -189,11 +196,21 @@ func group(toks []ctok, i int) int {
 		case ")", "]", "}":
 			depth--
 			if depth == 0 {
-				return i + 1
+				return i + 1, true
 			}
 		}
 	}
-	return i
+	return i, false
+}
+
+// inside is what lies between the bracket at i and the one that closes
+// it, or all that follows it if none does.
+func inside(toks []ctok, i int) (in []ctok, end int) {
+	end, closed := closing(toks, i)
+	if closed {
+		return toks[i+1 : end-1], end
+	}
+	return toks[i+1 : end], end
 }
 
 // semicolon is the index of the first ; from i outside brackets, or the
@@ -425,8 +442,8 @@ func cDeclarators(head []ctok, first, last int) []*def {
 // a struct, union or enum; an initialized variable; or a function.  It
 // returns where the scan goes on.
 func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
-	end := group(toks, i) // past the closing brace
-	closing := toks[min(end, len(toks))-1].line
+	body, end := inside(toks, i)
+	last := toks[end-1].line
 	first := toks[start].line
 	hasEq := false
 	depth := 0
@@ -454,9 +471,8 @@ func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
 		if tag < len(head)-1 {
 			name := head[len(head)-1].s
 			container = kind + " " + name
-			defs = append(defs, &def{Name: name, Kind: kind, Start: first, End: closing})
+			defs = append(defs, &def{Name: name, Kind: kind, Start: first, End: last})
 		}
-		body := toks[i+1 : end-1]
 		if kind == "enum" {
 			defs = append(defs, enumConsts(body, container)...)
 		} else {
@@ -482,7 +498,7 @@ func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
 	// A function: the name is the word before its parameters.
 	for k := 0; k+1 < len(head); k++ {
 		if head[k+1].s == "(" && isIdent(head[k].s) && !cKeywords[head[k].s] {
-			return []*def{{Name: head[k].s, Kind: kFunc, Start: first, End: closing}}, end
+			return []*def{{Name: head[k].s, Kind: kFunc, Start: first, End: last}}, end
 		}
 		if head[k].s == "(" {
 			break
@@ -514,13 +530,13 @@ func members(body []ctok, container string) []*def {
 			continue
 		}
 		if body[i].s == "{" {
-			end := group(body, i)
+			in, end := inside(body, i)
 			inner := container
 			if n := len(decl); n >= 2 && (decl[n-2].s == "struct" || decl[n-2].s == "union") {
 				inner = decl[n-2].s + " " + decl[n-1].s
 				defs = append(defs, &def{Name: decl[n-1].s, Kind: decl[n-2].s, Start: body[start].line, End: body[end-1].line})
 			}
-			defs = append(defs, members(body[i+1:end-1], inner)...)
+			defs = append(defs, members(in, inner)...)
 			j := end
 			for j < len(body) && body[j].s != ";" {
 				j++
