@@ -12,7 +12,9 @@ import (
 // definitions (from the line their declaration starts on, return type
 // included, to the closing brace), structs, unions and enums with their
 // members and constants, typedefs, globals (those Linux's DEFINE_ macros
-// make too), and prototypes and externs as declarations.
+// make too), and prototypes and externs as declarations.  What it does
+// not read: K&R parameter lists, and a function a macro defines
+// (SYSCALL_DEFINE2(kill, ...) { is named by the macro).
 
 // blankC replaces comments, string and character literals with spaces,
 // keeping every newline, so that lines and columns stay where they were.
@@ -50,9 +52,13 @@ func blankC(src string) string {
 				b[i] = ' '
 			}
 		case line:
-			if c == '\n' {
+			switch {
+			case c == '\\' && next == '\n': // the comment goes on
+				b[i] = ' '
+				i++
+			case c == '\n':
 				state = code
-			} else {
+			default:
 				b[i] = ' '
 			}
 		case block:
@@ -88,22 +94,58 @@ func blankC(src string) string {
 	return string(b)
 }
 
-var defineRE = regexp.MustCompile(`^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)`)
+var (
+	defineRE    = regexp.MustCompile(`^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)`)
+	conditional = regexp.MustCompile(`^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b\s*(.*?)\s*$`)
+)
 
 // cppLines takes the preprocessor's lines out of blanked C: each #define
 // becomes a macro, through its continuation lines, and every directive is
-// blanked for the declarations' scan.
+// blanked for the declarations' scan.  Of an #if the scan follows the
+// first branch only, as ctags does, so that two branches that each open
+// a function's brace do not unbalance the rest; an #if 0 block is
+// skipped, its #else followed.  What a branch not followed holds is
+// blanked, its #defines too.
 func cppLines(lines []string) []*def {
 	var defs []*def
+	// For each #if open: is the branch being read skipped, and is it an #if 0's?
+	type cond struct{ skip, zero bool }
+	var conds []cond
+	skipping := func() bool {
+		for _, c := range conds {
+			if c.skip {
+				return true
+			}
+		}
+		return false
+	}
 	for i := 0; i < len(lines); i++ {
 		if !strings.HasPrefix(strings.TrimSpace(lines[i]), "#") {
+			if skipping() {
+				lines[i] = ""
+			}
 			continue
 		}
 		start := i
 		for strings.HasSuffix(strings.TrimRight(lines[i], " \t"), "\\") && i+1 < len(lines) {
 			i++
 		}
-		if m := defineRE.FindStringSubmatch(lines[start]); m != nil {
+		if m := conditional.FindStringSubmatch(lines[start]); m != nil {
+			switch m[1] {
+			case "if", "ifdef", "ifndef":
+				zero := m[1] == "if" && m[2] == "0"
+				conds = append(conds, cond{skip: zero, zero: zero})
+			case "endif":
+				if len(conds) > 0 {
+					conds = conds[:len(conds)-1]
+				}
+			default: // the #elif and #else branches
+				if n := len(conds); n > 0 {
+					conds[n-1].skip = !conds[n-1].zero
+					conds[n-1].zero = false
+				}
+			}
+		} else if m := defineRE.FindStringSubmatch(lines[start]); m != nil && !skipping() {
 			defs = append(defs, &def{Name: m[1], Kind: kMacro, Start: start + 1, End: i + 1})
 		}
 		for k := start; k <= i; k++ {
@@ -279,20 +321,14 @@ func declarator(toks []ctok) (name ctok, fn, ok bool) {
 		t := toks[i]
 		switch {
 		case t.s == "(":
-			if i+1 < len(toks) && toks[i+1].s == "*" {
-				// A pointer to a function or an array: the name is inside.
-				end := group(toks, i)
-				for _, u := range toks[i+1 : end] {
-					if isIdent(u.s) && !cKeywords[u.s] && !cAttrs[u.s] {
-						return u, false, true
-					}
-				}
-				return ctok{}, false, false
+			if ok && (i+1 >= len(toks) || toks[i+1].s != "*") {
+				return name, true, true // the parameters of the function named
 			}
-			if ok {
-				return name, true, true
-			}
-			i = group(toks, i) - 1
+			// A declarator in parentheses, the name inside: a pointer to
+			// a function or an array, (*f)(void), a function that returns
+			// one, (*signal(int))(int), or a name in parentheses, (f_t).
+			in, _ := inside(toks, i)
+			return declarator(in)
 		case t.s == "[":
 			i = group(toks, i) - 1
 		case t.s == "struct" || t.s == "union" || t.s == "enum":
@@ -360,20 +396,39 @@ func scanC(src string) []*def {
 		if i >= len(toks) {
 			break
 		}
+		start = pastMacroCalls(toks, start, i)
 		head := dropAttrs(toks[start:i])
-		switch toks[i].s {
-		case "}": // a brace this scan did not open: skip it
+		switch s := toks[i].s; {
+		case s == "}": // a brace this scan did not open: skip it
 			i++
-		case ";":
+		case s == "{" && len(head) == 1 && head[0].s == "extern":
+			i++ // extern "C" {: what it holds is at file scope
+		case s == ";":
 			defs = append(defs, cStatement(head, toks[start].line, toks[i].line)...)
 			i++
-		case "{":
+		default:
 			var ds []*def
 			ds, i = cBody(toks, start, head, i)
 			defs = append(defs, ds...)
 		}
 	}
 	return defs
+}
+
+// pastMacroCalls skips, from the start of a declaration that ends at
+// end, the calls of macros that end their line without a semicolon:
+// DEFINE_THING(x) above a function, which defines something (the macro's
+// expansion) this scan cannot name.  An attribute so written stays with
+// the declaration.
+func pastMacroCalls(toks []ctok, start, end int) int {
+	for start+1 < end && isIdent(toks[start].s) && !cKeywords[toks[start].s] && !cAttrs[toks[start].s] && toks[start+1].s == "(" {
+		close := group(toks, start+1)
+		if close >= end || toks[close].line == toks[close-1].line {
+			break
+		}
+		start = close
+	}
+	return start
 }
 
 // cStatement reads a declaration ended by a semicolon.
@@ -495,14 +550,9 @@ func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
 		full = append(full, dropAttrs(toks[end:min(j, len(toks))])...)
 		return cDeclarators(full, first, toks[min(j, len(toks)-1)].line), j + 1
 	}
-	// A function: the name is the word before its parameters.
-	for k := 0; k+1 < len(head); k++ {
-		if head[k+1].s == "(" && isIdent(head[k].s) && !cKeywords[head[k].s] {
-			return []*def{{Name: head[k].s, Kind: kFunc, Start: first, End: last}}, end
-		}
-		if head[k].s == "(" {
-			break
-		}
+	// A function, which its declarator names.
+	if name, fn, ok := declarator(head); ok && fn {
+		return []*def{{Name: name.s, Kind: kFunc, Start: first, End: last}}, end
 	}
 	return nil, end
 }

@@ -17,8 +17,8 @@ import (
 // lines, read from prototype/, cmd/, tools/ and the top Makefile (not
 // tests, fixtures or the build's output).  Listings ({{code}}) and the
 // code names of the prose resolve through it.  C and assembly are read by
-// a scanner at file scope (cdefs.go), Go by go/parser (godefs.go), shell
-// scripts and makefiles line by line.
+// a scanner at file scope (cdefs.go), Go by go/parser, shell
+// scripts and makefiles line by line (otherdefs.go).
 
 // The kinds of definition.
 const (

@@ -56,6 +56,18 @@ func TestScanC(t *testing.T) {
 			[]string{"kick_race test 3-3", "f function 1-7"}},
 		{"macros within a function", "int f(void)\n{\n#define INNER 1\n\treturn INNER;\n}\n",
 			[]string{"INNER macro 3-3", "f function 1-5"}},
+		{"an #if 0 block, and the first branch of an #if", "#if 0\nint g(void) {\n#define GONE 1\n#else\n#define KEPT 1\n#endif\nint f(void)\n{\n}\n#ifdef A\nint h(int a) {\n#elif B\nint h(long b) {\n#else\nint h(void) {\n#define NOT 1\n#endif\n\treturn 0;\n}\nint after;\n",
+			[]string{"KEPT macro 5-5", "f function 7-9", "h function 11-19", "after variable 20-20"}},
+		{"extern \"C\"", "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\nint g(void)\n{\n}\n#ifdef __cplusplus\n}\n#endif\nint after;\n",
+			[]string{"f declaration 4-4", "g function 5-7", "after variable 11-11"}},
+		{"declarators in parentheses", "void (*ev_handler(int sig, void (*fn)(int)))(int)\n{\n}\nvoid (*ev_signal(int))(int);\nint (*tab[3])(void);\ntypedef int (ev_fn_t)(void);\n",
+			[]string{"ev_handler function 1-3", "ev_signal declaration 4-4", "tab variable 5-5", "ev_fn_t typedef 6-6"}},
+		{"a macro's call without a semicolon before a definition", "DEFINE_THING(ev_thing)\nstatic int ev_after(void)\n{\n}\nDEFINE_ONE(a)\nDEFINE_TWO(b)\nint ev_var;\n",
+			[]string{"ev_after function 2-4", "ev_var variable 7-7"}},
+		{"a line comment continued by a backslash", "// not code \\\nint hidden(void) { }\nint f(void) { return 0; }\n",
+			[]string{"f function 3-3"}},
+		{"a brace not closed at the end", "struct ev_half {\n\tint a;\n",
+			[]string{"ev_half struct 1-2", "a member 2-2 [struct ev_half]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,6 +109,17 @@ second:
 	ret
 	.size second, .-second
 after:
+	.type	helper, @function
+helper:
+.Lagain:
+	jmp	.Lagain
+	.size	helper, .-helper
+SYM_FUNC_START_LOCAL(ev_local)
+2:	ret
+SYM_FUNC_END(ev_local)
+ENTRY(ev_old)
+	ret
+END(ev_old)
 `
 	gosrc := `package p
 
@@ -127,7 +150,8 @@ const C = 3
 		want []string
 	}{
 		{"asm", scanAsm(asm), []string{"TENANT macro 2-3", "EV_UNWIND asm macro 4-6", "ev_enter asm symbol 8-10",
-			"ev_resume asm symbol 12-15", "first asm symbol 18-21", "second asm symbol 23-25"}},
+			"ev_resume asm symbol 12-15", "first asm symbol 18-21", "second asm symbol 23-25",
+			"helper asm symbol 28-31", "ev_local asm symbol 32-34", "ev_old asm symbol 35-37"}},
 		{"go", gd, []string{"F function 4-5", "T type 7-7", "M method 9-9 [T]", "V variable 12-12", "W variable 13-13", "C const 16-16"}},
 		{"shell", scanShell(strings.Split(shell, "\n")), []string{"fail shell function 2-5", "one shell function 6-6"}},
 		{"make", scanMake(strings.Split(mk, "\n")), []string{"all make target 2-2", "book make target 4-6", "hello make target 4-6"}},

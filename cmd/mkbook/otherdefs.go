@@ -12,9 +12,10 @@ import (
 // symbols and macros, Go's declarations, shell functions and make targets.
 
 var (
-	symStart   = regexp.MustCompile(`^\s*SYM_[A-Z_]*START[A-Z_]*\(\s*([A-Za-z_.][A-Za-z0-9_.$]*)`)
-	symEnd     = regexp.MustCompile(`^\s*SYM_[A-Z_]*END\(\s*([A-Za-z_.][A-Za-z0-9_.$]*)`)
+	symStart   = regexp.MustCompile(`^\s*(?:SYM_[A-Z_]*START[A-Z_]*|ENTRY)\(\s*([A-Za-z_.][A-Za-z0-9_.$]*)`)
+	symEnd     = regexp.MustCompile(`^\s*(?:SYM_[A-Z_]*END|END|ENDPROC)\(\s*([A-Za-z_.][A-Za-z0-9_.$]*)`)
 	globlRE    = regexp.MustCompile(`^\s*\.glob(?:a)?l\s+([A-Za-z_.][A-Za-z0-9_.$]*)`)
+	funcType   = regexp.MustCompile(`^\s*\.type\s+([A-Za-z_.][A-Za-z0-9_.$]*)\s*,\s*[@%]function\b`)
 	labelRE    = regexp.MustCompile(`^\s*([A-Za-z_.][A-Za-z0-9_.$]*):`)
 	sizeRE     = regexp.MustCompile(`^\s*\.size\s+([A-Za-z_.][A-Za-z0-9_.$]*)\s*,`)
 	macroRE    = regexp.MustCompile(`^\s*\.macro\s+([A-Za-z_.][A-Za-z0-9_.$]*)`)
@@ -24,16 +25,21 @@ var (
 	makeRuleRE = regexp.MustCompile(`^([A-Za-z0-9_.-]+(?:\s+[A-Za-z0-9_.-]+)*)\s*:([^=]|$)`)
 )
 
-// scanAsm lists the global symbols of an assembly source (run through the
-// C preprocessor), each to its .size, its SYM_*_END or the next global
-// label; its macros, of the preprocessor and of the assembler.
+// scanAsm lists the symbols of an assembly source (run through the C
+// preprocessor): its global labels, the functions .type or
+// SYM_FUNC_START_LOCAL names, local or not, each to its .size, its
+// SYM_*_END or the next symbol; and its macros, of the preprocessor and
+// of the assembler.  Local labels (.L1, 1:) are part of their symbol.
 func scanAsm(src string) []*def {
 	lines := strings.Split(blankC(src), "\n")
 	defs := cppLines(lines)
-	global := map[string]bool{}
+	symbol := map[string]bool{}
 	for _, l := range lines {
 		if m := globlRE.FindStringSubmatch(l); m != nil {
-			global[m[1]] = true
+			symbol[m[1]] = true
+		}
+		if m := funcType.FindStringSubmatch(l); m != nil {
+			symbol[m[1]] = true
 		}
 	}
 	var open *def // the symbol being read
@@ -64,7 +70,7 @@ func scanAsm(src string) []*def {
 			m = symStart.FindStringSubmatch(l)
 			closeAt(n - 1)
 			open = &def{Name: m[1], Kind: kAsm, Start: n}
-		case labelRE.MatchString(l) && global[labelRE.FindStringSubmatch(l)[1]]:
+		case labelRE.MatchString(l) && symbol[labelRE.FindStringSubmatch(l)[1]]:
 			m = labelRE.FindStringSubmatch(l)
 			closeAt(n - 1)
 			open = &def{Name: m[1], Kind: kAsm, Start: n}
