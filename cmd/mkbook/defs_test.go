@@ -137,6 +137,15 @@ var (
 )
 
 const C = 3
+
+type Stack[T any] struct{ s []T }
+
+func (s *Stack[T]) Push(v T) {}
+
+func (m Pair[K, V]) Get(k K) V {
+	var v V
+	return v
+}
 `
 	shell := "#!/bin/sh\nfail() {\n\techo x\n\t{ nested; }\n}\none() { true; }\n"
 	mk := ".PHONY: all\nall: book\n\nbook hello:\n\tgo run x \\\n\t  y\n$(BUILD)/x.log:\n\ttrue\nV := 1\n"
@@ -152,7 +161,8 @@ const C = 3
 		{"asm", scanAsm(asm), []string{"TENANT macro 2-3", "EV_UNWIND asm macro 4-6", "ev_enter asm symbol 8-10",
 			"ev_resume asm symbol 12-15", "first asm symbol 18-21", "second asm symbol 23-25",
 			"helper asm symbol 28-31", "ev_local asm symbol 32-34", "ev_old asm symbol 35-37"}},
-		{"go", gd, []string{"F function 4-5", "T type 7-7", "M method 9-9 [T]", "V variable 12-12", "W variable 13-13", "C const 16-16"}},
+		{"go", gd, []string{"F function 4-5", "T type 7-7", "M method 9-9 [T]", "V variable 12-12", "W variable 13-13", "C const 16-16",
+			"Stack type 18-18", "Push method 20-20 [Stack]", "Get method 22-25 [Pair]"}},
 		{"shell", scanShell(strings.Split(shell, "\n")), []string{"fail shell function 2-5", "one shell function 6-6"}},
 		{"make", scanMake(strings.Split(mk, "\n")), []string{"all make target 2-2", "book make target 4-6", "hello make target 4-6"}},
 	} {
