@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"endovisor/tools/figlog"
 )
 
 // The prose's code names, paths and chapter numbers, resolved and linked:
@@ -285,9 +287,16 @@ func (b *book) pathLink(p string) (*link, error) {
 		return &link{class: "path", href: srcPage(p), title: fmt.Sprintf("%s, %d lines", p, len(ix.files[p].Lines)),
 			ref: &srcRef{file: p}}, nil
 	}
-	st, err := os.Stat(b.path(filepath.FromSlash(strings.TrimSuffix(p, "/"))))
+	if bare := strings.TrimSuffix(p, "/"); path.Clean(bare) != bare || !filepath.IsLocal(bare) {
+		return nil, fmt.Errorf("write a path from the repository's top, without . or ..")
+	}
+	full := b.path(filepath.FromSlash(strings.TrimSuffix(p, "/")))
+	st, err := os.Stat(full)
 	if err != nil {
 		return nil, fmt.Errorf("no such file or directory")
+	}
+	if _, in := figlog.Within(b.path("."), full); !in {
+		return nil, fmt.Errorf("a symbolic link out of the repository")
 	}
 	for _, ch := range b.chapters {
 		if filepath.ToSlash(ch.src) == p {

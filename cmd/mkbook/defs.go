@@ -81,10 +81,11 @@ type srcFile struct {
 }
 
 type defIndex struct {
-	files  map[string]*srcFile
-	paths  []string // sorted
-	defs   []*def
-	byName map[string][]*def
+	files   map[string]*srcFile
+	paths   []string // sorted
+	defs    []*def
+	byName  map[string][]*def
+	skipped map[string]string // a file below the roots that is no source, and why
 }
 
 // maxSourceFile bounds a source file the index reads; a larger one, or
@@ -106,7 +107,7 @@ func isSourcePath(p string) bool {
 
 // buildIndex reads every source file below root.
 func buildIndex(root string) (*defIndex, error) {
-	ix := &defIndex{files: map[string]*srcFile{}, byName: map[string][]*def{}}
+	ix := &defIndex{files: map[string]*srcFile{}, byName: map[string][]*def{}, skipped: map[string]string{}}
 	for _, top := range sourceRoots {
 		start := filepath.Join(root, top)
 		if _, err := os.Lstat(start); os.IsNotExist(err) {
@@ -124,7 +125,11 @@ func buildIndex(root string) (*defIndex, error) {
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || !isSourcePath(rel) {
+			if !isSourcePath(rel) {
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				ix.skipped[rel] = "it is a symbolic link or a special file"
 				return nil
 			}
 			return ix.addFile(name, rel)
@@ -146,6 +151,7 @@ func (ix *defIndex) addFile(name, rel string) error {
 		return err
 	}
 	if st.Size() > maxSourceFile {
+		ix.skipped[rel] = fmt.Sprintf("it is over %d MiB", maxSourceFile>>20)
 		return nil
 	}
 	data, err := os.ReadFile(name)
@@ -153,6 +159,7 @@ func (ix *defIndex) addFile(name, rel string) error {
 		return err
 	}
 	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+		ix.skipped[rel] = "it is not UTF-8 text"
 		return nil
 	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")

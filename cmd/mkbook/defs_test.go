@@ -275,3 +275,44 @@ func TestIndexOfTheTree(t *testing.T) {
 	}
 	t.Logf("%d files, %d definitions", len(ix.paths), len(ix.defs))
 }
+
+// TestIndexSkips: a file below the roots that is too big, not text, or a
+// symbolic link is no source, and the index says why.
+func TestIndexSkips(t *testing.T) {
+	root := t.TempDir()
+	write := func(name string, data []byte) {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("prototype/ok.c", []byte("int ev_ok(void)\n{\n}\n"))
+	write("prototype/big.c", []byte(strings.Repeat("int a;\n", maxSourceFile/7+1)))
+	write("prototype/bin.c", []byte("int f(void);\n\x00\x01"))
+	write("prototype/latin1.c", []byte("/* caf\xe9 */\n"))
+	write("prototype/testdata/fixture.c", []byte("int fixture;\n"))
+	if err := os.Symlink("/etc/passwd", filepath.Join(root, "prototype/out.c")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(root, "prototype/etc")); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := buildIndex(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(ix.paths, " ") != "prototype/ok.c" {
+		t.Errorf("sources %q, want only prototype/ok.c", ix.paths)
+	}
+	for name, why := range map[string]string{
+		"prototype/big.c": "over 1 MiB", "prototype/bin.c": "not UTF-8", "prototype/latin1.c": "not UTF-8",
+		"prototype/out.c": "symbolic link", "prototype/etc": "symbolic link",
+	} {
+		if !strings.Contains(ix.skipped[name], why) {
+			t.Errorf("%s skipped for %q, want %q", name, ix.skipped[name], why)
+		}
+	}
+}

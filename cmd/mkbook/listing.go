@@ -113,7 +113,7 @@ func parseListing(raw string) (*listingSpec, error) {
 		return nil, err
 	}
 	if len(words) == 0 || isRE[0] {
-		return nil, fmt.Errorf("no file")
+		return nil, fmt.Errorf("no file: a listing names a file of the sources first, by its path from the repository's top")
 	}
 	s := &listingSpec{path: words[0]}
 	i := 1
@@ -201,6 +201,9 @@ func (b *book) sourceFile(p string) (*srcFile, error) {
 	if f, ok := ix.files[p]; ok {
 		return f, nil
 	}
+	if why, ok := ix.skipped[p]; ok {
+		return nil, fmt.Errorf("%s is not among the sources: %s", p, why)
+	}
 	var same []string
 	for _, q := range ix.paths {
 		if path.Base(q) == path.Base(p) {
@@ -248,6 +251,9 @@ func (b *book) listing(s *listingSpec) (*listing, error) {
 				}
 			}
 			if len(all) > 1 {
+				if len(all) > 5 {
+					all = append(all[:5], fmt.Sprintf("… (%d in all)", len(all)))
+				}
 				return nil, fmt.Errorf("/%s/ matches lines %s of %s: make it match one", s.from.src, strings.Join(all, ", "), s.path)
 			}
 		} else {
