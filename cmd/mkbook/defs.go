@@ -191,15 +191,24 @@ func (ix *defIndex) addFile(name, rel string) error {
 
 // serviceMacro is a service's number in the ABI: EV_SVC_VM_MAP numbers
 // the service the book calls vm_map.
-var serviceMacro = regexp.MustCompile(`^EV_SVC_([A-Z0-9_]+)$`)
+var serviceMacro = regexp.MustCompile(`^EV_SVC_([A-Z][A-Z0-9_]*)$`)
+
+// serviceName is the name the book calls a service by, if macro is the
+// macro that numbers one.
+func serviceName(macro string) (string, bool) {
+	m := serviceMacro.FindStringSubmatch(macro)
+	if m == nil {
+		return "", false
+	}
+	return strings.ToLower(m[1]), true
+}
 
 // services adds to a C file's definitions a service for each of its
-// service numbers: the name the book calls it by, defined where its
-// number is.
+// service numbers, defined where its number is.
 func services(defs []*def) []*def {
 	for _, d := range defs {
-		if m := serviceMacro.FindStringSubmatch(d.Name); m != nil && d.Kind == kMacro {
-			defs = append(defs, &def{Name: strings.ToLower(m[1]), Kind: kService, Start: d.Start, End: d.End})
+		if name, ok := serviceName(d.Name); ok && d.Kind == kMacro {
+			defs = append(defs, &def{Name: name, Kind: kService, Start: d.Start, End: d.End})
 		}
 	}
 	return defs
