@@ -228,18 +228,24 @@ func group(toks []ctok, i int) int {
 	return end
 }
 
+// bracket is +1 of an opening bracket, -1 of a closing one, else 0.
+func bracket(s string) int {
+	switch s {
+	case "(", "[", "{":
+		return 1
+	case ")", "]", "}":
+		return -1
+	}
+	return 0
+}
+
 // closing is group, and whether a bracket closes the one at i.
 func closing(toks []ctok, i int) (end int, closed bool) {
 	depth := 0
 	for ; i < len(toks); i++ {
-		switch toks[i].s {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth == 0 {
-				return i + 1, true
-			}
+		depth += bracket(toks[i].s)
+		if depth == 0 && bracket(toks[i].s) < 0 {
+			return i + 1, true
 		}
 	}
 	return i, false
@@ -285,25 +291,25 @@ func dropAttrs(toks []ctok) []ctok {
 
 // splitTop splits tokens at a separator outside brackets.
 func splitTop(toks []ctok, sep string) [][]ctok {
-	var parts [][]ctok
+	return splitOutside(toks, func(t ctok) bool { return t.s == sep }, func(t ctok) int { return bracket(t.s) })
+}
+
+// splitOutside splits xs at each separator outside brackets: bracket
+// says +1 of an opening bracket, -1 of a closing one.  A closing bracket
+// with none open is taken as text.
+func splitOutside[T any](xs []T, sep func(T) bool, bracket func(T) int) [][]T {
+	var parts [][]T
 	depth, last := 0, 0
-	for i, t := range toks {
-		switch t.s {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-		case sep:
-			if depth == 0 {
-				parts = append(parts, toks[last:i])
-				last = i + 1
-			}
+	for i, x := range xs {
+		switch {
+		case bracket(x) != 0:
+			depth = max(0, depth+bracket(x))
+		case depth == 0 && sep(x):
+			parts = append(parts, xs[last:i])
+			last = i + 1
 		}
 	}
-	if last < len(toks) {
-		parts = append(parts, toks[last:])
-	}
-	return parts
+	return append(parts, xs[last:])
 }
 
 // declarator finds the name a declarator declares, and whether it
@@ -386,12 +392,7 @@ func scanC(src string) []*def {
 			if depth == 0 && (s == ";" || s == "{" || s == "}") {
 				break
 			}
-			switch s {
-			case "(", "[":
-				depth++
-			case ")", "]":
-				depth--
-			}
+			depth += bracket(s)
 		}
 		if i >= len(toks) {
 			break
@@ -503,14 +504,8 @@ func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
 	hasEq := false
 	depth := 0
 	for _, t := range head {
-		switch t.s {
-		case "(", "[":
-			depth++
-		case ")", "]":
-			depth--
-		case "=":
-			hasEq = hasEq || depth == 0
-		}
+		depth += bracket(t.s)
+		hasEq = hasEq || t.s == "=" && depth == 0
 	}
 	// struct NAME {, union {, enum NAME {: a tag's body.
 	tag := -1

@@ -172,7 +172,7 @@ func readServices(f *srcFile, defs []*def) ([]service, error) {
 			return nil, fmt.Errorf("%s: %s is number %d, want %d: the numbers run from 0, in order, without a gap", at, s.Macro, s.Number, len(svcs))
 		}
 		byNumber[s.Number] = n
-		for _, a := range splitOutside(m[3], ',') {
+		for _, a := range splitList(m[3], ',') {
 			if strings.TrimSpace(m[3]) == "" {
 				break
 			}
@@ -181,7 +181,7 @@ func readServices(f *srcFile, defs []*def) ([]service, error) {
 			}
 			s.Args = append(s.Args, a)
 		}
-		parts := splitOutside(m[4], ';')
+		parts := splitList(m[4], ';')
 		if len(parts) > 2 {
 			return nil, fmt.Errorf("%s: %s: want RESULT; ERRORS, with one semicolon", at, s.Macro)
 		}
@@ -190,7 +190,7 @@ func readServices(f *srcFile, defs []*def) ([]service, error) {
 			return nil, fmt.Errorf("%s: %s: want what it returns before the errors, as in \"(vm): 0; -EBADF\"", at, s.Macro)
 		}
 		if len(parts) == 2 {
-			for _, e := range splitOutside(parts[1], ',') {
+			for _, e := range splitList(parts[1], ',') {
 				e = strings.TrimSpace(e)
 				if e == "ending" {
 					s.Errors = append(s.Errors, [2]string{"-ESHUTDOWN", "once the teardown has begun"})
@@ -217,20 +217,21 @@ func readServices(f *srcFile, defs []*def) ([]service, error) {
 	return svcs, nil
 }
 
-// splitOutside splits s at each sep outside parentheses.
-func splitOutside(s string, sep rune) []string {
-	var parts []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch {
-		case r == '(':
-			depth++
-		case r == ')' && depth > 0:
-			depth--
-		case r == sep && depth == 0:
-			parts = append(parts, s[start:i])
-			start = i + 1
+// splitList splits a list of the header's at each sep outside
+// parentheses: (size, flags (or 0)) is two arguments.
+func splitList(s string, sep rune) []string {
+	paren := func(r rune) int {
+		switch r {
+		case '(':
+			return 1
+		case ')':
+			return -1
 		}
+		return 0
 	}
-	return append(parts, s[start:])
+	var out []string
+	for _, p := range splitOutside([]rune(s), func(r rune) bool { return r == sep }, paren) {
+		out = append(out, string(p))
+	}
+	return out
 }
