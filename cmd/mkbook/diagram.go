@@ -104,8 +104,9 @@ var (
 
 type diagramKind struct{}
 
-func (diagramKind) usage() string { return "{{diagram NAME CAPTION...}}" }
-func (diagramKind) block() bool   { return true }
+func (diagramKind) usage() string                    { return "{{diagram NAME CAPTION...}}" }
+func (diagramKind) block() bool                      { return true }
+func (diagramKind) suites(config, []string) []string { return nil }
 func (k diagramKind) resolve(b *book, args []string) (use, error) {
 	if len(args) < 2 {
 		return use{}, fmt.Errorf("want %s", k.usage())

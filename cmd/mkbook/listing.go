@@ -42,7 +42,8 @@ type codeKind struct{}
 func (codeKind) usage() string {
 	return "{{code PATH SYMBOL [/FROM/ /TO/] [omit /A/ /B/]...}} or {{code PATH /FROM/ /TO/}}"
 }
-func (codeKind) block() bool { return true }
+func (codeKind) block() bool                      { return true }
+func (codeKind) suites(config, []string) []string { return nil }
 func (k codeKind) resolve(b *book, args []string) (use, error) {
 	return k.resolveRaw(b, strings.Join(args, " "))
 }

@@ -55,8 +55,9 @@ type service struct {
 
 type servicesKind struct{}
 
-func (servicesKind) usage() string { return "{{services HEADER}}" }
-func (servicesKind) block() bool   { return true }
+func (servicesKind) usage() string                    { return "{{services HEADER}}" }
+func (servicesKind) block() bool                      { return true }
+func (servicesKind) suites(config, []string) []string { return nil }
 func (k servicesKind) resolve(b *book, args []string) (use, error) {
 	if len(args) != 1 {
 		return use{}, fmt.Errorf("want %s", k.usage())
