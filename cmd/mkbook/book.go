@@ -131,8 +131,9 @@ func newBook(c config) *book {
 		figs: map[string]*figlog.Aggregate{}, derivs: map[string]*figlog.Derived{}, files: map[string]bool{}, lines: map[string]int{}}
 }
 
-// load reads the table of contents and every chapter it names, and
-// resolves every placeholder; the first failure is the error.
+// load reads the table of contents, every chapter it names and the
+// definitions of the sources, and resolves every placeholder and code
+// name; the first failure is the error.
 func load(c config) (*book, error) {
 	b := newBook(c)
 	chapters, err := b.readTOC()
@@ -140,6 +141,12 @@ func load(c config) (*book, error) {
 		return nil, err
 	}
 	b.chapters = chapters
+	if b.index, err = buildIndex(b.path(".")); err != nil {
+		return nil, fmt.Errorf("reading the sources: %v", err)
+	}
+	if b.srcGroups, err = b.sourceGroups(b.index); err != nil {
+		return nil, err
+	}
 	// Every chapter is parsed before any is resolved: a placeholder may
 	// read another chapter (the service table finds the chapter that
 	// explains each service).
@@ -175,16 +182,6 @@ func (b *book) suite(name string) (*figlog.Suite, error) {
 	}
 	b.suites[name] = s
 	return s, nil
-}
-
-func (b *book) resolve(ch *chapter) error {
-	text, err := readSource(b.path(ch.src))
-	if err != nil {
-		return err
-	}
-	ch.source = parseSource(text)
-	ch.body, err = b.expand(ch)
-	return err
 }
 
 func (b *book) nlistings() int {

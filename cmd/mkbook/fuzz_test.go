@@ -35,8 +35,15 @@ func FuzzExpand(f *testing.F) {
 	}
 	root := fixture(f, "good")
 	handler := regexp.MustCompile(`(?i)<[^>]*\son[a-z]+\s*=`)
+	// The fixture's sources, read once: the chapter is the input.
+	c := config{root: root, logs: "prototype/.build", src: "book/src"}
+	sources, err := load(c)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, text string) {
-		b := newBook(config{root: root, logs: "prototype/.build", src: "book/src"})
+		b := newBook(c)
+		b.index, b.srcGroups = sources.index, sources.srcGroups
 		ch := &chapter{src: "book/src/fuzz.md", Page: "fuzz.html", Number: 1}
 		ch.source = parseSource(text)
 		named := func(err error) {

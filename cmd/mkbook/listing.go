@@ -181,24 +181,9 @@ func (l *listing) caption() string {
 	return fmt.Sprintf("%s:%d-%d", l.file, l.lo, l.hi)
 }
 
-// defs reads the definition index once.
-func (b *book) defs() (*defIndex, error) {
-	if b.index == nil {
-		ix, err := buildIndex(b.path("."))
-		if err != nil {
-			return nil, fmt.Errorf("reading the sources: %v", err)
-		}
-		b.index = ix
-	}
-	return b.index, nil
-}
-
 // sourceFile finds a file of the index, or says what became of it.
 func (b *book) sourceFile(p string) (*srcFile, error) {
-	ix, err := b.defs()
-	if err != nil {
-		return nil, err
-	}
+	ix := b.index
 	if f, ok := ix.files[p]; ok {
 		return f, nil
 	}
@@ -303,10 +288,7 @@ func (l *listing) shown() int {
 
 // symbolIn finds the one definition of a symbol in a file.
 func (b *book) symbolIn(file, symbol string) (*def, error) {
-	ix, err := b.defs()
-	if err != nil {
-		return nil, err
-	}
+	ix := b.index
 	var here []*def
 	for _, d := range ix.lookup(symbol) {
 		if d.File == file {

@@ -177,10 +177,7 @@ func (b *book) writeSite(dir string) error {
 	}
 	var figs bytes.Buffer
 	b.printFigures(&figs)
-	ix, err := b.defs()
-	if err != nil {
-		return err
-	}
+	ix := b.index
 	index, err := searchIndex(b.chapters, docs, ix)
 	if err != nil {
 		return err

@@ -82,10 +82,7 @@ func citedSources(cs []srcCite, up string) string {
 
 // writeSources writes the page of every source file.
 func (b *book) writeSources(dir string, cites map[string][]srcCite) error {
-	ix, err := b.defs()
-	if err != nil {
-		return err
-	}
+	ix := b.index
 	for _, p := range ix.paths {
 		if err := b.writeSource(dir, p, cites[p]); err != nil {
 			return err
@@ -132,18 +129,11 @@ func (b *book) writeSource(dir, file string, cites []srcCite) error {
 // writeSourceIndex writes src/index.html: every source file, by group,
 // each with its lines and the chapters that cite it.
 func (b *book) writeSourceIndex(dir string, cites map[string][]srcCite) error {
-	ix, err := b.defs()
-	if err != nil {
-		return err
-	}
+	ix := b.index
 	var s strings.Builder
 	s.WriteString("<h1 id=\"sources\">The sources</h1>\n")
 	s.WriteString("<p>Every source file of the prototype and its tools, with the chapters that show or name it. Each page has the file highlighted, a link to each line, and the sections that cite it.</p>\n")
-	groups, err := b.sourceGroups(ix)
-	if err != nil {
-		return err
-	}
-	for _, g := range groups {
+	for _, g := range b.srcGroups {
 		fmt.Fprintf(&s, "<h2 id=\"%s\">%s</h2>\n", html.EscapeString(g.id), html.EscapeString(g.title))
 		for _, d := range g.dirs {
 			fmt.Fprintf(&s, "<section class=\"srcdir\" id=\"%s\">\n<h3><code>%s</code></h3>\n", html.EscapeString(dirID(d.path)), html.EscapeString(d.path))
