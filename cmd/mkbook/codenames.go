@@ -26,8 +26,9 @@ import (
 //     (`lock` in `struct ev_vm`, `run` in `mem/main.c`): a file's path or
 //     its end, a directory, or a container.  A definition beats a
 //     declaration; nothing else is preferred.  A word without an
-//     underscore that only members of structs or tests have (`mm`,
-//     `ctx`) is taken for a word of the prose unless it is qualified.  A
+//     underscore that only members of structs, Go methods or tests have
+//     (`mm`, `ctx`, `value`) is taken for a word of the prose unless it is
+//     qualified (a method also as `Type.Method`).  A
 //     service (`vm_map`) is defined by its number in the ABI,
 //     EV_SVC_VM_MAP; a kernel's test (`kick_race`) by the first call that
 //     names it, check("kick_race", ...) or expect(...).
@@ -144,10 +145,7 @@ func (b *book) linkNames(ch *chapter) ([]edit, error) {
 
 // codeName resolves a backticked span: nil if it is no code name.
 func (b *book) codeName(text, qual string) (*link, error) {
-	ix, err := b.defs()
-	if err != nil {
-		return nil, err
-	}
+	ix := b.index
 	if m := makeTarget.FindStringSubmatch(text); m != nil {
 		for _, d := range ix.lookup(m[1]) {
 			if d.Kind == kTarget && d.File == "Makefile" {
@@ -217,12 +215,12 @@ func (b *book) codeName(text, qual string) (*link, error) {
 		name, len(ds), defList(ds), text, qualifierFor(ds[0], ds))
 }
 
-// notWords drops the members and the tests, whose names without an
-// underscore are words of the prose too.
+// notWords drops the members, the Go methods and the tests, whose names
+// without an underscore are words of the prose too.
 func notWords(ds []*def) []*def {
 	var out []*def
 	for _, d := range ds {
-		if d.Kind != kMember && d.Kind != kTest {
+		if d.Kind != kMember && d.Kind != kMethod && d.Kind != kTest {
 			out = append(out, d)
 		}
 	}
@@ -307,24 +305,14 @@ func (b *book) pathLink(p string) (*link, error) {
 		return nil, nil // a file of the repository with no page: a log, a test
 	}
 	dir := strings.TrimSuffix(p, "/") + "/"
-	groups, err := b.groups()
-	if err != nil {
-		return nil, err
-	}
-	// The group that holds the directory, or else the first it holds.
-	var home, first *srcDir
-	for _, g := range groups {
+	// The described directory that holds it, or else the first it holds.
+	home := homeDir(b.srcGroups, dir)
+	for _, g := range b.srcGroups {
 		for _, d := range g.dirs {
-			if strings.HasPrefix(dir, d.path) && (home == nil || len(d.path) > len(home.path)) {
+			if home == nil && strings.HasPrefix(d.path, dir) {
 				home = d
 			}
-			if first == nil && strings.HasPrefix(d.path, dir) {
-				first = d
-			}
 		}
-	}
-	if home == nil {
-		home = first
 	}
 	if home == nil {
 		return nil, nil
@@ -350,18 +338,4 @@ func (b *book) fileEndLink(name string) *link {
 	}
 	l, _ := b.pathLink(found[0])
 	return l
-}
-
-// groups are the source index's groups, read once.
-func (b *book) groups() ([]*srcGroup, error) {
-	if b.srcGroups == nil {
-		ix, err := b.defs()
-		if err != nil {
-			return nil, err
-		}
-		if b.srcGroups, err = b.sourceGroups(ix); err != nil {
-			return nil, err
-		}
-	}
-	return b.srcGroups, nil
 }
