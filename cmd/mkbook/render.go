@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
 	"fmt"
 	"html"
 	"html/template"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -371,4 +373,39 @@ func checkLinks(dir string) error {
 		}
 	}
 	return nil
+}
+
+// linesHole marks, in a page's content, where writeLines writes its lines.
+const linesHole = "<!--the lines-->"
+
+// writeLines writes a page of many lines, a log's or a source file's: the
+// frame of every page around them, and the lines streamed into the frame
+// at linesHole, so that the page is never held whole.
+func writeLines(page string, d pageData, lines func(w io.Writer) error) error {
+	var frame strings.Builder
+	if err := pageTpl.Execute(&frame, d); err != nil {
+		return err
+	}
+	head, tail, ok := strings.Cut(frame.String(), linesHole)
+	if !ok {
+		return fmt.Errorf("%s: the page's content has no place for its lines", page)
+	}
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(page)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	w.WriteString(head)
+	if err := lines(w); err != nil {
+		return err
+	}
+	w.WriteString(tail)
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return f.Close()
 }

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"html"
 	"html/template"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -92,38 +92,20 @@ func (b *book) writeSources(dir string, cites map[string][]srcCite) error {
 }
 
 func (b *book) writeSource(dir, file string, cites []srcCite) error {
-	page := filepath.Join(dir, filepath.FromSlash(srcPage(file)))
-	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
-		return err
-	}
 	up := strings.Repeat("../", strings.Count(srcPage(file), "/"))
 	lines := b.highlighted(file)
-	const hole = "<!--the source-->"
 	head := fmt.Sprintf("<h1 id=\"source\">%s</h1>\n<p class=\"srcinfo\">%d lines · <a href=\"%ssrc/index.html\">all the sources</a></p>\n%s<pre class=\"chroma source\"><code>%s</code></pre>",
-		html.EscapeString(file), len(lines), up, citedSources(cites, up), hole)
-	var frame strings.Builder
-	err := pageTpl.Execute(&frame, pageData{Title: file, Chapters: b.chapters, Kind: "source", Up: up,
-		Content: template.HTML(head), Code: true})
-	if err != nil {
-		return err
-	}
-	before, after, _ := strings.Cut(frame.String(), hole)
-	f, err := os.Create(page)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	w := bufio.NewWriter(f)
-	w.WriteString(before)
-	width := len(fmt.Sprint(len(lines)))
-	for i, l := range lines {
-		fmt.Fprintf(w, "<span class=\"line\" id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%*d</a> %s\n</span>", i+1, i+1, width, i+1, l)
-	}
-	w.WriteString(after)
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return f.Close()
+		html.EscapeString(file), len(lines), up, citedSources(cites, up), linesHole)
+	d := pageData{Title: file, Chapters: b.chapters, Kind: "source", Up: up, Content: template.HTML(head), Code: true}
+	return writeLines(filepath.Join(dir, filepath.FromSlash(srcPage(file))), d, func(w io.Writer) error {
+		width := len(fmt.Sprint(len(lines)))
+		for i, l := range lines {
+			if _, err := fmt.Fprintf(w, "<span class=\"line\" id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%*d</a> %s\n</span>", i+1, i+1, width, i+1, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // writeSourceIndex writes src/index.html: every source file, by group,
