@@ -64,12 +64,12 @@ func (b *book) expand(ch *chapter) (string, error) {
 		case m.unclosed:
 			return "", fmt.Errorf("%s: unclosed placeholder %q", at, strings.TrimRight(ph, "\r\n"))
 		}
+		var k placeholderKind
 		words := strings.Fields(ph[2 : len(ph)-2])
-		k, known := kinds[""]
 		if len(words) > 0 {
-			k, known = kinds[words[0]]
+			k = kinds[words[0]]
 		}
-		block := known && k.block()
+		block := k != nil && k.block()
 		if block && !m.alone {
 			return "", fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
 		}
