@@ -17,8 +17,8 @@ import (
 // lines, read from prototype/, cmd/, tools/ and the top Makefile (not
 // tests, fixtures or the build's output).  Listings ({{code}}) and the
 // code names of the prose resolve through it.  C and assembly are read by
-// a scanner at file scope (cdefs.go), Go by go/parser, shell
-// scripts and makefiles line by line (otherdefs.go).
+// a scanner at file scope (cdefs.go, asmdefs.go), Go by go/parser
+// (godefs.go), shell scripts and makefiles line by line (scriptdefs.go).
 
 // The kinds of definition.
 const (
@@ -244,6 +244,28 @@ func langOf(p string) string {
 		return "bash"
 	}
 	return ""
+}
+
+// sourceFile finds a file of the index, or says what became of it.
+func (b *book) sourceFile(p string) (*srcFile, error) {
+	ix := b.index
+	if f, ok := ix.files[p]; ok {
+		return f, nil
+	}
+	if why, ok := ix.skipped[p]; ok {
+		return nil, fmt.Errorf("%s is not among the sources: %s", p, why)
+	}
+	var same []string
+	for _, q := range ix.paths {
+		if path.Base(q) == path.Base(p) {
+			same = append(same, q)
+		}
+	}
+	hint := ""
+	if len(same) > 0 && len(same) <= 3 {
+		hint = " (the sources have " + strings.Join(same, ", ") + ")"
+	}
+	return nil, fmt.Errorf("no such file %s among the sources%s", p, hint)
 }
 
 // lookup finds the definitions a name stands for, as the prose or a

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"html"
-	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -181,28 +180,6 @@ func (l *listing) caption() string {
 	return fmt.Sprintf("%s:%d-%d", l.file, l.lo, l.hi)
 }
 
-// sourceFile finds a file of the index, or says what became of it.
-func (b *book) sourceFile(p string) (*srcFile, error) {
-	ix := b.index
-	if f, ok := ix.files[p]; ok {
-		return f, nil
-	}
-	if why, ok := ix.skipped[p]; ok {
-		return nil, fmt.Errorf("%s is not among the sources: %s", p, why)
-	}
-	var same []string
-	for _, q := range ix.paths {
-		if path.Base(q) == path.Base(p) {
-			same = append(same, q)
-		}
-	}
-	hint := ""
-	if len(same) > 0 && len(same) <= 3 {
-		hint = " (the sources have " + strings.Join(same, ", ") + ")"
-	}
-	return nil, fmt.Errorf("no such file %s among the sources%s", p, hint)
-}
-
 func (b *book) listing(s *listingSpec) (*listing, error) {
 	f, err := b.sourceFile(s.path)
 	if err != nil {
@@ -315,24 +292,6 @@ func (b *book) symbolIn(file, symbol string) (*def, error) {
 		at = append(at, fmt.Sprintf("%s (%s) at line %d", d.display(), d.Kind, d.Start))
 	}
 	return nil, fmt.Errorf("%s is ambiguous in %s: %s", symbol, file, strings.Join(at, "; "))
-}
-
-// highlighted is a source file's lines, highlighted once.
-func (b *book) highlighted(file string) []string {
-	if b.hl == nil {
-		b.hl = map[string][]string{}
-	}
-	if h, ok := b.hl[file]; ok {
-		return h
-	}
-	h := highlightLines(b.index.files[file])
-	b.hl[file] = h
-	return h
-}
-
-// srcPage is the page of a source file, from the site's top.
-func srcPage(file string) string {
-	return "src/" + file + ".html"
 }
 
 // renderListing is the listing's HTML: a figure with its caption, each

@@ -25,6 +25,11 @@ type srcCite struct {
 
 var srcLinkRE = regexp.MustCompile(`<h[1-4] id="([^"]+)">(.*?)</h[1-4]>|<a class="(listing-src|code|path)" href="src/([^"?#]+)\.html`)
 
+// srcPage is the page of a source file, from the site's top.
+func srcPage(file string) string {
+	return "src/" + file + ".html"
+}
+
 // noteSources records, for every source file a rendered chapter links to,
 // the sections that show or name it, once a section each.
 func noteSources(cites map[string][]srcCite, ch *chapter, body string) {
