@@ -39,22 +39,23 @@ type use struct {
 }
 
 type book struct {
-	c          config
-	chapters   []*chapter
-	suites     map[string]*figlog.Suite
-	logs       map[string]*figlog.Log       // every log a figure came from, by path
-	figs       map[string]*figlog.Aggregate // every figure used, by provenance anchor
-	derivs     map[string]*figlog.Derived   // every ratio and difference used, likewise
-	files      map[string]bool              // logs named by {{logfile}}, to render too
-	lines      map[string]int               // the lines of each log {{logfile}} named
-	scanned    int64                        // bytes of logs read for placeholders and pages
-	ncodenames int                          // code names checked
-	index      *defIndex                    // the sources' definitions, read once
-	hl         map[string][]string          // each source file's lines, highlighted
-	srcGroups  []*srcGroup                  // the source index's groups (dirs.go)
-	external   map[string]int               // book/src/external.txt: names, by line
-	cur        *chapter                     // the chapter being expanded
-	diagrams   map[string]*chapter          // each diagram shown, and where
+	c           config
+	chapters    []*chapter
+	suites      map[string]*figlog.Suite
+	logs        map[string]*figlog.Log       // every log a figure came from, by path
+	figs        map[string]*figlog.Aggregate // every figure used, by provenance anchor
+	derivs      map[string]*figlog.Derived   // every ratio and difference used, likewise
+	files       map[string]bool              // logs named by {{logfile}}, to render too
+	lines       map[string]int               // the lines of each log {{logfile}} named
+	scanned     int64                        // bytes of logs read for placeholders and pages
+	listingRead int                          // bytes of sources the listings' regexps read
+	ncodenames  int                          // code names checked
+	index       *defIndex                    // the sources' definitions, read once
+	hl          map[string][]string          // each source file's lines, highlighted
+	srcGroups   []*srcGroup                  // the source index's groups (dirs.go)
+	external    map[string]int               // book/src/external.txt: names, by line
+	cur         *chapter                     // the chapter being expanded
+	diagrams    map[string]*chapter          // each diagram shown, and where
 }
 
 // path makes a configured path absolute: relative ones are under the root.

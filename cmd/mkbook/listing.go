@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strings"
 )
@@ -25,8 +26,21 @@ import (
 // line of the file's page, under a caption naming the file and the lines.
 // A file, a symbol or a regexp that does not resolve, an ambiguous
 // symbol, and a listing of more than maxListing lines, are errors.
+//
+// A regexp finds a line, and is short: Go's regexps take time linear in
+// the text, but by a factor that grows with the regexp, and a chapter
+// could make one of a few hundred bytes take seconds on each MiB.  So a
+// regexp compiles to at most maxRegexpInsts instructions (the book's
+// longest is about 30), a listing omits at most maxOmits ranges, and the
+// listings of the book together read at most maxListingRead bytes of the
+// sources.
 
-const maxListing = 60
+const (
+	maxListing     = 60
+	maxRegexpInsts = 100
+	maxOmits       = 8
+	maxListingRead = 16 << 20
+)
 
 // srcRef is a place in the sources a chapter shows (a listing) or names
 // (a code name or a path), for the source pages and INDEX.md.
@@ -118,7 +132,7 @@ func parseListing(raw string) (*listingSpec, error) {
 	s := &listingSpec{path: words[0]}
 	i := 1
 	compile := func(k int) (*lre, error) {
-		re, err := regexp.Compile(words[k])
+		re, err := compileShort(words[k])
 		if err != nil {
 			return nil, fmt.Errorf("/%s/: %v", words[k], err)
 		}
@@ -164,8 +178,31 @@ func parseListing(raw string) (*listingSpec, error) {
 			return nil, fmt.Errorf("omit: %v", err)
 		}
 		s.omits = append(s.omits, [2]*lre{a, b})
+		if len(s.omits) > maxOmits {
+			return nil, fmt.Errorf("more than %d omits: list less", maxOmits)
+		}
 	}
 	return s, nil
+}
+
+// compileShort compiles a listing's regexp, if it is short enough.
+func compileShort(expr string) (*regexp.Regexp, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		return nil, err
+	}
+	if len(prog.Inst) > maxRegexpInsts {
+		return nil, fmt.Errorf("too long a regexp (%d instructions, over %d): a listing's regexp finds a line, and a few words of it do", len(prog.Inst), maxRegexpInsts)
+	}
+	return re, nil
 }
 
 // listing is a resolved {{code}}: the lines lo..hi of a file, less the
@@ -181,6 +218,10 @@ func (l *listing) caption() string {
 }
 
 func (b *book) listing(s *listingSpec) (*listing, error) {
+	// A listing may read beyond the bound, by its few regexps' files.
+	if b.listingRead > maxListingRead {
+		return nil, fmt.Errorf("the book's listings have read more than %d MiB of the sources with their regexps: list less, or by symbol", maxListingRead>>20)
+	}
 	f, err := b.sourceFile(s.path)
 	if err != nil {
 		return nil, err
@@ -197,6 +238,7 @@ func (b *book) listing(s *listingSpec) (*listing, error) {
 	}
 	match := func(r *lre, from, to int) int {
 		for n := from; n <= to; n++ {
+			b.listingRead += len(f.Lines[n-1]) + 1
 			if r.re.MatchString(f.Lines[n-1]) {
 				return n
 			}
