@@ -30,6 +30,8 @@ func FuzzExpand(f *testing.F) {
 		"![`ev_stub_cross`](a.png) `struct x` `a.b` `cross.S` `prototype/` {{code prototype/stub/cross.S /\\/ x/ omit /a/ /b/}}\n",
 		"{{diagram stacks The <b>two</b> stacks & \"a\" crossing.}}\n\n- {{diagram stacks again}}\n\n`{{diagram x y}}` {{diagram ../x y}}\n",
 		"{{services prototype/stub/cross.S}}\n\n{{services ../../etc/passwd}}\n",
+		"{{code ../go.mod /m/ /m/}}\n\n{{code /etc/passwd /r/ /r/}}\n\n{{code prototype/stub/cross.S /[a-z]{1,250}Z/ /x/}}\n\n{{code prototype/stub/cross.S // //}}\n",
+		"`prototype/../go.mod` `prototype/./stub/` `prototype/stub/` `ev_stub_cross()` in `cross.S` `value` {{diagram stacks Step: one}}\n",
 	} {
 		f.Add(s)
 	}
