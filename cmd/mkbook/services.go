@@ -166,6 +166,9 @@ func readServices(f *srcFile, defs []*def) ([]service, error) {
 		if err != nil || len(m[2]) > 4 {
 			return nil, fmt.Errorf("%s: %s: number %s", at, s.Macro, m[2])
 		}
+		if len(m[2]) > 1 && m[2][0] == '0' {
+			return nil, fmt.Errorf("%s: %s: number %s: C reads it in octal; write it in decimal, without a leading 0", at, s.Macro, m[2])
+		}
 		if prev, ok := byNumber[s.Number]; ok {
 			return nil, fmt.Errorf("%s: %s repeats the number %d, which line %d has", at, s.Macro, s.Number, prev)
 		}
