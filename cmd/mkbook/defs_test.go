@@ -66,6 +66,8 @@ func TestScanC(t *testing.T) {
 			[]string{"ev_after function 2-4", "ev_var variable 7-7"}},
 		{"a line comment continued by a backslash", "// not code \\\nint hidden(void) { }\nint f(void) { return 0; }\n",
 			[]string{"f function 3-3"}},
+		{"a named struct inside a typedef, a macro whose body has braces", "#define EV_INIT { .a = 1, }\ntypedef struct ev_pair {\n\tint a;\n} ev_pair_t, *ev_pair_p;\nstatic ev_pair_t ev_one = EV_INIT;\n",
+			[]string{"EV_INIT macro 1-1", "ev_pair struct 2-4", "a member 3-3 [struct ev_pair]", "ev_pair_t typedef 2-4", "ev_pair_p typedef 2-4", "ev_one variable 5-5"}},
 		{"a brace not closed at the end", "struct ev_half {\n\tint a;\n",
 			[]string{"ev_half struct 1-2", "a member 2-2 [struct ev_half]"}},
 	}
