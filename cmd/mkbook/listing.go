@@ -75,15 +75,19 @@ func (k codeKind) resolveRaw(b *book, raw string) (use, error) {
 	return use{text: l.caption(), out: b.renderListing(l), refs: []srcRef{{file: l.file, start: l.lo, end: l.hi, listing: true}}}, nil
 }
 
-type lre struct {
+// lineRegexp is a listing's /regexp/, which finds a line: as written,
+// and compiled.
+type lineRegexp struct {
 	src string
 	re  *regexp.Regexp
 }
 
+// listingSpec is a {{code}} as written: the file, the symbol if any, the
+// region's two regexps if any, and each omitted range's two.
 type listingSpec struct {
 	path, symbol string
-	from, to     *lre
-	omits        [][2]*lre
+	from, to     *lineRegexp
+	omits        [][2]*lineRegexp
 }
 
 // listingWords splits a listing's arguments into words and /regexps/.
@@ -131,14 +135,14 @@ func parseListing(raw string) (*listingSpec, error) {
 	}
 	s := &listingSpec{path: words[0]}
 	i := 1
-	compile := func(k int) (*lre, error) {
+	compile := func(k int) (*lineRegexp, error) {
 		re, err := compileShort(words[k])
 		if err != nil {
 			return nil, fmt.Errorf("/%s/: %v", words[k], err)
 		}
-		return &lre{src: words[k], re: re}, nil
+		return &lineRegexp{src: words[k], re: re}, nil
 	}
-	pair := func() (*lre, *lre, error) {
+	pair := func() (*lineRegexp, *lineRegexp, error) {
 		if i+1 >= len(words) || !isRE[i] || !isRE[i+1] {
 			return nil, nil, fmt.Errorf("want two regexps, /FROM/ /TO/")
 		}
@@ -177,7 +181,7 @@ func parseListing(raw string) (*listingSpec, error) {
 		if err != nil {
 			return nil, fmt.Errorf("omit: %v", err)
 		}
-		s.omits = append(s.omits, [2]*lre{a, b})
+		s.omits = append(s.omits, [2]*lineRegexp{a, b})
 		if len(s.omits) > maxOmits {
 			return nil, fmt.Errorf("more than %d omits: list less", maxOmits)
 		}
@@ -236,7 +240,7 @@ func (b *book) listing(s *listingSpec) (*listing, error) {
 		l.lo, l.hi = d.Start, d.End
 		where = fmt.Sprintf("%s (%s:%d-%d)", s.symbol, s.path, d.Start, d.End)
 	}
-	match := func(r *lre, from, to int) int {
+	match := func(r *lineRegexp, from, to int) int {
 		for n := from; n <= to; n++ {
 			b.listingRead += len(f.Lines[n-1]) + 1
 			if r.re.MatchString(f.Lines[n-1]) {
