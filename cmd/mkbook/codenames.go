@@ -83,13 +83,14 @@ func (ch *chapter) wrap(at, what string, start, stop int, l *link) []edit {
 func (b *book) linkNames(ch *chapter) ([]edit, error) {
 	s := ch.source
 	var edits []edit
+	// Does [i, j) overlap a placeholder?  Asked of spans in order, so
+	// the marks before i are passed once for all.
+	next := 0
 	inMark := func(i, j int) bool {
-		for _, m := range s.marks {
-			if i < m.stop && j > m.start {
-				return true
-			}
+		for next < len(s.marks) && s.marks[next].stop <= i {
+			next++
 		}
-		return false
+		return next < len(s.marks) && s.marks[next].start < j
 	}
 	for i, cs := range s.spans {
 		if len(cs.segs) == 0 || inMark(cs.start, cs.stop) {

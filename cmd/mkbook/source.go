@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -56,6 +57,7 @@ type source struct {
 	spans   []inlineCode // inline code, in order
 	blocks  []segment    // the lines of fenced and indented code
 	html    []segment    // raw HTML, inline and in blocks
+	lines   []int        // the offset each line starts at
 }
 
 type segment struct{ start, stop int }
@@ -242,7 +244,17 @@ func (s *source) prose() string {
 	return string(b)
 }
 
-// line is the line number of byte offset i.
+// line is the line number of byte offset i: a search of the lines'
+// offsets, counted once, as every code name asks it.
 func (s *source) line(i int) int {
-	return strings.Count(s.text[:i], "\n") + 1
+	if s.lines == nil {
+		s.lines = []int{0}
+		for k := 0; k < len(s.text); k++ {
+			if s.text[k] == '\n' {
+				s.lines = append(s.lines, k+1)
+			}
+		}
+	}
+	n, _ := slices.BinarySearch(s.lines, i+1)
+	return n
 }

@@ -28,3 +28,13 @@ func lastIndex(s, sub string) int {
 	}
 	return -1
 }
+
+// TestSourceLine: the line of an offset, from the lines' offsets.
+func TestSourceLine(t *testing.T) {
+	s := parseSource("a\nbc\n\nd")
+	for i, want := range []int{1, 1, 2, 2, 2, 3, 4, 4} {
+		if got := s.line(i); got != want {
+			t.Errorf("line(%d) = %d, want %d", i, got, want)
+		}
+	}
+}
