@@ -78,6 +78,9 @@ func (b *book) readDirs() ([]*srcGroup, error) {
 			return nil, fmt.Errorf("%s:%d: %s is described already, on line %d", name, n, p, first)
 		}
 		seen[p] = n
+		if bare := strings.TrimSuffix(p, "/"); path.Clean(bare) != bare || !filepath.IsLocal(bare) {
+			return nil, fmt.Errorf("%s:%d: %s: write a path from the repository's top, without . or ..", name, n, p)
+		}
 		if _, err := os.Stat(b.path(strings.TrimSuffix(p, "/"))); err != nil {
 			return nil, fmt.Errorf("%s:%d: no such directory or file %s", name, n, p)
 		}
