@@ -167,7 +167,7 @@ func (b *book) codeName(text, qual string) (*link, error) {
 		name = text
 	case dotted.MatchString(text):
 		m := dotted.FindStringSubmatch(text)
-		if len(ix.lookup(text)) == 0 && !b.goType(m[1]) {
+		if len(ix.lookup(text)) == 0 && !ix.goType(m[1]) {
 			return nil, nil // a figure's key, a file's name: not Go
 		}
 		name = strings.TrimSuffix(text, "()")
@@ -259,13 +259,13 @@ func defLink(d *def) *link {
 }
 
 // goType: is name a Go type or package of the sources?
-func (b *book) goType(name string) bool {
-	for _, d := range b.index.defs {
-		if d.Pkg == name || d.Kind == kType && d.Name == name {
+func (ix *defIndex) goType(name string) bool {
+	for _, d := range ix.byName[name] {
+		if d.Kind == kType {
 			return true
 		}
 	}
-	return false
+	return ix.packages[name]
 }
 
 // names is every name the sources define, for suggestions.

@@ -81,11 +81,12 @@ type srcFile struct {
 }
 
 type defIndex struct {
-	files   map[string]*srcFile
-	paths   []string // sorted
-	defs    []*def
-	byName  map[string][]*def
-	skipped map[string]string // a file below the roots that is no source, and why
+	files    map[string]*srcFile
+	paths    []string // sorted
+	defs     []*def
+	byName   map[string][]*def
+	skipped  map[string]string // a file below the roots that is no source, and why
+	packages map[string]bool   // the Go packages' names
 }
 
 // maxSourceFile bounds a source file the index reads; a larger one, or
@@ -107,7 +108,7 @@ func isSourcePath(p string) bool {
 
 // buildIndex reads every source file below root.
 func buildIndex(root string) (*defIndex, error) {
-	ix := &defIndex{files: map[string]*srcFile{}, byName: map[string][]*def{}, skipped: map[string]string{}}
+	ix := &defIndex{files: map[string]*srcFile{}, byName: map[string][]*def{}, skipped: map[string]string{}, packages: map[string]bool{}}
 	for _, top := range sourceRoots {
 		start := filepath.Join(root, top)
 		if _, err := os.Lstat(start); os.IsNotExist(err) {
@@ -141,6 +142,9 @@ func buildIndex(root string) (*defIndex, error) {
 	sort.Strings(ix.paths)
 	for _, d := range ix.defs {
 		ix.byName[d.Name] = append(ix.byName[d.Name], d)
+		if d.Pkg != "" {
+			ix.packages[d.Pkg] = true
+		}
 	}
 	return ix, nil
 }
