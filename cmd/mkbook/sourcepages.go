@@ -34,6 +34,11 @@ func srcPage(file string) string {
 // the sections that show or name it, once a section each.
 func noteSources(cites map[string][]srcCite, ch *chapter, body string) {
 	at := cite{Page: ch.Page, Title: ch.Title}
+	type fileCite struct {
+		file string
+		c    srcCite
+	}
+	noted := map[fileCite]bool{} // this chapter's, which no other's equals
 	for _, m := range srcLinkRE.FindAllStringSubmatch(body, -1) {
 		if m[1] != "" {
 			at = cite{Page: ch.Page, Anchor: m[1], Title: ch.Title}
@@ -44,11 +49,8 @@ func noteSources(cites map[string][]srcCite, ch *chapter, body string) {
 		}
 		c := srcCite{cite: at, listing: m[3] == "listing-src"}
 		file := html.UnescapeString(m[4])
-		dup := false
-		for _, o := range cites[file] {
-			dup = dup || o == c
-		}
-		if !dup {
+		if !noted[fileCite{file, c}] {
+			noted[fileCite{file, c}] = true
 			cites[file] = append(cites[file], c)
 		}
 	}
