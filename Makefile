@@ -14,8 +14,8 @@
 #   make check   check the book against the logs and the code; write nothing
 #   make test    go vet, gofmt, every test (which boots the guest), and the
 #                check of the real book (which runs the bench if it has no logs)
-#   make fuzz    the fuzz targets of the log parser and of the placeholders,
-#                FUZZTIME each (default 1m); make test runs their seeds only
+#   make fuzz    the fuzz targets of the log parser, the placeholders and the
+#                scanners of the sources, FUZZTIME each (default 1m); make test runs their seeds only
 #   make clean   remove everything built
 GO ?= go
 BOOTS ?= 5
@@ -94,6 +94,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./tools/figlog
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFields$$' -fuzztime $(FUZZTIME) ./tools/figlog
 	$(GO) test -run '^$$' -fuzz '^FuzzExpand$$' -fuzztime $(FUZZTIME) ./cmd/mkbook
+	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./cmd/mkbook
 
 clean:
 	rm -rf $(BUILD) book/site

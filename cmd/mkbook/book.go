@@ -39,22 +39,23 @@ type use struct {
 }
 
 type book struct {
-	c          config
-	chapters   []*chapter
-	suites     map[string]*figlog.Suite
-	logs       map[string]*figlog.Log       // every log a figure came from, by path
-	figs       map[string]*figlog.Aggregate // every figure used, by provenance anchor
-	derivs     map[string]*figlog.Derived   // every ratio and difference used, likewise
-	files      map[string]bool              // logs named by {{logfile}}, to render too
-	lines      map[string]int               // the lines of each log {{logfile}} named
-	scanned    int64                        // bytes of logs read for placeholders and pages
-	ncodenames int                          // code names checked
-	index      *defIndex                    // the sources' definitions, read once
-	hl         map[string][]string          // each source file's lines, highlighted
-	srcGroups  []*srcGroup                  // the source index's groups (dirs.go)
-	external   map[string]int               // book/src/external.txt: names, by line
-	cur        *chapter                     // the chapter being expanded
-	diagrams   map[string]*chapter          // each diagram shown, and where
+	c           config
+	chapters    []*chapter
+	suites      map[string]*figlog.Suite
+	logs        map[string]*figlog.Log       // every log a figure came from, by path
+	figs        map[string]*figlog.Aggregate // every figure used, by provenance anchor
+	derivs      map[string]*figlog.Derived   // every ratio and difference used, likewise
+	files       map[string]bool              // logs named by {{logfile}}, to render too
+	lines       map[string]int               // the lines of each log {{logfile}} named
+	scanned     int64                        // bytes of logs read for placeholders and pages
+	listingRead int                          // bytes of sources the listings' regexps read
+	ncodenames  int                          // code names checked
+	index       *defIndex                    // the sources' definitions, read once
+	hl          map[string][]string          // each source file's lines, highlighted
+	srcGroups   []*srcGroup                  // the source index's groups (dirs.go)
+	external    map[string]int               // book/src/external.txt: names, by line
+	cur         *chapter                     // the chapter being expanded
+	diagrams    map[string]*chapter          // each diagram shown, and where
 }
 
 // path makes a configured path absolute: relative ones are under the root.
@@ -131,8 +132,9 @@ func newBook(c config) *book {
 		figs: map[string]*figlog.Aggregate{}, derivs: map[string]*figlog.Derived{}, files: map[string]bool{}, lines: map[string]int{}}
 }
 
-// load reads the table of contents and every chapter it names, and
-// resolves every placeholder; the first failure is the error.
+// load reads the table of contents, every chapter it names and the
+// definitions of the sources, and resolves every placeholder and code
+// name; the first failure is the error.
 func load(c config) (*book, error) {
 	b := newBook(c)
 	chapters, err := b.readTOC()
@@ -140,6 +142,12 @@ func load(c config) (*book, error) {
 		return nil, err
 	}
 	b.chapters = chapters
+	if b.index, err = buildIndex(b.path(".")); err != nil {
+		return nil, fmt.Errorf("reading the sources: %v", err)
+	}
+	if b.srcGroups, err = b.sourceGroups(b.index); err != nil {
+		return nil, err
+	}
 	// Every chapter is parsed before any is resolved: a placeholder may
 	// read another chapter (the service table finds the chapter that
 	// explains each service).
@@ -175,16 +183,6 @@ func (b *book) suite(name string) (*figlog.Suite, error) {
 	}
 	b.suites[name] = s
 	return s, nil
-}
-
-func (b *book) resolve(ch *chapter) error {
-	text, err := readSource(b.path(ch.src))
-	if err != nil {
-		return err
-	}
-	ch.source = parseSource(text)
-	ch.body, err = b.expand(ch)
-	return err
 }
 
 func (b *book) nlistings() int {

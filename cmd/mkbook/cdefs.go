@@ -12,7 +12,9 @@ import (
 // definitions (from the line their declaration starts on, return type
 // included, to the closing brace), structs, unions and enums with their
 // members and constants, typedefs, globals (those Linux's DEFINE_ macros
-// make too), and prototypes and externs as declarations.
+// make too), and prototypes and externs as declarations.  What it does
+// not read: K&R parameter lists, and a function a macro defines
+// (SYSCALL_DEFINE2(kill, ...) { is named by the macro).
 
 // blankC replaces comments, string and character literals with spaces,
 // keeping every newline, so that lines and columns stay where they were.
@@ -50,9 +52,13 @@ func blankC(src string) string {
 				b[i] = ' '
 			}
 		case line:
-			if c == '\n' {
+			switch {
+			case c == '\\' && next == '\n': // the comment goes on
+				b[i] = ' '
+				i++
+			case c == '\n':
 				state = code
-			} else {
+			default:
 				b[i] = ' '
 			}
 		case block:
@@ -88,22 +94,58 @@ func blankC(src string) string {
 	return string(b)
 }
 
-var defineRE = regexp.MustCompile(`^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)`)
+var (
+	defineRE    = regexp.MustCompile(`^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)`)
+	conditional = regexp.MustCompile(`^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b\s*(.*?)\s*$`)
+)
 
 // cppLines takes the preprocessor's lines out of blanked C: each #define
 // becomes a macro, through its continuation lines, and every directive is
-// blanked for the declarations' scan.
+// blanked for the declarations' scan.  Of an #if the scan follows the
+// first branch only, as ctags does, so that two branches that each open
+// a function's brace do not unbalance the rest; an #if 0 block is
+// skipped, its #else followed.  What a branch not followed holds is
+// blanked, its #defines too.
 func cppLines(lines []string) []*def {
 	var defs []*def
+	// For each #if open: is the branch being read skipped, and is it an #if 0's?
+	type cond struct{ skip, zero bool }
+	var conds []cond
+	skipping := func() bool {
+		for _, c := range conds {
+			if c.skip {
+				return true
+			}
+		}
+		return false
+	}
 	for i := 0; i < len(lines); i++ {
 		if !strings.HasPrefix(strings.TrimSpace(lines[i]), "#") {
+			if skipping() {
+				lines[i] = ""
+			}
 			continue
 		}
 		start := i
 		for strings.HasSuffix(strings.TrimRight(lines[i], " \t"), "\\") && i+1 < len(lines) {
 			i++
 		}
-		if m := defineRE.FindStringSubmatch(lines[start]); m != nil {
+		if m := conditional.FindStringSubmatch(lines[start]); m != nil {
+			switch m[1] {
+			case "if", "ifdef", "ifndef":
+				zero := m[1] == "if" && m[2] == "0"
+				conds = append(conds, cond{skip: zero, zero: zero})
+			case "endif":
+				if len(conds) > 0 {
+					conds = conds[:len(conds)-1]
+				}
+			default: // the #elif and #else branches
+				if n := len(conds); n > 0 {
+					conds[n-1].skip = !conds[n-1].zero
+					conds[n-1].zero = false
+				}
+			}
+		} else if m := defineRE.FindStringSubmatch(lines[start]); m != nil && !skipping() {
 			defs = append(defs, &def{Name: m[1], Kind: kMacro, Start: start + 1, End: i + 1})
 		}
 		for k := start; k <= i; k++ {
@@ -179,21 +221,44 @@ var cAttrs = map[string]bool{
 	"__malloc": true, "__alloc_size": true, "asm": true, "__asm__": true, "__asm": true, "__volatile__": true,
 }
 
-// group is the index just past the bracket that closes the one at i.
+// group is the index just past the bracket that closes the one at i, or
+// the end if none does (a file cut short, in the middle of an edit).
 func group(toks []ctok, i int) int {
+	end, _ := closing(toks, i)
+	return end
+}
+
+// bracket is +1 of an opening bracket, -1 of a closing one, else 0.
+func bracket(s string) int {
+	switch s {
+	case "(", "[", "{":
+		return 1
+	case ")", "]", "}":
+		return -1
+	}
+	return 0
+}
+
+// closing is group, and whether a bracket closes the one at i.
+func closing(toks []ctok, i int) (end int, closed bool) {
 	depth := 0
 	for ; i < len(toks); i++ {
-		switch toks[i].s {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
+		depth += bracket(toks[i].s)
+		if depth == 0 && bracket(toks[i].s) < 0 {
+			return i + 1, true
 		}
 	}
-	return i
+	return i, false
+}
+
+// inside is what lies between the bracket at i and the one that closes
+// it, or all that follows it if none does.
+func inside(toks []ctok, i int) (in []ctok, end int) {
+	end, closed := closing(toks, i)
+	if closed {
+		return toks[i+1 : end-1], end
+	}
+	return toks[i+1 : end], end
 }
 
 // semicolon is the index of the first ; from i outside brackets, or the
@@ -226,25 +291,25 @@ func dropAttrs(toks []ctok) []ctok {
 
 // splitTop splits tokens at a separator outside brackets.
 func splitTop(toks []ctok, sep string) [][]ctok {
-	var parts [][]ctok
+	return splitOutside(toks, func(t ctok) bool { return t.s == sep }, func(t ctok) int { return bracket(t.s) })
+}
+
+// splitOutside splits xs at each separator outside brackets: bracket
+// says +1 of an opening bracket, -1 of a closing one.  A closing bracket
+// with none open is taken as text.
+func splitOutside[T any](xs []T, sep func(T) bool, bracket func(T) int) [][]T {
+	var parts [][]T
 	depth, last := 0, 0
-	for i, t := range toks {
-		switch t.s {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-		case sep:
-			if depth == 0 {
-				parts = append(parts, toks[last:i])
-				last = i + 1
-			}
+	for i, x := range xs {
+		switch {
+		case bracket(x) != 0:
+			depth = max(0, depth+bracket(x))
+		case depth == 0 && sep(x):
+			parts = append(parts, xs[last:i])
+			last = i + 1
 		}
 	}
-	if last < len(toks) {
-		parts = append(parts, toks[last:])
-	}
-	return parts
+	return append(parts, xs[last:])
 }
 
 // declarator finds the name a declarator declares, and whether it
@@ -262,20 +327,14 @@ func declarator(toks []ctok) (name ctok, fn, ok bool) {
 		t := toks[i]
 		switch {
 		case t.s == "(":
-			if i+1 < len(toks) && toks[i+1].s == "*" {
-				// A pointer to a function or an array: the name is inside.
-				end := group(toks, i)
-				for _, u := range toks[i+1 : end] {
-					if isIdent(u.s) && !cKeywords[u.s] && !cAttrs[u.s] {
-						return u, false, true
-					}
-				}
-				return ctok{}, false, false
+			if ok && (i+1 >= len(toks) || toks[i+1].s != "*") {
+				return name, true, true // the parameters of the function named
 			}
-			if ok {
-				return name, true, true
-			}
-			i = group(toks, i) - 1
+			// A declarator in parentheses, the name inside: a pointer to
+			// a function or an array, (*f)(void), a function that returns
+			// one, (*signal(int))(int), or a name in parentheses, (f_t).
+			in, _ := inside(toks, i)
+			return declarator(in)
 		case t.s == "[":
 			i = group(toks, i) - 1
 		case t.s == "struct" || t.s == "union" || t.s == "enum":
@@ -333,30 +392,44 @@ func scanC(src string) []*def {
 			if depth == 0 && (s == ";" || s == "{" || s == "}") {
 				break
 			}
-			switch s {
-			case "(", "[":
-				depth++
-			case ")", "]":
-				depth--
-			}
+			depth += bracket(s)
 		}
 		if i >= len(toks) {
 			break
 		}
+		start = pastMacroCalls(toks, start, i)
 		head := dropAttrs(toks[start:i])
-		switch toks[i].s {
-		case "}": // a brace this scan did not open: skip it
+		switch s := toks[i].s; {
+		case s == "}": // a brace this scan did not open: skip it
 			i++
-		case ";":
+		case s == "{" && len(head) == 1 && head[0].s == "extern":
+			i++ // extern "C" {: what it holds is at file scope
+		case s == ";":
 			defs = append(defs, cStatement(head, toks[start].line, toks[i].line)...)
 			i++
-		case "{":
+		default:
 			var ds []*def
 			ds, i = cBody(toks, start, head, i)
 			defs = append(defs, ds...)
 		}
 	}
 	return defs
+}
+
+// pastMacroCalls skips, from the start of a declaration that ends at
+// end, the calls of macros that end their line without a semicolon:
+// DEFINE_THING(x) above a function, which defines something (the macro's
+// expansion) this scan cannot name.  An attribute so written stays with
+// the declaration.
+func pastMacroCalls(toks []ctok, start, end int) int {
+	for start+1 < end && isIdent(toks[start].s) && !cKeywords[toks[start].s] && !cAttrs[toks[start].s] && toks[start+1].s == "(" {
+		close := group(toks, start+1)
+		if close >= end || toks[close].line == toks[close-1].line {
+			break
+		}
+		start = close
+	}
+	return start
 }
 
 // cStatement reads a declaration ended by a semicolon.
@@ -425,20 +498,14 @@ func cDeclarators(head []ctok, first, last int) []*def {
 // a struct, union or enum; an initialized variable; or a function.  It
 // returns where the scan goes on.
 func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
-	end := group(toks, i) // past the closing brace
-	closing := toks[min(end, len(toks))-1].line
+	body, end := inside(toks, i)
+	last := toks[end-1].line
 	first := toks[start].line
 	hasEq := false
 	depth := 0
 	for _, t := range head {
-		switch t.s {
-		case "(", "[":
-			depth++
-		case ")", "]":
-			depth--
-		case "=":
-			hasEq = hasEq || depth == 0
-		}
+		depth += bracket(t.s)
+		hasEq = hasEq || t.s == "=" && depth == 0
 	}
 	// struct NAME {, union {, enum NAME {: a tag's body.
 	tag := -1
@@ -454,9 +521,8 @@ func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
 		if tag < len(head)-1 {
 			name := head[len(head)-1].s
 			container = kind + " " + name
-			defs = append(defs, &def{Name: name, Kind: kind, Start: first, End: closing})
+			defs = append(defs, &def{Name: name, Kind: kind, Start: first, End: last})
 		}
-		body := toks[i+1 : end-1]
 		if kind == "enum" {
 			defs = append(defs, enumConsts(body, container)...)
 		} else {
@@ -479,14 +545,9 @@ func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
 		full = append(full, dropAttrs(toks[end:min(j, len(toks))])...)
 		return cDeclarators(full, first, toks[min(j, len(toks)-1)].line), j + 1
 	}
-	// A function: the name is the word before its parameters.
-	for k := 0; k+1 < len(head); k++ {
-		if head[k+1].s == "(" && isIdent(head[k].s) && !cKeywords[head[k].s] {
-			return []*def{{Name: head[k].s, Kind: kFunc, Start: first, End: closing}}, end
-		}
-		if head[k].s == "(" {
-			break
-		}
+	// A function, which its declarator names.
+	if name, fn, ok := declarator(head); ok && fn {
+		return []*def{{Name: name.s, Kind: kFunc, Start: first, End: last}}, end
 	}
 	return nil, end
 }
@@ -514,13 +575,13 @@ func members(body []ctok, container string) []*def {
 			continue
 		}
 		if body[i].s == "{" {
-			end := group(body, i)
+			in, end := inside(body, i)
 			inner := container
 			if n := len(decl); n >= 2 && (decl[n-2].s == "struct" || decl[n-2].s == "union") {
 				inner = decl[n-2].s + " " + decl[n-1].s
 				defs = append(defs, &def{Name: decl[n-1].s, Kind: decl[n-2].s, Start: body[start].line, End: body[end-1].line})
 			}
-			defs = append(defs, members(body[i+1:end-1], inner)...)
+			defs = append(defs, members(in, inner)...)
 			j := end
 			for j < len(body) && body[j].s != ";" {
 				j++

@@ -37,10 +37,7 @@ func (b *book) checkExternal() error {
 	if err != nil {
 		return err
 	}
-	ix, err := b.defs()
-	if err != nil {
-		return err
-	}
+	ix := b.index
 	var names []string
 	for n := range ext {
 		names = append(names, n)

@@ -39,7 +39,8 @@ type claimKind struct{}
 func (claimKind) usage() string {
 	return "{{claim X OP Y [every]}}, X and Y a SUITE:KEY, ratio A B, diff A B or number"
 }
-func (claimKind) block() bool { return false }
+func (claimKind) block() bool                             { return false }
+func (claimKind) suites(_ config, args []string) []string { return suitesNamed(args) }
 
 var (
 	claimOps = map[string]func(x, y float64) bool{

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"endovisor/tools/figlog"
 )
 
 // The prose's code names, paths and chapter numbers, resolved and linked:
@@ -24,8 +26,9 @@ import (
 //     (`lock` in `struct ev_vm`, `run` in `mem/main.c`): a file's path or
 //     its end, a directory, or a container.  A definition beats a
 //     declaration; nothing else is preferred.  A word without an
-//     underscore that only members of structs or tests have (`mm`,
-//     `ctx`) is taken for a word of the prose unless it is qualified.  A
+//     underscore that only members of structs, Go methods or tests have
+//     (`mm`, `ctx`, `value`) is taken for a word of the prose unless it is
+//     qualified (a method also as `Type.Method`).  A
 //     service (`vm_map`) is defined by its number in the ABI,
 //     EV_SVC_VM_MAP; a kernel's test (`kick_race`) by the first call that
 //     names it, check("kick_race", ...) or expect(...).
@@ -80,13 +83,14 @@ func (ch *chapter) wrap(at, what string, start, stop int, l *link) []edit {
 func (b *book) linkNames(ch *chapter) ([]edit, error) {
 	s := ch.source
 	var edits []edit
+	// Does [i, j) overlap a placeholder?  Asked of spans in order, so
+	// the marks before i are passed once for all.
+	next := 0
 	inMark := func(i, j int) bool {
-		for _, m := range s.marks {
-			if i < m.stop && j > m.start {
-				return true
-			}
+		for next < len(s.marks) && s.marks[next].stop <= i {
+			next++
 		}
-		return false
+		return next < len(s.marks) && s.marks[next].start < j
 	}
 	for i, cs := range s.spans {
 		if len(cs.segs) == 0 || inMark(cs.start, cs.stop) {
@@ -142,10 +146,7 @@ func (b *book) linkNames(ch *chapter) ([]edit, error) {
 
 // codeName resolves a backticked span: nil if it is no code name.
 func (b *book) codeName(text, qual string) (*link, error) {
-	ix, err := b.defs()
-	if err != nil {
-		return nil, err
-	}
+	ix := b.index
 	if m := makeTarget.FindStringSubmatch(text); m != nil {
 		for _, d := range ix.lookup(m[1]) {
 			if d.Kind == kTarget && d.File == "Makefile" {
@@ -166,7 +167,7 @@ func (b *book) codeName(text, qual string) (*link, error) {
 		name = text
 	case dotted.MatchString(text):
 		m := dotted.FindStringSubmatch(text)
-		if len(ix.lookup(text)) == 0 && !b.goType(m[1]) {
+		if len(ix.lookup(text)) == 0 && !ix.goType(m[1]) {
 			return nil, nil // a figure's key, a file's name: not Go
 		}
 		name = strings.TrimSuffix(text, "()")
@@ -215,12 +216,12 @@ func (b *book) codeName(text, qual string) (*link, error) {
 		name, len(ds), defList(ds), text, qualifierFor(ds[0], ds))
 }
 
-// notWords drops the members and the tests, whose names without an
-// underscore are words of the prose too.
+// notWords drops the members, the Go methods and the tests, whose names
+// without an underscore are words of the prose too.
 func notWords(ds []*def) []*def {
 	var out []*def
 	for _, d := range ds {
-		if d.Kind != kMember && d.Kind != kTest {
+		if d.Kind != kMember && d.Kind != kMethod && d.Kind != kTest {
 			out = append(out, d)
 		}
 	}
@@ -258,13 +259,13 @@ func defLink(d *def) *link {
 }
 
 // goType: is name a Go type or package of the sources?
-func (b *book) goType(name string) bool {
-	for _, d := range b.index.defs {
-		if d.Pkg == name || d.Kind == kType && d.Name == name {
+func (ix *defIndex) goType(name string) bool {
+	for _, d := range ix.byName[name] {
+		if d.Kind == kType {
 			return true
 		}
 	}
-	return false
+	return ix.packages[name]
 }
 
 // names is every name the sources define, for suggestions.
@@ -285,9 +286,16 @@ func (b *book) pathLink(p string) (*link, error) {
 		return &link{class: "path", href: srcPage(p), title: fmt.Sprintf("%s, %d lines", p, len(ix.files[p].Lines)),
 			ref: &srcRef{file: p}}, nil
 	}
-	st, err := os.Stat(b.path(filepath.FromSlash(strings.TrimSuffix(p, "/"))))
+	if bare := strings.TrimSuffix(p, "/"); path.Clean(bare) != bare || !filepath.IsLocal(bare) {
+		return nil, fmt.Errorf("write a path from the repository's top, without . or ..")
+	}
+	full := b.path(filepath.FromSlash(strings.TrimSuffix(p, "/")))
+	st, err := os.Stat(full)
 	if err != nil {
 		return nil, fmt.Errorf("no such file or directory")
+	}
+	if _, in := figlog.Within(b.path("."), full); !in {
+		return nil, fmt.Errorf("a symbolic link out of the repository")
 	}
 	for _, ch := range b.chapters {
 		if filepath.ToSlash(ch.src) == p {
@@ -298,24 +306,14 @@ func (b *book) pathLink(p string) (*link, error) {
 		return nil, nil // a file of the repository with no page: a log, a test
 	}
 	dir := strings.TrimSuffix(p, "/") + "/"
-	groups, err := b.groups()
-	if err != nil {
-		return nil, err
-	}
-	// The group that holds the directory, or else the first it holds.
-	var home, first *srcDir
-	for _, g := range groups {
+	// The described directory that holds it, or else the first it holds.
+	home := homeDir(b.srcGroups, dir)
+	for _, g := range b.srcGroups {
 		for _, d := range g.dirs {
-			if strings.HasPrefix(dir, d.path) && (home == nil || len(d.path) > len(home.path)) {
+			if home == nil && strings.HasPrefix(d.path, dir) {
 				home = d
 			}
-			if first == nil && strings.HasPrefix(d.path, dir) {
-				first = d
-			}
 		}
-	}
-	if home == nil {
-		home = first
 	}
 	if home == nil {
 		return nil, nil
@@ -341,18 +339,4 @@ func (b *book) fileEndLink(name string) *link {
 	}
 	l, _ := b.pathLink(found[0])
 	return l
-}
-
-// groups are the source index's groups, read once.
-func (b *book) groups() ([]*srcGroup, error) {
-	if b.srcGroups == nil {
-		ix, err := b.defs()
-		if err != nil {
-			return nil, err
-		}
-		if b.srcGroups, err = b.sourceGroups(ix); err != nil {
-			return nil, err
-		}
-	}
-	return b.srcGroups, nil
 }

@@ -17,8 +17,8 @@ import (
 // lines, read from prototype/, cmd/, tools/ and the top Makefile (not
 // tests, fixtures or the build's output).  Listings ({{code}}) and the
 // code names of the prose resolve through it.  C and assembly are read by
-// a scanner at file scope (cdefs.go), Go by go/parser (godefs.go), shell
-// scripts and makefiles line by line.
+// a scanner at file scope (cdefs.go, asmdefs.go), Go by go/parser
+// (godefs.go), shell scripts and makefiles line by line (scriptdefs.go).
 
 // The kinds of definition.
 const (
@@ -81,10 +81,12 @@ type srcFile struct {
 }
 
 type defIndex struct {
-	files  map[string]*srcFile
-	paths  []string // sorted
-	defs   []*def
-	byName map[string][]*def
+	files    map[string]*srcFile
+	paths    []string // sorted
+	defs     []*def
+	byName   map[string][]*def
+	skipped  map[string]string // a file below the roots that is no source, and why
+	packages map[string]bool   // the Go packages' names
 }
 
 // maxSourceFile bounds a source file the index reads; a larger one, or
@@ -106,7 +108,7 @@ func isSourcePath(p string) bool {
 
 // buildIndex reads every source file below root.
 func buildIndex(root string) (*defIndex, error) {
-	ix := &defIndex{files: map[string]*srcFile{}, byName: map[string][]*def{}}
+	ix := &defIndex{files: map[string]*srcFile{}, byName: map[string][]*def{}, skipped: map[string]string{}, packages: map[string]bool{}}
 	for _, top := range sourceRoots {
 		start := filepath.Join(root, top)
 		if _, err := os.Lstat(start); os.IsNotExist(err) {
@@ -124,7 +126,11 @@ func buildIndex(root string) (*defIndex, error) {
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || !isSourcePath(rel) {
+			if !isSourcePath(rel) {
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				ix.skipped[rel] = "it is a symbolic link or a special file"
 				return nil
 			}
 			return ix.addFile(name, rel)
@@ -136,6 +142,9 @@ func buildIndex(root string) (*defIndex, error) {
 	sort.Strings(ix.paths)
 	for _, d := range ix.defs {
 		ix.byName[d.Name] = append(ix.byName[d.Name], d)
+		if d.Pkg != "" {
+			ix.packages[d.Pkg] = true
+		}
 	}
 	return ix, nil
 }
@@ -146,6 +155,7 @@ func (ix *defIndex) addFile(name, rel string) error {
 		return err
 	}
 	if st.Size() > maxSourceFile {
+		ix.skipped[rel] = fmt.Sprintf("it is over %d MiB", maxSourceFile>>20)
 		return nil
 	}
 	data, err := os.ReadFile(name)
@@ -153,6 +163,7 @@ func (ix *defIndex) addFile(name, rel string) error {
 		return err
 	}
 	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+		ix.skipped[rel] = "it is not UTF-8 text"
 		return nil
 	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
@@ -184,15 +195,24 @@ func (ix *defIndex) addFile(name, rel string) error {
 
 // serviceMacro is a service's number in the ABI: EV_SVC_VM_MAP numbers
 // the service the book calls vm_map.
-var serviceMacro = regexp.MustCompile(`^EV_SVC_([A-Z0-9_]+)$`)
+var serviceMacro = regexp.MustCompile(`^EV_SVC_([A-Z][A-Z0-9_]*)$`)
+
+// serviceName is the name the book calls a service by, if macro is the
+// macro that numbers one.
+func serviceName(macro string) (string, bool) {
+	m := serviceMacro.FindStringSubmatch(macro)
+	if m == nil {
+		return "", false
+	}
+	return strings.ToLower(m[1]), true
+}
 
 // services adds to a C file's definitions a service for each of its
-// service numbers: the name the book calls it by, defined where its
-// number is.
+// service numbers, defined where its number is.
 func services(defs []*def) []*def {
 	for _, d := range defs {
-		if m := serviceMacro.FindStringSubmatch(d.Name); m != nil && d.Kind == kMacro {
-			defs = append(defs, &def{Name: strings.ToLower(m[1]), Kind: kService, Start: d.Start, End: d.End})
+		if name, ok := serviceName(d.Name); ok && d.Kind == kMacro {
+			defs = append(defs, &def{Name: name, Kind: kService, Start: d.Start, End: d.End})
 		}
 	}
 	return defs
@@ -228,6 +248,28 @@ func langOf(p string) string {
 		return "bash"
 	}
 	return ""
+}
+
+// sourceFile finds a file of the index, or says what became of it.
+func (b *book) sourceFile(p string) (*srcFile, error) {
+	ix := b.index
+	if f, ok := ix.files[p]; ok {
+		return f, nil
+	}
+	if why, ok := ix.skipped[p]; ok {
+		return nil, fmt.Errorf("%s is not among the sources: %s", p, why)
+	}
+	var same []string
+	for _, q := range ix.paths {
+		if path.Base(q) == path.Base(p) {
+			same = append(same, q)
+		}
+	}
+	hint := ""
+	if len(same) > 0 && len(same) <= 3 {
+		hint = " (the sources have " + strings.Join(same, ", ") + ")"
+	}
+	return nil, fmt.Errorf("no such file %s among the sources%s", p, hint)
 }
 
 // lookup finds the definitions a name stands for, as the prose or a

@@ -56,6 +56,20 @@ func TestScanC(t *testing.T) {
 			[]string{"kick_race test 3-3", "f function 1-7"}},
 		{"macros within a function", "int f(void)\n{\n#define INNER 1\n\treturn INNER;\n}\n",
 			[]string{"INNER macro 3-3", "f function 1-5"}},
+		{"an #if 0 block, and the first branch of an #if", "#if 0\nint g(void) {\n#define GONE 1\n#else\n#define KEPT 1\n#endif\nint f(void)\n{\n}\n#ifdef A\nint h(int a) {\n#elif B\nint h(long b) {\n#else\nint h(void) {\n#define NOT 1\n#endif\n\treturn 0;\n}\nint after;\n",
+			[]string{"KEPT macro 5-5", "f function 7-9", "h function 11-19", "after variable 20-20"}},
+		{"extern \"C\"", "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\nint g(void)\n{\n}\n#ifdef __cplusplus\n}\n#endif\nint after;\n",
+			[]string{"f declaration 4-4", "g function 5-7", "after variable 11-11"}},
+		{"declarators in parentheses", "void (*ev_handler(int sig, void (*fn)(int)))(int)\n{\n}\nvoid (*ev_signal(int))(int);\nint (*tab[3])(void);\ntypedef int (ev_fn_t)(void);\n",
+			[]string{"ev_handler function 1-3", "ev_signal declaration 4-4", "tab variable 5-5", "ev_fn_t typedef 6-6"}},
+		{"a macro's call without a semicolon before a definition", "DEFINE_THING(ev_thing)\nstatic int ev_after(void)\n{\n}\nDEFINE_ONE(a)\nDEFINE_TWO(b)\nint ev_var;\n",
+			[]string{"ev_after function 2-4", "ev_var variable 7-7"}},
+		{"a line comment continued by a backslash", "// not code \\\nint hidden(void) { }\nint f(void) { return 0; }\n",
+			[]string{"f function 3-3"}},
+		{"a named struct inside a typedef, a macro whose body has braces", "#define EV_INIT { .a = 1, }\ntypedef struct ev_pair {\n\tint a;\n} ev_pair_t, *ev_pair_p;\nstatic ev_pair_t ev_one = EV_INIT;\n",
+			[]string{"EV_INIT macro 1-1", "ev_pair struct 2-4", "a member 3-3 [struct ev_pair]", "ev_pair_t typedef 2-4", "ev_pair_p typedef 2-4", "ev_one variable 5-5"}},
+		{"a brace not closed at the end", "struct ev_half {\n\tint a;\n",
+			[]string{"ev_half struct 1-2", "a member 2-2 [struct ev_half]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,6 +111,17 @@ second:
 	ret
 	.size second, .-second
 after:
+	.type	helper, @function
+helper:
+.Lagain:
+	jmp	.Lagain
+	.size	helper, .-helper
+SYM_FUNC_START_LOCAL(ev_local)
+2:	ret
+SYM_FUNC_END(ev_local)
+ENTRY(ev_old)
+	ret
+END(ev_old)
 `
 	gosrc := `package p
 
@@ -114,6 +139,15 @@ var (
 )
 
 const C = 3
+
+type Stack[T any] struct{ s []T }
+
+func (s *Stack[T]) Push(v T) {}
+
+func (m Pair[K, V]) Get(k K) V {
+	var v V
+	return v
+}
 `
 	shell := "#!/bin/sh\nfail() {\n\techo x\n\t{ nested; }\n}\none() { true; }\n"
 	mk := ".PHONY: all\nall: book\n\nbook hello:\n\tgo run x \\\n\t  y\n$(BUILD)/x.log:\n\ttrue\nV := 1\n"
@@ -127,8 +161,10 @@ const C = 3
 		want []string
 	}{
 		{"asm", scanAsm(asm), []string{"TENANT macro 2-3", "EV_UNWIND asm macro 4-6", "ev_enter asm symbol 8-10",
-			"ev_resume asm symbol 12-15", "first asm symbol 18-21", "second asm symbol 23-25"}},
-		{"go", gd, []string{"F function 4-5", "T type 7-7", "M method 9-9 [T]", "V variable 12-12", "W variable 13-13", "C const 16-16"}},
+			"ev_resume asm symbol 12-15", "first asm symbol 18-21", "second asm symbol 23-25",
+			"helper asm symbol 28-31", "ev_local asm symbol 32-34", "ev_old asm symbol 35-37"}},
+		{"go", gd, []string{"F function 4-5", "T type 7-7", "M method 9-9 [T]", "V variable 12-12", "W variable 13-13", "C const 16-16",
+			"Stack type 18-18", "Push method 20-20 [Stack]", "Get method 22-25 [Pair]"}},
 		{"shell", scanShell(strings.Split(shell, "\n")), []string{"fail shell function 2-5", "one shell function 6-6"}},
 		{"make", scanMake(strings.Split(mk, "\n")), []string{"all make target 2-2", "book make target 4-6", "hello make target 4-6"}},
 	} {
@@ -240,4 +276,65 @@ func TestIndexOfTheTree(t *testing.T) {
 		}
 	}
 	t.Logf("%d files, %d definitions", len(ix.paths), len(ix.defs))
+}
+
+// TestIndexSkips: a file below the roots that is too big, not text, or a
+// symbolic link is no source, and the index says why.
+func TestIndexSkips(t *testing.T) {
+	root := t.TempDir()
+	write := func(name string, data []byte) {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("prototype/ok.c", []byte("int ev_ok(void)\n{\n}\n"))
+	write("prototype/big.c", []byte(strings.Repeat("int a;\n", maxSourceFile/7+1)))
+	write("prototype/bin.c", []byte("int f(void);\n\x00\x01"))
+	write("prototype/latin1.c", []byte("/* caf\xe9 */\n"))
+	write("prototype/testdata/fixture.c", []byte("int fixture;\n"))
+	if err := os.Symlink("/etc/passwd", filepath.Join(root, "prototype/out.c")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(root, "prototype/etc")); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := buildIndex(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(ix.paths, " ") != "prototype/ok.c" {
+		t.Errorf("sources %q, want only prototype/ok.c", ix.paths)
+	}
+	for name, why := range map[string]string{
+		"prototype/big.c": "over 1 MiB", "prototype/bin.c": "not UTF-8", "prototype/latin1.c": "not UTF-8",
+		"prototype/out.c": "symbolic link", "prototype/etc": "symbolic link",
+	} {
+		if !strings.Contains(ix.skipped[name], why) {
+			t.Errorf("%s skipped for %q, want %q", name, ix.skipped[name], why)
+		}
+	}
+}
+
+// TestListingReadBound: once the book's listings have read their bound
+// of the sources, a listing is refused.
+func TestListingReadBound(t *testing.T) {
+	b, err := load(config{root: fixture(t, "good"), logs: "prototype/.build", src: "book/src"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := parseListing("prototype/stub/cross.S /ev_stub_cross:/ /ret/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.listing(spec); err != nil {
+		t.Fatal(err)
+	}
+	b.listingRead = maxListingRead + 1
+	if _, err := b.listing(spec); err == nil || !strings.Contains(err.Error(), "have read more than 16 MiB") {
+		t.Errorf("a listing past the bound: %v", err)
+	}
 }

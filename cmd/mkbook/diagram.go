@@ -19,7 +19,9 @@ import (
 // 8.2. Caption").  The SVG is inlined, not linked, so that the site's
 // style sheet colours it: a diagram draws in currentColor and in the
 // classes style.css gives a colour in each theme and in print (d-box,
-// d-fill, d-trust, d-accent, d-muted, d-arrow, d-head, d-small, d-code).
+// d-fill, d-trust, d-user, d-accent, d-warm, d-muted, d-arrow, d-head,
+// d-line, d-dash, d-bold, d-small, d-code); a class is one of these d-
+// classes, never one of the site's own.
 //
 // A diagram file is input like a chapter, and what reaches the page is
 // not the file but mkbook's own rewriting of it: the file must be
@@ -46,7 +48,7 @@ var (
 	// The values each attribute may take.
 	svgAttrs = map[string]*regexp.Regexp{
 		"id":                svgID,
-		"class":             regexp.MustCompile(`^[a-z0-9-]+( [a-z0-9-]+)*$`),
+		"class":             regexp.MustCompile(`^d-[a-z0-9-]+( d-[a-z0-9-]+)*$`), // the diagrams' own, not the site's
 		"x":                 svgNumber,
 		"y":                 svgNumber,
 		"x1":                svgNumber,
@@ -102,8 +104,9 @@ var (
 
 type diagramKind struct{}
 
-func (diagramKind) usage() string { return "{{diagram NAME CAPTION...}}" }
-func (diagramKind) block() bool   { return true }
+func (diagramKind) usage() string                    { return "{{diagram NAME CAPTION...}}" }
+func (diagramKind) block() bool                      { return true }
+func (diagramKind) suites(config, []string) []string { return nil }
 func (k diagramKind) resolve(b *book, args []string) (use, error) {
 	if len(args) < 2 {
 		return use{}, fmt.Errorf("want %s", k.usage())
@@ -192,6 +195,11 @@ func rewriteSVG(data []byte, prefix string) (string, string, error) {
 	var stack []string
 	ids := map[string]bool{}
 	refs := map[string]int{} // each id a <use> names, and its line
+	// The ids of the open elements, and those that hold a <use>: a <use>
+	// of one would nest uses, which can draw exponentially many shapes
+	// from a few lines, or loop.
+	var openIDs []string
+	holdsUse := map[string]bool{}
 	title, inTitle, done, seenRoot := "", false, false, false
 	children := 0 // the root's child elements so far
 	for {
@@ -231,6 +239,9 @@ func rewriteSVG(data []byte, prefix string) (string, string, error) {
 		case xml.EndElement:
 			out.WriteString("</" + t.Name.Local + ">")
 			stack = stack[:len(stack)-1]
+			if len(openIDs) > 0 {
+				openIDs = openIDs[:len(openIDs)-1]
+			}
 			inTitle = false
 			if len(stack) == 0 {
 				done = true
@@ -278,6 +289,18 @@ func rewriteSVG(data []byte, prefix string) (string, string, error) {
 				}
 				inTitle = true
 			}
+			id := ""
+			for _, a := range t.Attr {
+				if a.Name.Space == "" && a.Name.Local == "id" {
+					id = a.Value
+				}
+			}
+			openIDs = append(openIDs, id)
+			if el == "use" {
+				for _, o := range openIDs {
+					holdsUse[o] = true
+				}
+			}
 			out.WriteString("<" + el)
 			for _, a := range t.Attr {
 				attr := a.Name.Local
@@ -318,6 +341,9 @@ func rewriteSVG(data []byte, prefix string) (string, string, error) {
 	for id, l := range refs {
 		if !ids[id] {
 			return "", "", fmt.Errorf("line %d: a <use> of #%s, which the file does not define", l, id)
+		}
+		if holdsUse[id] {
+			return "", "", fmt.Errorf("line %d: a <use> of #%s, which is or holds a <use> itself: a <use> repeats shapes, not uses", l, id)
 		}
 	}
 	title = strings.Join(strings.Fields(title), " ")

@@ -45,6 +45,12 @@ func TestRewriteSVG(t *testing.T) {
 		{`<html xmlns="http://www.w3.org/2000/svg"/>`, "the root is <html>"},
 		{`<?xml-stylesheet href="x.css"?>` + head + `</svg>`, "a processing instruction"},
 		{head + strings.Repeat("<g>", 20) + strings.Repeat("</g>", 20) + `</svg>`, "nested deeper"},
+		{`<!DOCTYPE svg [<!ENTITY a "aaaa">]>` + head + `<text>&a;</text></svg>`, "a <!DOCTYPE> directive"},
+		{head + `<text>&a;</text></svg>`, "not well-formed XML: invalid character entity &a;"},
+		{head + `<rect class="toc hidden"/></svg>`, `<rect class="toc hidden">: not a value`},
+		{head + `<g id="a"><use href="#a"/></g></svg>`, "a <use> of #a, which is or holds a <use> itself"},
+		{head + `<rect id="r"/><use id="u" href="#r"/><use href="#u"/></svg>`, "a <use> of #u, which is or holds"},
+		{head + `<g id="b"><rect/></g><g id="c"><use href="#b"/><use href="#b"/></g><g id="d"><use href="#c"/><use href="#c"/></g></svg>`, "a <use> of #c, which is or holds"},
 	} {
 		if _, _, err := rewriteSVG([]byte(c.svg), "d-x-"); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s: got %v, want an error with %q", c.svg, err, c.err)

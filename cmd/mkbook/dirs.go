@@ -25,6 +25,10 @@ import (
 
 const dirsFile = "directories.txt"
 
+// otherGroup is the id of the group of the files in no directory of
+// directories.txt.
+const otherGroup = "g-other"
+
 type srcGroup struct {
 	id, title string
 	dirs      []*srcDir
@@ -74,6 +78,9 @@ func (b *book) readDirs() ([]*srcGroup, error) {
 			return nil, fmt.Errorf("%s:%d: %s is described already, on line %d", name, n, p, first)
 		}
 		seen[p] = n
+		if bare := strings.TrimSuffix(p, "/"); path.Clean(bare) != bare || !filepath.IsLocal(bare) {
+			return nil, fmt.Errorf("%s:%d: %s: write a path from the repository's top, without . or ..", name, n, p)
+		}
 		if _, err := os.Stat(b.path(strings.TrimSuffix(p, "/"))); err != nil {
 			return nil, fmt.Errorf("%s:%d: no such directory or file %s", name, n, p)
 		}
@@ -91,19 +98,10 @@ func (b *book) sourceGroups(ix *defIndex) ([]*srcGroup, error) {
 	if err != nil {
 		return nil, err
 	}
-	var all []*srcDir
-	for _, g := range groups {
-		all = append(all, g.dirs...)
-	}
-	other := &srcGroup{id: "g-other", title: "Other files"}
+	other := &srcGroup{id: otherGroup, title: "Other files"}
 	byDir := map[string]*srcDir{}
 	for _, p := range ix.paths {
-		var home *srcDir
-		for _, d := range all {
-			if (p == d.path || strings.HasSuffix(d.path, "/") && strings.HasPrefix(p, d.path)) && (home == nil || len(d.path) > len(home.path)) {
-				home = d
-			}
-		}
+		home := homeDir(groups, p)
 		if home == nil {
 			dir := path.Dir(p) + "/"
 			if home = byDir[dir]; home == nil {
@@ -119,4 +117,19 @@ func (b *book) sourceGroups(ix *defIndex) ([]*srcGroup, error) {
 		groups = append(groups, other)
 	}
 	return groups, nil
+}
+
+// homeDir is the directory of the groups that holds p, a file or a
+// directory: the longest that does, or nil.
+func homeDir(groups []*srcGroup, p string) *srcDir {
+	var home *srcDir
+	for _, g := range groups {
+		for _, d := range g.dirs {
+			holds := p == d.path || strings.HasSuffix(d.path, "/") && strings.HasPrefix(p, d.path)
+			if holds && (home == nil || len(d.path) > len(home.path)) {
+				home = d
+			}
+		}
+	}
+	return home
 }

@@ -30,13 +30,22 @@ func FuzzExpand(f *testing.F) {
 		"![`ev_stub_cross`](a.png) `struct x` `a.b` `cross.S` `prototype/` {{code prototype/stub/cross.S /\\/ x/ omit /a/ /b/}}\n",
 		"{{diagram stacks The <b>two</b> stacks & \"a\" crossing.}}\n\n- {{diagram stacks again}}\n\n`{{diagram x y}}` {{diagram ../x y}}\n",
 		"{{services prototype/stub/cross.S}}\n\n{{services ../../etc/passwd}}\n",
+		"{{code ../go.mod /m/ /m/}}\n\n{{code /etc/passwd /r/ /r/}}\n\n{{code prototype/stub/cross.S /[a-z]{1,250}Z/ /x/}}\n\n{{code prototype/stub/cross.S // //}}\n",
+		"`prototype/../go.mod` `prototype/./stub/` `prototype/stub/` `ev_stub_cross()` in `cross.S` `value` {{diagram stacks Step: one}}\n",
 	} {
 		f.Add(s)
 	}
 	root := fixture(f, "good")
 	handler := regexp.MustCompile(`(?i)<[^>]*\son[a-z]+\s*=`)
+	// The fixture's sources, read once: the chapter is the input.
+	c := config{root: root, logs: "prototype/.build", src: "book/src"}
+	sources, err := load(c)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, text string) {
-		b := newBook(config{root: root, logs: "prototype/.build", src: "book/src"})
+		b := newBook(c)
+		b.index, b.srcGroups = sources.index, sources.srcGroups
 		ch := &chapter{src: "book/src/fuzz.md", Page: "fuzz.html", Number: 1}
 		ch.source = parseSource(text)
 		named := func(err error) {
@@ -65,6 +74,32 @@ func FuzzExpand(f *testing.F) {
 			t.Fatalf("a javascript: link on the page: %s", page)
 		case strings.ContainsAny(page, "\uE000\uE001"):
 			t.Fatalf("a marker left on the page: %q", page)
+		}
+	})
+}
+
+// FuzzScan reads arbitrary text as C and as assembly: a source half
+// edited (a brace not yet closed) must not stop mkbook, and every
+// definition lies within the file, its first line before its last.
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{
+		"struct {",
+		"int f(void)\n{\n\tif (x) {\n",
+		"typedef struct a { int b; struct { int c; } d; } e, *f;\n#define X \\\n\t{ 1 }\n",
+		"#if 0\nint g(void) {\n#else\nint g(int x) {\n#endif\n\treturn 0;\n}\n",
+		"enum { A = 1, B, };\nint (*tab[3])(void);\nvoid (*signal(int, void (*)(int)))(int)\n{\n}\n",
+		"SYM_FUNC_START(x)\n\tret\nSYM_FUNC_END(x)\n\t.globl y\ny:\n.macro m\n.endm\n\t.type z, @function\nz:\n\t.size z, .-z\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		n := strings.Count(src, "\n") + 1
+		for _, ds := range [][]*def{scanC(src), scanAsm(src)} {
+			for _, d := range ds {
+				if d.Start < 1 || d.End < d.Start || d.End > n {
+					t.Fatalf("%s %s spans lines %d-%d of %d", d.Kind, d.Name, d.Start, d.End, n)
+				}
+			}
 		}
 	})
 }

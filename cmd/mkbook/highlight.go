@@ -74,6 +74,19 @@ var (
 	cssClassRE = regexp.MustCompile(`\.chroma \.([a-z0-9]+) \{`)
 )
 
+// highlighted is a source file's lines, highlighted once.
+func (b *book) highlighted(file string) []string {
+	if b.hl == nil {
+		b.hl = map[string][]string{}
+	}
+	if h, ok := b.hl[file]; ok {
+		return h
+	}
+	h := highlightLines(b.index.files[file])
+	b.hl[file] = h
+	return h
+}
+
 // highlightLines renders each line of a file as HTML, highlighted by its
 // language (plain, escaped, if chroma has no lexer for it).
 func highlightLines(f *srcFile) []string {

@@ -29,10 +29,6 @@ date. The book's site has the same map, with a page for every file:
 
 // indexMD is INDEX.md as mkbook index writes it.
 func (b *book) indexMD() (string, error) {
-	groups, err := b.groups()
-	if err != nil {
-		return "", err
-	}
 	if err := b.describedDirs(); err != nil {
 		return "", err
 	}
@@ -44,8 +40,8 @@ func (b *book) indexMD() (string, error) {
 		fmt.Fprintf(&s, "| %d. %s | `%s` | %s | %s |\n", ch.Number, ch.Title, filepath.ToSlash(ch.src),
 			codeList(shows), codeList(names))
 	}
-	for _, g := range groups {
-		if g.id == "g-other" {
+	for _, g := range b.srcGroups {
+		if g.id == otherGroup {
 			continue
 		}
 		what := "directory"
@@ -105,43 +101,30 @@ func codeList(files []string) string {
 // directory, or one within it?
 func (b *book) cites(ch *chapter, d *srcDir) bool {
 	for _, r := range ch.refs {
-		if home := b.homeDir(r.file); home == d || strings.HasSuffix(r.file, "/") && strings.HasPrefix(d.path, r.file) {
+		if home := homeDir(b.srcGroups, r.file); home == d || strings.HasSuffix(r.file, "/") && strings.HasPrefix(d.path, r.file) {
 			return true
 		}
 	}
 	return false
 }
 
-// homeDir is the described directory that holds a file or a directory:
-// the longest.
-func (b *book) homeDir(p string) *srcDir {
-	var home *srcDir
-	for _, g := range b.srcGroups {
-		for _, d := range g.dirs {
-			if (p == d.path || strings.HasSuffix(d.path, "/") && strings.HasPrefix(p, d.path)) && (home == nil || len(d.path) > len(home.path)) {
-				home = d
-			}
-		}
-	}
-	return home
-}
-
 // describedDirs: with a directories.txt, every directory of the
 // prototype has its line there.
 func (b *book) describedDirs() error {
-	groups, err := b.readDirs()
-	if err != nil || groups == nil {
-		return err
+	described := map[string]bool{}
+	for _, g := range b.srcGroups {
+		for _, d := range g.dirs {
+			if g.id != otherGroup {
+				described[d.path] = true
+			}
+		}
+	}
+	if len(described) == 0 {
+		return nil // no directories.txt
 	}
 	dirs, err := prototypeDirs(b.path("prototype"))
 	if err != nil {
 		return err
-	}
-	described := map[string]bool{}
-	for _, g := range groups {
-		for _, d := range g.dirs {
-			described[d.path] = true
-		}
 	}
 	for _, d := range dirs {
 		if !described["prototype/"+d+"/"] {

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 	"html"
-	"path"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strings"
 )
@@ -26,8 +26,21 @@ import (
 // line of the file's page, under a caption naming the file and the lines.
 // A file, a symbol or a regexp that does not resolve, an ambiguous
 // symbol, and a listing of more than maxListing lines, are errors.
+//
+// A regexp finds a line, and is short: Go's regexps take time linear in
+// the text, but by a factor that grows with the regexp, and a chapter
+// could make one of a few hundred bytes take seconds on each MiB.  So a
+// regexp compiles to at most maxRegexpInsts instructions (the book's
+// longest is about 30), a listing omits at most maxOmits ranges, and the
+// listings of the book together read at most maxListingRead bytes of the
+// sources.
 
-const maxListing = 60
+const (
+	maxListing     = 60
+	maxRegexpInsts = 100
+	maxOmits       = 8
+	maxListingRead = 16 << 20
+)
 
 // srcRef is a place in the sources a chapter shows (a listing) or names
 // (a code name or a path), for the source pages and INDEX.md.
@@ -42,7 +55,8 @@ type codeKind struct{}
 func (codeKind) usage() string {
 	return "{{code PATH SYMBOL [/FROM/ /TO/] [omit /A/ /B/]...}} or {{code PATH /FROM/ /TO/}}"
 }
-func (codeKind) block() bool { return true }
+func (codeKind) block() bool                      { return true }
+func (codeKind) suites(config, []string) []string { return nil }
 func (k codeKind) resolve(b *book, args []string) (use, error) {
 	return k.resolveRaw(b, strings.Join(args, " "))
 }
@@ -61,15 +75,19 @@ func (k codeKind) resolveRaw(b *book, raw string) (use, error) {
 	return use{text: l.caption(), out: b.renderListing(l), refs: []srcRef{{file: l.file, start: l.lo, end: l.hi, listing: true}}}, nil
 }
 
-type lre struct {
+// lineRegexp is a listing's /regexp/, which finds a line: as written,
+// and compiled.
+type lineRegexp struct {
 	src string
 	re  *regexp.Regexp
 }
 
+// listingSpec is a {{code}} as written: the file, the symbol if any, the
+// region's two regexps if any, and each omitted range's two.
 type listingSpec struct {
 	path, symbol string
-	from, to     *lre
-	omits        [][2]*lre
+	from, to     *lineRegexp
+	omits        [][2]*lineRegexp
 }
 
 // listingWords splits a listing's arguments into words and /regexps/.
@@ -113,18 +131,18 @@ func parseListing(raw string) (*listingSpec, error) {
 		return nil, err
 	}
 	if len(words) == 0 || isRE[0] {
-		return nil, fmt.Errorf("no file")
+		return nil, fmt.Errorf("no file: a listing names a file of the sources first, by its path from the repository's top")
 	}
 	s := &listingSpec{path: words[0]}
 	i := 1
-	compile := func(k int) (*lre, error) {
-		re, err := regexp.Compile(words[k])
+	compile := func(k int) (*lineRegexp, error) {
+		re, err := compileShort(words[k])
 		if err != nil {
 			return nil, fmt.Errorf("/%s/: %v", words[k], err)
 		}
-		return &lre{src: words[k], re: re}, nil
+		return &lineRegexp{src: words[k], re: re}, nil
 	}
-	pair := func() (*lre, *lre, error) {
+	pair := func() (*lineRegexp, *lineRegexp, error) {
 		if i+1 >= len(words) || !isRE[i] || !isRE[i+1] {
 			return nil, nil, fmt.Errorf("want two regexps, /FROM/ /TO/")
 		}
@@ -163,9 +181,32 @@ func parseListing(raw string) (*listingSpec, error) {
 		if err != nil {
 			return nil, fmt.Errorf("omit: %v", err)
 		}
-		s.omits = append(s.omits, [2]*lre{a, b})
+		s.omits = append(s.omits, [2]*lineRegexp{a, b})
+		if len(s.omits) > maxOmits {
+			return nil, fmt.Errorf("more than %d omits: list less", maxOmits)
+		}
 	}
 	return s, nil
+}
+
+// compileShort compiles a listing's regexp, if it is short enough.
+func compileShort(expr string) (*regexp.Regexp, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		return nil, err
+	}
+	if len(prog.Inst) > maxRegexpInsts {
+		return nil, fmt.Errorf("too long a regexp (%d instructions, over %d): a listing's regexp finds a line, and a few words of it do", len(prog.Inst), maxRegexpInsts)
+	}
+	return re, nil
 }
 
 // listing is a resolved {{code}}: the lines lo..hi of a file, less the
@@ -180,41 +221,11 @@ func (l *listing) caption() string {
 	return fmt.Sprintf("%s:%d-%d", l.file, l.lo, l.hi)
 }
 
-// defs reads the definition index once.
-func (b *book) defs() (*defIndex, error) {
-	if b.index == nil {
-		ix, err := buildIndex(b.path("."))
-		if err != nil {
-			return nil, fmt.Errorf("reading the sources: %v", err)
-		}
-		b.index = ix
-	}
-	return b.index, nil
-}
-
-// sourceFile finds a file of the index, or says what became of it.
-func (b *book) sourceFile(p string) (*srcFile, error) {
-	ix, err := b.defs()
-	if err != nil {
-		return nil, err
-	}
-	if f, ok := ix.files[p]; ok {
-		return f, nil
-	}
-	var same []string
-	for _, q := range ix.paths {
-		if path.Base(q) == path.Base(p) {
-			same = append(same, q)
-		}
-	}
-	hint := ""
-	if len(same) > 0 && len(same) <= 3 {
-		hint = " (the sources have " + strings.Join(same, ", ") + ")"
-	}
-	return nil, fmt.Errorf("no such file %s among the sources%s", p, hint)
-}
-
 func (b *book) listing(s *listingSpec) (*listing, error) {
+	// A listing may read beyond the bound, by its few regexps' files.
+	if b.listingRead > maxListingRead {
+		return nil, fmt.Errorf("the book's listings have read more than %d MiB of the sources with their regexps: list less, or by symbol", maxListingRead>>20)
+	}
 	f, err := b.sourceFile(s.path)
 	if err != nil {
 		return nil, err
@@ -229,8 +240,9 @@ func (b *book) listing(s *listingSpec) (*listing, error) {
 		l.lo, l.hi = d.Start, d.End
 		where = fmt.Sprintf("%s (%s:%d-%d)", s.symbol, s.path, d.Start, d.End)
 	}
-	match := func(r *lre, from, to int) int {
+	match := func(r *lineRegexp, from, to int) int {
 		for n := from; n <= to; n++ {
+			b.listingRead += len(f.Lines[n-1]) + 1
 			if r.re.MatchString(f.Lines[n-1]) {
 				return n
 			}
@@ -248,6 +260,9 @@ func (b *book) listing(s *listingSpec) (*listing, error) {
 				}
 			}
 			if len(all) > 1 {
+				if len(all) > 5 {
+					all = append(all[:5], fmt.Sprintf("… (%d in all)", len(all)))
+				}
 				return nil, fmt.Errorf("/%s/ matches lines %s of %s: make it match one", s.from.src, strings.Join(all, ", "), s.path)
 			}
 		} else {
@@ -296,10 +311,7 @@ func (l *listing) shown() int {
 
 // symbolIn finds the one definition of a symbol in a file.
 func (b *book) symbolIn(file, symbol string) (*def, error) {
-	ix, err := b.defs()
-	if err != nil {
-		return nil, err
-	}
+	ix := b.index
 	var here []*def
 	for _, d := range ix.lookup(symbol) {
 		if d.File == file {
@@ -326,24 +338,6 @@ func (b *book) symbolIn(file, symbol string) (*def, error) {
 		at = append(at, fmt.Sprintf("%s (%s) at line %d", d.display(), d.Kind, d.Start))
 	}
 	return nil, fmt.Errorf("%s is ambiguous in %s: %s", symbol, file, strings.Join(at, "; "))
-}
-
-// highlighted is a source file's lines, highlighted once.
-func (b *book) highlighted(file string) []string {
-	if b.hl == nil {
-		b.hl = map[string][]string{}
-	}
-	if h, ok := b.hl[file]; ok {
-		return h
-	}
-	h := highlightLines(b.index.files[file])
-	b.hl[file] = h
-	return h
-}
-
-// srcPage is the page of a source file, from the site's top.
-func srcPage(file string) string {
-	return "src/" + file + ".html"
 }
 
 // renderListing is the listing's HTML: a figure with its caption, each

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"html"
 	"html/template"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -163,45 +163,20 @@ func (b *book) writeLogs(dir string) error {
 }
 
 func (b *book) writeLog(dir, name string, figAt map[int]string) error {
-	page := filepath.Join(dir, "logs", filepath.FromSlash(b.logName(name))+".html")
-	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
-		return err
-	}
-	// The frame of every page, around the log's lines, which are written
-	// as they are read.
-	const hole = "<!--the log-->"
 	title := b.rel(name)
-	var frame strings.Builder
-	err := pageTpl.Execute(&frame, pageData{Title: title, Chapters: b.chapters, Kind: "log",
-		Up:      strings.Repeat("../", strings.Count(b.logName(name), "/")+1),
-		Content: template.HTML("<h1 id=\"log\">" + html.EscapeString(title) + "</h1>\n<pre>" + hole + "</pre>")})
-	if err != nil {
-		return err
-	}
-	head, tail, _ := strings.Cut(frame.String(), hole)
-	f, err := os.Create(page)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	w := bufio.NewWriter(f)
-	w.WriteString(head)
 	up := strings.Repeat("../", strings.Count(b.logName(name), "/")+1)
-	err = b.eachLine(name, func(n int, line string) error {
-		text := html.EscapeString(line)
-		// A figure's line links to the figure's entry in the provenance.
-		if k, ok := figAt[n]; ok {
-			text = fmt.Sprintf("<a class=\"figline\" href=\"%sprovenance.html#%s\" title=\"where this figure is used\">%s</a>", up, html.EscapeString(k), text)
-		}
-		_, err := fmt.Fprintf(w, "<span id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%5d</a> %s</span>\n", n, n, n, text)
-		return err
+	d := pageData{Title: title, Chapters: b.chapters, Kind: "log", Up: up,
+		Content: template.HTML("<h1 id=\"log\">" + html.EscapeString(title) + "</h1>\n<pre>" + linesHole + "</pre>")}
+	// The log's lines are written as they are read.
+	return writeLines(filepath.Join(dir, "logs", filepath.FromSlash(b.logName(name))+".html"), d, func(w io.Writer) error {
+		return b.eachLine(name, func(n int, line string) error {
+			text := html.EscapeString(line)
+			// A figure's line links to the figure's entry in the provenance.
+			if k, ok := figAt[n]; ok {
+				text = fmt.Sprintf("<a class=\"figline\" href=\"%sprovenance.html#%s\" title=\"where this figure is used\">%s</a>", up, html.EscapeString(k), text)
+			}
+			_, err := fmt.Fprintf(w, "<span id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%5d</a> %s</span>\n", n, n, n, text)
+			return err
+		})
 	})
-	if err != nil {
-		return err
-	}
-	w.WriteString(tail)
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return f.Close()
 }

@@ -1,13 +1,18 @@
 // Command mkbook builds the book: it reads the chapter sources in book/src/,
 // replaces every placeholder with a figure measured by the prototype (read
-// from the logs in prototype/.build/, running the suites that have none),
-// checks the prose against the code, and renders the site into book/site/.
+// from the logs in prototype/.build/, running the suites that have none)
+// or a listing of the sources, resolves every code name of the prose to
+// its definition (defs.go, codenames.go), checks the prose against the
+// code, and renders the site into book/site/: a page per chapter, one per
+// source file, one per log, the provenance and the whole book to print.
 //
 // Usage:
 //
 //	mkbook [flags] build     run missing suites, check, then render the site
 //	mkbook [flags] check     resolve and check everything, and fail on a claim
-//	                         the logs contradict; run and write nothing
+//	                         the logs contradict; run and write nothing.  Its
+//	                         last line counts the chapters, figures, listings,
+//	                         diagrams, code names linked and claims
 //	mkbook [flags] figures   print every figure the chapters use, with its provenance
 //	mkbook [flags] index     write INDEX.md, the map of the chapters and the
 //	                         sources (index.go), which check compares
@@ -15,12 +20,14 @@
 // A placeholder is {{fig SUITE:KEY [FIELD]}}, {{log SUITE:KEY}},
 // {{logfile PATH:LINE}}, {{ratio A B}}, {{diff A B}}, {{run SUITE FIELD}},
 // {{table SUITE KEY...}}, {{quote SUITE TEXT}}, {{claim ...}}, a listing
-// {{code PATH SYMBOL}}, {{diagram NAME CAPTION}} or {{services HEADER}};
-// see placeholder.go, claim.go, listing.go, diagram.go and services.go.
-// Any that does not resolve, and any failed check (checks.go), is an error
-// naming the chapter file and line, and then nothing is written.  Logs and chapters are both taken as
-// untrusted: nothing from either runs on the site, and the site replaces
-// only a site mkbook wrote (site.go).
+// {{code PATH SYMBOL [/FROM/ /TO/] [omit /A/ /B/]}} or {{code PATH /FROM/
+// /TO/}}, {{diagram NAME CAPTION}} or {{services HEADER}}; see
+// placeholder.go, claim.go, listing.go, diagram.go and services.go.  Any
+// that does not resolve, any code name with no definition or more than
+// one, and any failed check (checks.go), is an error naming the chapter
+// file and line, and then nothing is written.  Logs and chapters are both
+// taken as untrusted: nothing from either runs on the site, and the site
+// replaces only a site mkbook wrote (site.go).
 package main
 
 import (
@@ -126,8 +133,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		for _, f := range contra {
 			fmt.Fprintf(stderr, "mkbook: marked on its page, as the logs contradict it: %s\n", f)
 		}
-		fmt.Fprintf(stdout, "mkbook: %d chapters, %d figures, %d claims (%d contradicted) written to %s\n",
-			len(b.chapters), b.nfigures(), b.nclaims(), len(contra), c.out)
+		fmt.Fprintf(stdout, "mkbook: %s, %d source pages: written to %s\n", counts, len(b.index.paths), c.out)
 	}
 	return 0
 }

@@ -64,12 +64,12 @@ func (b *book) expand(ch *chapter) (string, error) {
 		case m.unclosed:
 			return "", fmt.Errorf("%s: unclosed placeholder %q", at, strings.TrimRight(ph, "\r\n"))
 		}
+		var k placeholderKind
 		words := strings.Fields(ph[2 : len(ph)-2])
-		k, known := kinds[""]
 		if len(words) > 0 {
-			k, known = kinds[words[0]]
+			k = kinds[words[0]]
 		}
-		block := known && k.block()
+		block := k != nil && k.block()
 		if block && !m.alone {
 			return "", fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
 		}
@@ -119,6 +119,29 @@ type placeholderKind interface {
 	usage() string                               // what the placeholder looks like
 	block() bool                                 // stands alone on its line, as a paragraph of its own
 	resolve(b *book, args []string) (use, error) // args: the words after the kind
+	// suites names the suites whose logs the placeholder reads, so that
+	// a build can run those that have none yet (run.go); it reads only
+	// the words, and need not check them.
+	suites(c config, args []string) []string
+}
+
+// suitesNamed is the suite of each SUITE:KEY among words.
+func suitesNamed(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if s, _, ok := strings.Cut(w, ":"); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// firstSuite is the suite a placeholder names by its first word.
+func firstSuite(args []string) []string {
+	if len(args) == 0 {
+		return nil
+	}
+	return args[:1]
 }
 
 var kinds = map[string]placeholderKind{
@@ -165,8 +188,9 @@ func (b *book) placeholder(inner string) (use, error) {
 
 type figKind struct{}
 
-func (figKind) usage() string { return "{{fig SUITE:KEY [FIELD]}}" }
-func (figKind) block() bool   { return false }
+func (figKind) usage() string                           { return "{{fig SUITE:KEY [FIELD]}}" }
+func (figKind) block() bool                             { return false }
+func (figKind) suites(_ config, args []string) []string { return suitesNamed(args) }
 func (k figKind) resolve(b *book, args []string) (use, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return use{}, fmt.Errorf("want %s", k.usage())
@@ -184,8 +208,9 @@ func (k figKind) resolve(b *book, args []string) (use, error) {
 
 type logKind struct{}
 
-func (logKind) usage() string { return "{{log SUITE:KEY}}" }
-func (logKind) block() bool   { return false }
+func (logKind) usage() string                           { return "{{log SUITE:KEY}}" }
+func (logKind) block() bool                             { return false }
+func (logKind) suites(_ config, args []string) []string { return suitesNamed(args) }
 func (k logKind) resolve(b *book, args []string) (use, error) {
 	if len(args) != 1 {
 		return use{}, fmt.Errorf("want %s", k.usage())
@@ -203,6 +228,18 @@ type logfileKind struct{}
 
 func (logfileKind) usage() string { return "{{logfile PATH:LINE}}" }
 func (logfileKind) block() bool   { return false }
+
+// A log line names a file, and the suite that writes it if it is one of
+// the logs directory's own.
+func (logfileKind) suites(c config, args []string) []string {
+	if len(args) != 1 {
+		return nil
+	}
+	if s := logfileSuite(c, args[0]); s != "" {
+		return []string{s}
+	}
+	return nil
+}
 func (k logfileKind) resolve(b *book, args []string) (use, error) {
 	if len(args) != 1 {
 		return use{}, fmt.Errorf("want %s", k.usage())
@@ -212,8 +249,9 @@ func (k logfileKind) resolve(b *book, args []string) (use, error) {
 
 type quoteKind struct{}
 
-func (quoteKind) usage() string { return "{{quote SUITE TEXT}}" }
-func (quoteKind) block() bool   { return true }
+func (quoteKind) usage() string                           { return "{{quote SUITE TEXT}}" }
+func (quoteKind) block() bool                             { return true }
+func (quoteKind) suites(_ config, args []string) []string { return firstSuite(args) }
 func (k quoteKind) resolve(b *book, args []string) (use, error) {
 	if len(args) < 2 {
 		return use{}, fmt.Errorf("want %s", k.usage())
@@ -223,8 +261,9 @@ func (k quoteKind) resolve(b *book, args []string) (use, error) {
 
 type runKind struct{}
 
-func (runKind) usage() string { return "{{run SUITE FIELD}}" }
-func (runKind) block() bool   { return false }
+func (runKind) usage() string                           { return "{{run SUITE FIELD}}" }
+func (runKind) block() bool                             { return false }
+func (runKind) suites(_ config, args []string) []string { return firstSuite(args) }
 func (k runKind) resolve(b *book, args []string) (use, error) {
 	if len(args) != 2 {
 		return use{}, fmt.Errorf("want %s", k.usage())
@@ -242,8 +281,9 @@ func (k runKind) resolve(b *book, args []string) (use, error) {
 
 type tableKind struct{}
 
-func (tableKind) usage() string { return "{{table SUITE KEY...}}" }
-func (tableKind) block() bool   { return true }
+func (tableKind) usage() string                           { return "{{table SUITE KEY...}}" }
+func (tableKind) block() bool                             { return true }
+func (tableKind) suites(_ config, args []string) []string { return firstSuite(args) }
 func (k tableKind) resolve(b *book, args []string) (use, error) {
 	if len(args) < 2 {
 		return use{}, fmt.Errorf("want %s", k.usage())
@@ -253,8 +293,9 @@ func (k tableKind) resolve(b *book, args []string) (use, error) {
 
 type compareKind struct{ op string }
 
-func (k compareKind) usage() string { return "{{" + k.op + " SUITE:A SUITE:B}}" }
-func (compareKind) block() bool     { return false }
+func (k compareKind) usage() string                         { return "{{" + k.op + " SUITE:A SUITE:B}}" }
+func (compareKind) block() bool                             { return false }
+func (compareKind) suites(_ config, args []string) []string { return suitesNamed(args) }
 func (k compareKind) resolve(b *book, args []string) (use, error) {
 	if len(args) != 2 {
 		return use{}, fmt.Errorf("want %s", k.usage())

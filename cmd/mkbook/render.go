@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
 	"fmt"
 	"html"
 	"html/template"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -177,10 +179,7 @@ func (b *book) writeSite(dir string) error {
 	}
 	var figs bytes.Buffer
 	b.printFigures(&figs)
-	ix, err := b.defs()
-	if err != nil {
-		return err
-	}
+	ix := b.index
 	index, err := searchIndex(b.chapters, docs, ix)
 	if err != nil {
 		return err
@@ -343,6 +342,9 @@ func checkLinks(dir string) error {
 			ids[name][m[1]] = true
 		}
 	}
+	// Whether each file linked to exists, asked of the disk once: a
+	// source page links to each of its own lines.
+	exists := map[string]bool{}
 	for _, name := range names {
 		for _, m := range hrefRE.FindAllStringSubmatch(pages[name], -1) {
 			target := html.UnescapeString(m[1])
@@ -365,7 +367,13 @@ func checkLinks(dir string) error {
 			if file == ".." || strings.HasPrefix(file, "../") || filepath.IsAbs(file) {
 				return fmt.Errorf("site: %s links to %s, outside the site", name, target)
 			}
-			if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
+			there, asked := exists[file]
+			if !asked {
+				_, err := os.Stat(filepath.Join(dir, file))
+				there = err == nil
+				exists[file] = there
+			}
+			if !there {
 				return fmt.Errorf("site: %s links to %s, which the site does not have", name, target)
 			}
 			if anchor != "" && strings.HasSuffix(file, ".html") && !ids[file][anchor] {
@@ -374,4 +382,39 @@ func checkLinks(dir string) error {
 		}
 	}
 	return nil
+}
+
+// linesHole marks, in a page's content, where writeLines writes its lines.
+const linesHole = "<!--the lines-->"
+
+// writeLines writes a page of many lines, a log's or a source file's: the
+// frame of every page around them, and the lines streamed into the frame
+// at linesHole, so that the page is never held whole.
+func writeLines(page string, d pageData, lines func(w io.Writer) error) error {
+	var frame strings.Builder
+	if err := pageTpl.Execute(&frame, d); err != nil {
+		return err
+	}
+	head, tail, ok := strings.Cut(frame.String(), linesHole)
+	if !ok {
+		return fmt.Errorf("%s: the page's content has no place for its lines", page)
+	}
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(page)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	w.WriteString(head)
+	if err := lines(w); err != nil {
+		return err
+	}
+	w.WriteString(tail)
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return f.Close()
 }

@@ -14,13 +14,11 @@ import (
 	"endovisor/tools/figlog"
 )
 
-// suiteRef finds the suites a placeholder names: the part before the colon
-// of every SUITE:KEY, the first argument of run, table and quote, and the
-// suite whose log a logfile names.
 var (
-	placeholderRE = regexp.MustCompile(`\{\{\s*(\w+)\s+([^}]*)\}\}`)
-	bootLine      = regexp.MustCompile(`^guest: (\S+) boot (\d+)/(\d+) ok in (\S+):`)
-	bootSuffixRE  = regexp.MustCompile(`-[1-9][0-9]*$`)
+	// The guest runner's line for a boot that went well.
+	bootLine = regexp.MustCompile(`^guest: (\S+) boot (\d+)/(\d+) ok in (\S+):`)
+	// A boot's number at the end of a log's name: SUITE-3.log.
+	bootSuffixRE = regexp.MustCompile(`-[1-9][0-9]*$`)
 )
 
 // referencedSuites lists, in order of first use, the suites the chapters of
@@ -50,27 +48,18 @@ func referencedSuites(c config) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range placeholderRE.FindAllStringSubmatch(data, -1) {
-			if m[1] == "code" {
-				continue // a listing names a source file, and no suite
-			}
-			words := strings.Fields(m[2])
-			if m[1] == "logfile" {
-				// A log line names a file, and the suite that writes it
-				// if it is one of the logs directory's own.
-				if len(words) == 1 {
-					add(logfileSuite(c, words[0]))
-				}
+		// Each placeholder's kind says which suites it reads, as the
+		// chapter's expansion finds the placeholders (placeholder.go).
+		for _, m := range findMarks(data) {
+			if m.literal || m.unclosed {
 				continue
 			}
-			if len(words) > 0 && (m[1] == "run" || m[1] == "table" || m[1] == "quote") {
-				add(words[0])
+			words := strings.Fields(data[m.start+2 : m.stop-2])
+			if len(words) == 0 || kinds[words[0]] == nil {
 				continue
 			}
-			for _, w := range words {
-				if s, _, ok := strings.Cut(w, ":"); ok {
-					add(s)
-				}
+			for _, s := range kinds[words[0]].suites(c, words[1:]) {
+				add(s)
 			}
 		}
 	}

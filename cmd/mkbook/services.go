@@ -1,16 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"html"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"endovisor/tools/figlog"
 )
 
 // {{services HEADER}}, alone on its line, is the table of the services
@@ -25,19 +20,20 @@ import (
 // "ending" for -ESHUTDOWN once the sandbox's teardown has begun.  The
 // numbers run from 0 without a gap or a repeat, and EV_NR_SERVICES is
 // their count; a line the parser does not understand fails with its
-// header:line.  The table's last column is the chapter that explains each
-// service: the first chapter, other than the table's own and chapter 1,
-// whose prose names its function (`ev_svc_vm_map`) or its macro
-// (`EV_SVC_VM_MAP`) in inline code, or, if none does, the first that
-// names the service (`vm_map`, or as a call, `vm_map(vm, va, frame, prot)`).  A service no chapter explains fails the
-// load, named.
+// header:line.  The header is a file of the sources (defs.go), and its
+// lines are those of the macros the C scanner finds there.  The table's
+// last column is the chapter that explains each service: the first
+// chapter, other than the table's own and chapter 1, whose prose names
+// its function (`ev_svc_vm_map`) or its macro (`EV_SVC_VM_MAP`) in
+// inline code, or, if none does, the first that names the service
+// (`vm_map`, or as a call, `vm_map(vm, va, frame, prot)`).  A service no
+// chapter explains fails the load, named.
 
 var (
-	svcDefine = regexp.MustCompile(`^\s*#\s*define\s+EV_SVC_`)
-	svcLine   = regexp.MustCompile(`^#define\s+EV_SVC_([A-Z][A-Z0-9_]*)\s+([0-9]+)\s*/\*\s*\((.*?)\):\s*(.*?)\s*\*/\s*$`)
-	svcCount  = regexp.MustCompile(`^\s*#\s*define\s+EV_NR_SERVICES\s+([0-9]+)\s*$`)
-	svcError  = regexp.MustCompile(`^(-E[A-Z0-9]+)(?:\s+(.+))?$`)
-	svcCode   = regexp.MustCompile(`-E[A-Z]`)
+	svcLine  = regexp.MustCompile(`^\s*#\s*define\s+EV_SVC_([A-Z][A-Z0-9_]*)\s+([0-9]+)\s*/\*\s*\((.*?)\):\s*(.*?)\s*\*/\s*$`)
+	svcCount = regexp.MustCompile(`^\s*#\s*define\s+EV_NR_SERVICES\s+([0-9]+)\s*$`)
+	svcError = regexp.MustCompile(`^(-E[A-Z0-9]+)(?:\s+(.+))?$`)
+	svcCode  = regexp.MustCompile(`-E[A-Z]`)
 	// A name in a result or an error's words: EV_PT_QUOTA, tenant_run, EV_PROT_*.
 	svcName = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*\*?`)
 )
@@ -46,8 +42,6 @@ var (
 func svcWords(s string) string {
 	return svcName.ReplaceAllString(html.EscapeString(s), "<code>$0</code>")
 }
-
-const maxHeader = 1 << 20
 
 type service struct {
 	Name   string // vm_map
@@ -61,20 +55,19 @@ type service struct {
 
 type servicesKind struct{}
 
-func (servicesKind) usage() string { return "{{services HEADER}}" }
-func (servicesKind) block() bool   { return true }
+func (servicesKind) usage() string                    { return "{{services HEADER}}" }
+func (servicesKind) block() bool                      { return true }
+func (servicesKind) suites(config, []string) []string { return nil }
 func (k servicesKind) resolve(b *book, args []string) (use, error) {
 	if len(args) != 1 {
 		return use{}, fmt.Errorf("want %s", k.usage())
 	}
-	header := filepath.Clean(args[0])
-	if filepath.IsAbs(header) || !filepath.IsLocal(header) {
-		return use{}, fmt.Errorf("header %s: want a path inside the repository", args[0])
+	header := args[0]
+	f, err := b.sourceFile(header)
+	if err != nil {
+		return use{}, err
 	}
-	if _, ok := figlog.Within(b.path("."), b.path(header)); !ok {
-		return use{}, fmt.Errorf("header %s: want a path inside the repository", args[0])
-	}
-	svcs, err := readServices(b.path(header), header)
+	svcs, err := readServices(f, b.index.inFile(header))
 	if err != nil {
 		return use{}, err
 	}
@@ -138,45 +131,43 @@ func (b *book) explainer(s service) *chapter {
 	return nil
 }
 
-// readServices parses the header's service lines; rel names it in errors.
-func readServices(name, rel string) ([]service, error) {
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, fmt.Errorf("header %s: %v", rel, err)
-	}
-	if !st.Mode().IsRegular() || st.Size() > maxHeader {
-		return nil, fmt.Errorf("header %s: want a regular file of at most %d MiB", rel, maxHeader>>20)
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+// readServices parses the header's service lines: those of the macros
+// the C scanner found in it, so that a line in a comment or an #if 0
+// block is none.
+func readServices(f *srcFile, defs []*def) ([]service, error) {
 	var svcs []service
 	count, countLine := -1, 0
 	byNumber := map[int]int{}
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		n++
-		text := sc.Text()
-		if m := svcCount.FindStringSubmatch(text); m != nil {
+	for _, d := range defs {
+		if d.Kind != kMacro {
+			continue
+		}
+		n, text := d.Start, f.Lines[d.Start-1]
+		if d.Name == "EV_NR_SERVICES" {
+			m := svcCount.FindStringSubmatch(text)
+			if m == nil || d.End != d.Start {
+				return nil, fmt.Errorf("%s:%d: want #define EV_NR_SERVICES N", f.Path, n)
+			}
 			count, _ = strconv.Atoi(m[1])
 			countLine = n
 			continue
 		}
-		if !svcDefine.MatchString(text) {
+		if _, ok := serviceName(d.Name); !ok {
 			continue
 		}
-		at := fmt.Sprintf("%s:%d", rel, n)
+		at := fmt.Sprintf("%s:%d", f.Path, n)
 		m := svcLine.FindStringSubmatch(text)
-		if m == nil {
+		if m == nil || d.End != d.Start {
 			return nil, fmt.Errorf("%s: cannot read this service's line: want #define EV_SVC_NAME N /* (ARGS): RESULT; ERRORS */", at)
 		}
 		s := service{Name: strings.ToLower(m[1]), Macro: "EV_SVC_" + m[1], Line: n}
+		var err error
 		s.Number, err = strconv.Atoi(m[2])
 		if err != nil || len(m[2]) > 4 {
 			return nil, fmt.Errorf("%s: %s: number %s", at, s.Macro, m[2])
+		}
+		if len(m[2]) > 1 && m[2][0] == '0' {
+			return nil, fmt.Errorf("%s: %s: number %s: C reads it in octal; write it in decimal, without a leading 0", at, s.Macro, m[2])
 		}
 		if prev, ok := byNumber[s.Number]; ok {
 			return nil, fmt.Errorf("%s: %s repeats the number %d, which line %d has", at, s.Macro, s.Number, prev)
@@ -185,7 +176,7 @@ func readServices(name, rel string) ([]service, error) {
 			return nil, fmt.Errorf("%s: %s is number %d, want %d: the numbers run from 0, in order, without a gap", at, s.Macro, s.Number, len(svcs))
 		}
 		byNumber[s.Number] = n
-		for _, a := range splitOutside(m[3], ',') {
+		for _, a := range splitList(m[3], ',') {
 			if strings.TrimSpace(m[3]) == "" {
 				break
 			}
@@ -194,7 +185,7 @@ func readServices(name, rel string) ([]service, error) {
 			}
 			s.Args = append(s.Args, a)
 		}
-		parts := splitOutside(m[4], ';')
+		parts := splitList(m[4], ';')
 		if len(parts) > 2 {
 			return nil, fmt.Errorf("%s: %s: want RESULT; ERRORS, with one semicolon", at, s.Macro)
 		}
@@ -203,7 +194,7 @@ func readServices(name, rel string) ([]service, error) {
 			return nil, fmt.Errorf("%s: %s: want what it returns before the errors, as in \"(vm): 0; -EBADF\"", at, s.Macro)
 		}
 		if len(parts) == 2 {
-			for _, e := range splitOutside(parts[1], ',') {
+			for _, e := range splitList(parts[1], ',') {
 				e = strings.TrimSpace(e)
 				if e == "ending" {
 					s.Errors = append(s.Errors, [2]string{"-ESHUTDOWN", "once the teardown has begun"})
@@ -218,35 +209,33 @@ func readServices(name, rel string) ([]service, error) {
 		}
 		svcs = append(svcs, s)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("header %s: %v", rel, err)
-	}
 	if len(svcs) == 0 {
-		return nil, fmt.Errorf("header %s: no #define EV_SVC_NAME N line", rel)
+		return nil, fmt.Errorf("header %s: no #define EV_SVC_NAME N line", f.Path)
 	}
 	if countLine == 0 {
-		return nil, fmt.Errorf("header %s: no #define EV_NR_SERVICES N", rel)
+		return nil, fmt.Errorf("header %s: no #define EV_NR_SERVICES N", f.Path)
 	}
 	if count != len(svcs) {
-		return nil, fmt.Errorf("%s:%d: EV_NR_SERVICES is %d, but the header numbers %d services", rel, countLine, count, len(svcs))
+		return nil, fmt.Errorf("%s:%d: EV_NR_SERVICES is %d, but the header numbers %d services", f.Path, countLine, count, len(svcs))
 	}
 	return svcs, nil
 }
 
-// splitOutside splits s at each sep outside parentheses.
-func splitOutside(s string, sep rune) []string {
-	var parts []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch {
-		case r == '(':
-			depth++
-		case r == ')' && depth > 0:
-			depth--
-		case r == sep && depth == 0:
-			parts = append(parts, s[start:i])
-			start = i + 1
+// splitList splits a list of the header's at each sep outside
+// parentheses: (size, flags (or 0)) is two arguments.
+func splitList(s string, sep rune) []string {
+	paren := func(r rune) int {
+		switch r {
+		case '(':
+			return 1
+		case ')':
+			return -1
 		}
+		return 0
 	}
-	return append(parts, s[start:])
+	var out []string
+	for _, p := range splitOutside([]rune(s), func(r rune) bool { return r == sep }, paren) {
+		out = append(out, string(p))
+	}
+	return out
 }

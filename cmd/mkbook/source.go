@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -56,6 +59,8 @@ type source struct {
 	spans   []inlineCode // inline code, in order
 	blocks  []segment    // the lines of fenced and indented code
 	html    []segment    // raw HTML, inline and in blocks
+	inSpans []segment    // the spans' segments, all of them
+	lines   []int        // the offset each line starts at
 }
 
 type segment struct{ start, stop int }
@@ -163,6 +168,13 @@ func parseSource(src string) *source {
 		}
 		return ast.WalkContinue, nil
 	})
+	// In order, for where's searches.
+	for _, cs := range s.spans {
+		s.inSpans = append(s.inSpans, cs.segs...)
+	}
+	for _, segs := range [][]segment{s.inSpans, s.blocks, s.html} {
+		slices.SortFunc(segs, func(a, b segment) int { return cmp.Or(a.start-b.start, a.stop-b.stop) })
+	}
 	return s
 }
 
@@ -186,36 +198,27 @@ func backticks(src string, i, j int) (int, int) {
 
 // where says what the bytes [i, j) of the chapter are: "prose", "span"
 // (inline code), "block" (a code block) or "html"; "" if they straddle two.
+//
+// Each kind's segments are in order and apart, so a search finds the one
+// that could hold or meet [i, j): a chapter asks this of every
+// placeholder.
 func (s *source) where(i, j int) string {
 	in := func(segs []segment) bool {
-		for _, g := range segs {
-			if i >= g.start && j <= g.stop {
-				return true
-			}
-		}
-		return false
+		k := sort.Search(len(segs), func(k int) bool { return segs[k].start > i }) - 1
+		return k >= 0 && j <= segs[k].stop
 	}
 	overlaps := func(segs []segment) bool {
-		for _, g := range segs {
-			if i < g.stop && j > g.start {
-				return true
-			}
-		}
-		return false
-	}
-	var all []segment
-	for _, cs := range s.spans {
-		if in(cs.segs) {
-			return "span"
-		}
-		all = append(all, cs.segs...)
+		k := sort.Search(len(segs), func(k int) bool { return segs[k].stop > i })
+		return k < len(segs) && segs[k].start < j
 	}
 	switch {
+	case in(s.inSpans):
+		return "span"
 	case in(s.blocks):
 		return "block"
 	case in(s.html):
 		return "html"
-	case overlaps(all) || overlaps(s.blocks) || overlaps(s.html):
+	case overlaps(s.inSpans) || overlaps(s.blocks) || overlaps(s.html):
 		return ""
 	}
 	return "prose"
@@ -242,7 +245,17 @@ func (s *source) prose() string {
 	return string(b)
 }
 
-// line is the line number of byte offset i.
+// line is the line number of byte offset i: a search of the lines'
+// offsets, counted once, as every code name asks it.
 func (s *source) line(i int) int {
-	return strings.Count(s.text[:i], "\n") + 1
+	if s.lines == nil {
+		s.lines = []int{0}
+		for k := 0; k < len(s.text); k++ {
+			if s.text[k] == '\n' {
+				s.lines = append(s.lines, k+1)
+			}
+		}
+	}
+	n, _ := slices.BinarySearch(s.lines, i+1)
+	return n
 }

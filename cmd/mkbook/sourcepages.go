@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"html"
 	"html/template"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -25,10 +25,20 @@ type srcCite struct {
 
 var srcLinkRE = regexp.MustCompile(`<h[1-4] id="([^"]+)">(.*?)</h[1-4]>|<a class="(listing-src|code|path)" href="src/([^"?#]+)\.html`)
 
+// srcPage is the page of a source file, from the site's top.
+func srcPage(file string) string {
+	return "src/" + file + ".html"
+}
+
 // noteSources records, for every source file a rendered chapter links to,
 // the sections that show or name it, once a section each.
 func noteSources(cites map[string][]srcCite, ch *chapter, body string) {
 	at := cite{Page: ch.Page, Title: ch.Title}
+	type fileCite struct {
+		file string
+		c    srcCite
+	}
+	noted := map[fileCite]bool{} // this chapter's, which no other's equals
 	for _, m := range srcLinkRE.FindAllStringSubmatch(body, -1) {
 		if m[1] != "" {
 			at = cite{Page: ch.Page, Anchor: m[1], Title: ch.Title}
@@ -39,11 +49,8 @@ func noteSources(cites map[string][]srcCite, ch *chapter, body string) {
 		}
 		c := srcCite{cite: at, listing: m[3] == "listing-src"}
 		file := html.UnescapeString(m[4])
-		dup := false
-		for _, o := range cites[file] {
-			dup = dup || o == c
-		}
-		if !dup {
+		if !noted[fileCite{file, c}] {
+			noted[fileCite{file, c}] = true
 			cites[file] = append(cites[file], c)
 		}
 	}
@@ -82,10 +89,7 @@ func citedSources(cs []srcCite, up string) string {
 
 // writeSources writes the page of every source file.
 func (b *book) writeSources(dir string, cites map[string][]srcCite) error {
-	ix, err := b.defs()
-	if err != nil {
-		return err
-	}
+	ix := b.index
 	for _, p := range ix.paths {
 		if err := b.writeSource(dir, p, cites[p]); err != nil {
 			return err
@@ -95,55 +99,30 @@ func (b *book) writeSources(dir string, cites map[string][]srcCite) error {
 }
 
 func (b *book) writeSource(dir, file string, cites []srcCite) error {
-	page := filepath.Join(dir, filepath.FromSlash(srcPage(file)))
-	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
-		return err
-	}
 	up := strings.Repeat("../", strings.Count(srcPage(file), "/"))
 	lines := b.highlighted(file)
-	const hole = "<!--the source-->"
 	head := fmt.Sprintf("<h1 id=\"source\">%s</h1>\n<p class=\"srcinfo\">%d lines · <a href=\"%ssrc/index.html\">all the sources</a></p>\n%s<pre class=\"chroma source\"><code>%s</code></pre>",
-		html.EscapeString(file), len(lines), up, citedSources(cites, up), hole)
-	var frame strings.Builder
-	err := pageTpl.Execute(&frame, pageData{Title: file, Chapters: b.chapters, Kind: "source", Up: up,
-		Content: template.HTML(head), Code: true})
-	if err != nil {
-		return err
-	}
-	before, after, _ := strings.Cut(frame.String(), hole)
-	f, err := os.Create(page)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	w := bufio.NewWriter(f)
-	w.WriteString(before)
-	width := len(fmt.Sprint(len(lines)))
-	for i, l := range lines {
-		fmt.Fprintf(w, "<span class=\"line\" id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%*d</a> %s\n</span>", i+1, i+1, width, i+1, l)
-	}
-	w.WriteString(after)
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return f.Close()
+		html.EscapeString(file), len(lines), up, citedSources(cites, up), linesHole)
+	d := pageData{Title: file, Chapters: b.chapters, Kind: "source", Up: up, Content: template.HTML(head), Code: true}
+	return writeLines(filepath.Join(dir, filepath.FromSlash(srcPage(file))), d, func(w io.Writer) error {
+		width := len(fmt.Sprint(len(lines)))
+		for i, l := range lines {
+			if _, err := fmt.Fprintf(w, "<span class=\"line\" id=\"L%d\"><a class=\"ln\" href=\"#L%d\">%*d</a> %s\n</span>", i+1, i+1, width, i+1, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // writeSourceIndex writes src/index.html: every source file, by group,
 // each with its lines and the chapters that cite it.
 func (b *book) writeSourceIndex(dir string, cites map[string][]srcCite) error {
-	ix, err := b.defs()
-	if err != nil {
-		return err
-	}
+	ix := b.index
 	var s strings.Builder
 	s.WriteString("<h1 id=\"sources\">The sources</h1>\n")
 	s.WriteString("<p>Every source file of the prototype and its tools, with the chapters that show or name it. Each page has the file highlighted, a link to each line, and the sections that cite it.</p>\n")
-	groups, err := b.sourceGroups(ix)
-	if err != nil {
-		return err
-	}
-	for _, g := range groups {
+	for _, g := range b.srcGroups {
 		fmt.Fprintf(&s, "<h2 id=\"%s\">%s</h2>\n", html.EscapeString(g.id), html.EscapeString(g.title))
 		for _, d := range g.dirs {
 			fmt.Fprintf(&s, "<section class=\"srcdir\" id=\"%s\">\n<h3><code>%s</code></h3>\n", html.EscapeString(dirID(d.path)), html.EscapeString(d.path))

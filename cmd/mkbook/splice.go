@@ -85,6 +85,7 @@ func (ch *chapter) fill(body string) (string, error) {
 	seen := make([]bool, len(ch.spliced))
 	var out strings.Builder
 	last := 0
+	at := newHTMLReader(body)
 	for _, m := range markerRE.FindAllStringSubmatchIndex(body, -1) {
 		n := 0
 		for _, r := range body[m[4]:m[5]] {
@@ -106,11 +107,12 @@ func (ch *chapter) fill(body string) (string, error) {
 				end = m[6]
 			}
 		}
-		if insideTag(body, start) {
+		at.readTo(start)
+		if at.inTag() {
 			return "", fmt.Errorf("%s: %s: a placeholder cannot stand in a link's target, an image's text or an attribute", s.at, s.ph)
 		}
 		out.WriteString(body[last:start])
-		if insideLink(body, start) {
+		if at.inLink() {
 			out.WriteString(s.text) // a link in a link's text would split it
 		} else {
 			out.WriteString(s.html)
@@ -127,13 +129,38 @@ func (ch *chapter) fill(body string) (string, error) {
 	return out.String(), nil
 }
 
-// insideLink: is offset i of rendered HTML in the text of a link?
-func insideLink(body string, i int) bool {
-	return strings.LastIndex(body[:i], "<a ") > strings.LastIndex(body[:i], "</a>")
+// htmlReader reads rendered HTML forward to each marker, once, keeping
+// where the last tag and the last link opened and closed: a chapter's
+// markers are many (two for each code name), and searching back from
+// each was quadratic in the chapter's length.
+type htmlReader struct {
+	body      string
+	at        int // read up to here
+	lt, gt    int // the offset of the last < and of the last >, or -1
+	open, end int // the offset of the last "<a " and of the last "</a>", or -1
 }
 
-// insideTag: is offset i of rendered HTML inside a tag, where text would
-// become an attribute?  Text outside tags has its < escaped.
-func insideTag(body string, i int) bool {
-	return strings.LastIndexByte(body[:i], '<') > strings.LastIndexByte(body[:i], '>')
+func newHTMLReader(body string) *htmlReader {
+	return &htmlReader{body: body, lt: -1, gt: -1, open: -1, end: -1}
 }
+
+// readTo reads on to offset i, which is no less than the last.
+func (h *htmlReader) readTo(i int) {
+	last := func(prev int, s string) int {
+		from := max(0, h.at-len(s)+1) // a match may straddle h.at
+		if k := strings.LastIndex(h.body[from:i], s); k >= 0 {
+			return max(prev, from+k)
+		}
+		return prev
+	}
+	h.lt, h.gt = last(h.lt, "<"), last(h.gt, ">")
+	h.open, h.end = last(h.open, "<a "), last(h.end, "</a>")
+	h.at = i
+}
+
+// inTag: is the offset read to inside a tag, where text would become an
+// attribute?  Text outside tags has its < escaped.
+func (h *htmlReader) inTag() bool { return h.lt > h.gt }
+
+// inLink: is the offset read to in the text of a link?
+func (h *htmlReader) inLink() bool { return h.open > h.end }
