@@ -63,6 +63,7 @@ static long ev_cal_heap(struct ev_vcpu *v)
 		"heap.step_allocs", "heap.step_table", "heap.step_all",
 	};
 	u64 kmalloc = U64_MAX, step[EV_HEAP_STEPS], body = U64_MAX, table = U64_MAX;
+	u64 body_rb = U64_MAX, table_rb = U64_MAX;
 	struct ev_heap_cal c;
 	int r, k;
 
@@ -79,12 +80,16 @@ static long ev_cal_heap(struct ev_vcpu *v)
 			step[k] = min(step[k], c.step[k]);
 		body = min(body, c.body);
 		table = min(table, c.table);
+		body_rb = min(body_rb, c.body_rbtree);
+		table_rb = min(table_rb, c.table_rbtree);
 	}
 	ev_cal_report_min(v, "heap.kmalloc_pair", kmalloc, EV_CAL_PAIRS);
 	ev_cal_report_min(v, "heap.body_pair", body, EV_CAL_PAIRS);
 	for (k = 0; k < EV_HEAP_STEPS; k++)
 		ev_cal_report_min(v, steps[k], step[k], EV_CAL_PAIRS);
 	ev_cal_report_min(v, "heap.table_pair", table, EV_CAL_PAIRS);
+	ev_cal_report_min(v, "heap.body_pair_rbtree", body_rb, EV_CAL_PAIRS);
+	ev_cal_report_min(v, "heap.table_pair_rbtree", table_rb, EV_CAL_PAIRS);
 	return 0;
 }
 
@@ -164,10 +169,14 @@ static long ev_cal_copy(struct ev_vcpu *v, unsigned long handle, unsigned long v
 	if (ret)
 		goto out;
 	/* The parts of copy_from_tenant, over the same pages. */
-	ret = ev_vm_cal_walk(vm, va, pages, s, EV_CAL_SAMPLES);
+	ret = ev_vm_cal_walk(vm, va, pages, s, EV_CAL_SAMPLES, false);
 	if (ret)
 		goto out;
 	ev_cal_report_samples(v, "copy.walk", s, EV_CAL_SAMPLES);
+	ret = ev_vm_cal_walk(vm, va, pages, s, EV_CAL_SAMPLES, true);
+	if (ret)
+		goto out;
+	ev_cal_report_samples(v, "copy.walk_full", s, EV_CAL_SAMPLES);
 	ev_vm_cal_lock(vm, s, EV_CAL_SAMPLES);
 	ev_cal_report_samples(v, "copy.lock_pair", s, EV_CAL_SAMPLES);
 	for (i = 0; i < EV_CAL_SAMPLES; i++) {
@@ -184,7 +193,7 @@ static long ev_cal_copy(struct ev_vcpu *v, unsigned long handle, unsigned long v
 		bool owns;
 
 		down_read(&v->sb->heap.free_sem);
-		owns = ev_sandbox_owns(v->sb, (void *)buf, 64, true);
+		owns = ev_vcpu_owns(v, (void *)buf, 64, true);
 		up_read(&v->sb->heap.free_sem);
 		s[i] = rdtsc_ordered() - t0;
 		if (!owns) {

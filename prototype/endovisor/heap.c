@@ -1,203 +1,333 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sandbox heap: mem_alloc and mem_free on kmalloc and kfree, with every
- * block the sandbox holds recorded in its table of blocks, a red-black tree
- * by address.  The table is what makes a free checkable: a pointer that
- * starts no block of this sandbox is refused, whether it was never given
- * out, was freed already, or belongs to another sandbox, and so is one that
- * points into the middle of a block.  It is also what teardown walks to free
- * whatever the sandbox still holds, and what the other services consult to
- * decide whether memory is the sandbox's.
+ * block the sandbox holds recorded in its table of blocks.  The table is
+ * what makes a free checkable: a pointer that starts no block of this
+ * sandbox is refused, whether it was never given out, was freed already,
+ * or belongs to another sandbox, and so is one that points into the middle
+ * of a block.  It is also what teardown walks to free whatever the sandbox
+ * still holds, and what the other services consult to decide whether
+ * memory is the sandbox's.
  *
- * EV_MEM_QUOTA bounds what the blocks make Linux hold, not the bytes asked
- * for: each block is charged its slab object's size (kmalloc_size_roundup:
- * a 1-byte block takes 8, a 3 MiB one 4 MiB of pages) and its node in the
- * table.  The nodes have a cache of their own, of their exact size and
- * named in /proc/slabinfo, so that a node costs what the charge says.
+ * The table is a hash table of the blocks' addresses, open addressing with
+ * linear probing, in an array the endovisor allocated: a block costs one
+ * slot in it, not an allocation of its own.  The array is at most half
+ * full, counting the slots of freed blocks; past that it is rebuilt.  Finding the block that starts
+ * at an address is one probe sequence.  Finding the block that holds an
+ * address inside it uses the blocks' alignment: every block is given a
+ * power of two of slab memory (a 100-byte request gets a 128-byte object,
+ * a 5 KiB one 8 KiB), and kmalloc aligns such an object to its size, so the
+ * block holding addr, if its size is 2^k, starts at addr rounded down to
+ * 2^k.  The table keeps which powers it has held, and tries those.
+ *
+ * Who may touch the table, and how:
+ *   - readers (ownership checks, for every service that reads or writes
+ *     sandbox memory) hold free_sem shared and take no lock: a slot's
+ *     address is written last, with release, so a reader that sees it sees
+ *     the rest;
+ *   - mem_alloc adds under the lock (a bit spinlock: Linux's spin_lock is
+ *     two calls out of line, which under emulation cost more than the
+ *     table's own work), into an empty slot or the slot of
+ *     a freed block, never into a live one, so a reader beside it sees the
+ *     block either there or not yet;
+ *   - mem_free holds free_sem exclusively, so no reader is inside; it marks
+ *     the block's slot gone and bumps the heap's generation, which the
+ *     vCPUs' caches of their last owned range check (sandbox.c); an adder
+ *     beside it writes only other slots;
+ *   - a rebuild (the array grown, or cleared of gone slots) holds both.
+ *
+ * EV_MEM_QUOTA bounds what the blocks make Linux hold: each block's power
+ * of two, and the table's array.  The charge is a block's order, stored
+ * in its slot; the sums added and taken are kept apart, each under its own
+ * lock, so neither path needs the other's.
  */
-#include <linux/rbtree.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <asm/msr.h>
 
 #include "endovisor.h"
+#include <linux/bit_spinlock.h>	/* after endovisor.h: it needs cpu_relax */
 
-struct ev_block {
-	struct rb_node node;
-	unsigned long addr;
-	unsigned long size;		/* as asked for: what the sandbox may use */
-};
+/* A freed block's slot: probes go on past it, an add may reuse it. */
+#define EV_SLOT_GONE	1UL
+#define EV_HEAP_MIN_SLOTS	16
 
-static struct kmem_cache *ev_block_cache;
+/* The table's slots before its first block: one, empty. */
+static struct ev_slot ev_no_slots[1];
 
-int ev_heap_module_init(void)
+DEFINE_PER_CPU(struct ev_live_blocks, ev_live_blocks);
+
+void ev_live_blocks_read(long *blocks, long *bytes)
 {
-	ev_block_cache = kmem_cache_create("ev_block", sizeof(struct ev_block), 0,
-					   SLAB_NO_MERGE, NULL);
-	return ev_block_cache ? 0 : -ENOMEM;
+	int cpu;
+
+	*blocks = *bytes = 0;
+	for_each_possible_cpu(cpu) {
+		*blocks += per_cpu(ev_live_blocks, cpu).blocks;
+		*bytes += per_cpu(ev_live_blocks, cpu).bytes;
+	}
 }
 
-void ev_heap_module_exit(void)
+static __always_inline void ev_live_blocks_add(long blocks, long bytes)
 {
-	kmem_cache_destroy(ev_block_cache);
-}
-
-/* What a block of size bytes makes Linux hold, against EV_MEM_QUOTA. */
-static unsigned long ev_block_charge(unsigned long size)
-{
-	return kmalloc_size_roundup(size) + kmem_cache_size(ev_block_cache);
+	this_cpu_add(ev_live_blocks.blocks, blocks);
+	this_cpu_add(ev_live_blocks.bytes, bytes);
 }
 
 void ev_heap_init(struct ev_heap *h)
 {
-	spin_lock_init(&h->lock);
+	h->lock = 0;
 	init_rwsem(&h->free_sem);
-	h->blocks = RB_ROOT;
-	h->bytes = 0;
-	h->nr_blocks = 0;
+	h->slots = ev_no_slots;
+	h->mask = 0;
+	h->bits = 0;
+	h->used = 0;
+	h->orders = 0;
+	h->added = h->taken = 0;
+	h->charged = h->uncharged = 0;
+	h->table_bytes = 0;
+	h->gen = 1;
 }
 
-/* The block with the highest address not above addr; NULL if none. Lock held. */
-static struct ev_block *ev_heap_floor(struct ev_heap *h, unsigned long addr)
+/* The order of the slab object (or pages) a block of size bytes gets. */
+static __always_inline unsigned int ev_block_order(unsigned long size)
 {
-	struct rb_node *n = h->blocks.rb_node;
-	struct ev_block *best = NULL;
-
-	while (n) {
-		struct ev_block *b = rb_entry(n, struct ev_block, node);
-
-		if (b->addr <= addr) {
-			best = b;
-			n = n->rb_right;
-		} else {
-			n = n->rb_left;
-		}
-	}
-	return best;
-}
-
-static void ev_heap_insert(struct ev_heap *h, struct ev_block *nb)
-{
-	struct rb_node **link = &h->blocks.rb_node, *parent = NULL;
-
-	while (*link) {
-		struct ev_block *b = rb_entry(*link, struct ev_block, node);
-
-		parent = *link;
-		link = nb->addr < b->addr ? &(*link)->rb_left : &(*link)->rb_right;
-	}
-	rb_link_node(&nb->node, parent, link);
-	rb_insert_color(&nb->node, &h->blocks);
-}
-
-/* Does [start, end) lie inside one block of the heap? */
-bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end)
-{
-	struct ev_block *b;
-	unsigned long flags;
-	bool owns;
-
-	spin_lock_irqsave(&h->lock, flags);
-	b = ev_heap_floor(h, start);
-	owns = b && end <= b->addr + b->size;
-	spin_unlock_irqrestore(&h->lock, flags);
-	return owns;
+	return max_t(unsigned int, order_base_2(size), 3);	/* kmalloc's smallest: 8 */
 }
 
 /*
- * Put b into the table, if the sandbox's blocks with it stay within the
- * quota.  What mem_alloc does to the table, under the table's lock.
+ * Where addr's probes begin in an array of 2^bits slots: the top bits of a
+ * multiplicative hash (blocks' addresses differ in their middle bits).
+ * Two shifts, so that no bits at all gives slot 0.
  */
-static int ev_heap_add(struct ev_heap *h, struct ev_block *b)
+static __always_inline unsigned long ev_slot_hash(unsigned long addr, unsigned int bits)
 {
-	unsigned long flags, charge = ev_block_charge(b->size);
+	return (u64)(addr >> 3) * GOLDEN_RATIO_64 >> (63 - bits) >> 1;
+}
 
-	spin_lock_irqsave(&h->lock, flags);
-	if (h->bytes + charge > EV_MEM_QUOTA) {
-		spin_unlock_irqrestore(&h->lock, flags);
+/* The slot of the block that starts at addr, or NULL. */
+static __always_inline struct ev_slot *ev_heap_find(const struct ev_heap *h,
+							unsigned long addr)
+{
+	unsigned long i = ev_slot_hash(addr, h->bits), a;
+
+	if (addr <= EV_SLOT_GONE)
+		return NULL;
+	for (;; i = (i + 1) & h->mask) {
+		a = smp_load_acquire(&h->slots[i].addr);
+		if (a == addr)
+			return &h->slots[i];
+		if (!a)
+			return NULL;
+	}
+}
+
+/* The slot of the block that holds addr (at its start or inside), or NULL. */
+static struct ev_slot *ev_heap_holder(const struct ev_heap *h, unsigned long addr)
+{
+	unsigned long orders = READ_ONCE(h->orders);
+
+	while (orders) {
+		unsigned int k = __ffs(orders);
+		struct ev_slot *s = ev_heap_find(h, addr & ~((1UL << k) - 1));
+
+		if (s && addr - s->addr < s->size)
+			return s;
+		orders &= orders - 1;
+	}
+	return NULL;
+}
+
+/*
+ * Does [start, end) lie inside one block of the heap?  free_sem held
+ * shared (or exclusively).  The block's size as asked for bounds it, not
+ * its power of two.
+ */
+bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end,
+		  struct ev_range *block)
+{
+	struct ev_slot *s = ev_heap_holder(h, start);
+
+	if (!s || end > s->addr + s->size)
+		return false;
+	block->start = s->addr;
+	block->end = s->addr + s->size;
+	return true;
+}
+
+static __always_inline unsigned long ev_heap_held(const struct ev_heap *h)
+{
+	return h->charged - READ_ONCE(h->uncharged) + h->table_bytes;
+}
+
+/*
+ * A new array for the table, of room for at least three times the live
+ * blocks and one more, with every live block moved into it and no gone
+ * slot left.  free_sem held exclusively, so no reader or free is in the
+ * table; the lock taken here keeps adders out while the blocks move (if
+ * they added more meanwhile than the new array has room for, it is made
+ * again).  -ENOMEM if Linux has no memory or the quota no room for it.
+ */
+static int ev_heap_rebuild(struct ev_heap *h)
+{
+	unsigned long live, slots, i, bytes;
+	struct ev_slot *new, *old;
+	unsigned int bits;
+
+	lockdep_assert_held_write(&h->free_sem);
+again:
+	live = READ_ONCE(h->added) - h->taken;
+	slots = roundup_pow_of_two(max(3 * (live + 1), (unsigned long)EV_HEAP_MIN_SLOTS));
+	bits = ilog2(slots);
+	bytes = slots * sizeof(*new);
+	if (ev_heap_held(h) - READ_ONCE(h->table_bytes) + bytes > EV_MEM_QUOTA)
+		return -ENOMEM;
+	new = kvcalloc(slots, sizeof(*new), GFP_KERNEL | __GFP_NOWARN);
+	if (!new)
+		return -ENOMEM;
+	bit_spin_lock(0, &h->lock);
+	if (2 * (h->added - h->taken + 1) > slots) {
+		__bit_spin_unlock(0, &h->lock);
+		kvfree(new);
+		goto again;
+	}
+	old = h->slots;
+	h->orders = 0;
+	for (i = 0; i <= h->mask; i++) {
+		unsigned long a = old[i].addr, j;
+
+		if (a <= EV_SLOT_GONE)
+			continue;
+		for (j = ev_slot_hash(a, bits); new[j].addr; j = (j + 1) & (slots - 1))
+			;
+		new[j] = old[i];
+		h->orders |= 1UL << old[i].order;
+	}
+	h->slots = new;
+	h->mask = slots - 1;
+	h->bits = bits;
+	h->used = h->added - h->taken;
+	h->table_bytes = bytes;
+	__bit_spin_unlock(0, &h->lock);
+	if (old != ev_no_slots)
+		kvfree(old);
+	return 0;
+}
+
+/*
+ * Put the block of size bytes at addr, of 2^order bytes of slab, into the
+ * table, if the sandbox's blocks with it stay within the quota.  What
+ * mem_alloc does to the table.  When the live and gone slots would pass
+ * half the array, the table is rebuilt first, with free_sem taken (so
+ * never with it held).
+ */
+static __always_inline int ev_heap_add(struct ev_heap *h, unsigned long addr,
+				       unsigned long size, unsigned int order)
+{
+	unsigned long charge = 1UL << order, i, a;
+	struct ev_slot *s;
+	int ret;
+
+	bit_spin_lock(0, &h->lock);
+	while (2 * (h->used + 1) > h->mask + 1) {
+		__bit_spin_unlock(0, &h->lock);
+		down_write(&h->free_sem);
+		ret = 2 * (READ_ONCE(h->used) + 1) > h->mask + 1 ? ev_heap_rebuild(h) : 0;
+		up_write(&h->free_sem);
+		if (ret)
+			return ret;
+		bit_spin_lock(0, &h->lock);
+	}
+	if (ev_heap_held(h) + charge > EV_MEM_QUOTA) {
+		__bit_spin_unlock(0, &h->lock);
 		return -ENOMEM;
 	}
-	h->bytes += charge;
-	h->nr_blocks++;
-	ev_heap_insert(h, b);
-	spin_unlock_irqrestore(&h->lock, flags);
+	for (i = ev_slot_hash(addr, h->bits);; i = (i + 1) & h->mask) {
+		a = READ_ONCE(h->slots[i].addr);
+		if (a <= EV_SLOT_GONE)
+			break;
+	}
+	s = &h->slots[i];
+	h->used += !a;
+	s->size = size;
+	s->order = order;
+	/* The order first: a reader that finds the block tries its order. */
+	if (!(h->orders & charge))
+		WRITE_ONCE(h->orders, h->orders | charge);
+	smp_store_release(&s->addr, addr);
+	WRITE_ONCE(h->added, h->added + 1);
+	h->charged += charge;
+	__bit_spin_unlock(0, &h->lock);
 	return 0;
 }
 
 /*
  * Take the block that starts at addr out of the table: what mem_free does
- * to it, under the table's lock.  ERR_PTR(-EINVAL) if addr is inside a
- * block, ERR_PTR(-ENOENT) if no block is there at all.
+ * to it, with free_sem held exclusively.  Its slot, copied into *out;
+ * -EINVAL if addr is inside a block, -ENOENT if no block is there at all.
  */
-static struct ev_block *ev_heap_take(struct ev_heap *h, unsigned long addr)
+static __always_inline int ev_heap_take(struct ev_heap *h, unsigned long addr,
+					struct ev_slot *out)
 {
-	struct ev_block *b;
-	unsigned long flags;
+	struct ev_slot *s;
 
-	spin_lock_irqsave(&h->lock, flags);
-	b = ev_heap_floor(h, addr);
-	if (!b || b->addr != addr) {
-		bool interior = b && addr < b->addr + b->size;
-
-		spin_unlock_irqrestore(&h->lock, flags);
-		return ERR_PTR(interior ? -EINVAL : -ENOENT);
-	}
-	rb_erase(&b->node, &h->blocks);
-	h->bytes -= ev_block_charge(b->size);
-	h->nr_blocks--;
-	spin_unlock_irqrestore(&h->lock, flags);
-	return b;
+	if (addr <= EV_SLOT_GONE)
+		return -ENOENT;
+	s = ev_heap_find(h, addr);
+	if (!s)
+		return ev_heap_holder(h, addr) ? -EINVAL : -ENOENT;
+	*out = *s;
+	WRITE_ONCE(s->addr, EV_SLOT_GONE);
+	h->taken++;
+	WRITE_ONCE(h->uncharged, h->uncharged + (1UL << out->order));
+	WRITE_ONCE(h->gen, h->gen + 1);
+	return 0;
 }
 
 /*
- * A block of size bytes recorded in h: its address, or -ENOMEM.  The
- * table's node is an allocation of its own, since the sandbox must not be
- * able to reach it.  mem_alloc's body, which calibrate also runs on a
- * private table.
+ * A block of size bytes recorded in h: its address, or -ENOMEM.  The size
+ * is rounded up to a power of two for kmalloc, which then aligns the block
+ * to it (checked: the lookups depend on it).  mem_alloc's body, which
+ * calibrate also runs on a private table.
  */
-static long ev_heap_alloc(struct ev_heap *h, unsigned long size, unsigned long flags)
+static __always_inline long ev_heap_alloc(struct ev_heap *h, unsigned long size,
+					 unsigned long flags)
 {
-	struct ev_block *b;
+	unsigned int order = ev_block_order(size);
 	void *p;
 
-	b = kmem_cache_alloc(ev_block_cache, GFP_KERNEL);
-	if (!b)
-		return -ENOMEM;
-	p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN |
+	p = kmalloc(1UL << order, GFP_KERNEL | __GFP_NOWARN |
 		    ((flags & EV_MEM_ZERO) ? __GFP_ZERO : 0));
-	if (!p) {
-		kmem_cache_free(ev_block_cache, b);
+	if (!p)
 		return -ENOMEM;
-	}
-	b->addr = (unsigned long)p;
-	b->size = size;
-	if (ev_heap_add(h, b)) {
+	if (WARN_ON_ONCE((unsigned long)p & ((1UL << order) - 1)) ||
+	    ev_heap_add(h, (unsigned long)p, size, order)) {
 		kfree(p);
-		kmem_cache_free(ev_block_cache, b);
 		return -ENOMEM;
 	}
-	atomic_inc(&ev_live.blocks);
-	atomic_long_add(size, &ev_live.block_bytes);
+	ev_live_blocks_add(1, size);
 	return (long)p;
 }
 
 /*
- * Free the block of h that starts at addr.  free_sem is held for writing
+ * Free the block of h that starts at addr.  free_sem is held exclusively
  * while the block leaves the table, so no service is writing into it when
  * it goes back to kfree.  mem_free's body, which calibrate also runs.
  */
-static long ev_heap_free(struct ev_heap *h, unsigned long addr)
+static __always_inline long ev_heap_free(struct ev_heap *h, unsigned long addr)
 {
-	struct ev_block *b;
+	struct ev_slot s;
+	int ret;
 
 	down_write(&h->free_sem);
-	b = ev_heap_take(h, addr);
+	ret = ev_heap_take(h, addr, &s);
 	up_write(&h->free_sem);
-	if (IS_ERR(b))
-		return PTR_ERR(b);
-	atomic_dec(&ev_live.blocks);
-	atomic_long_sub(b->size, &ev_live.block_bytes);
-	kfree((void *)b->addr);
-	kmem_cache_free(ev_block_cache, b);
+	if (ret)
+		return ret;
+	ev_live_blocks_add(-1, -(long)s.size);
+	kfree((void *)s.addr);
 	return 0;
 }
 
@@ -223,22 +353,34 @@ long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
 	return ev_heap_free(&v->sb->heap, addr);
 }
 
-/* Teardown: free every block the sandbox still holds. */
+/* Blocks the sandbox holds now. */
+unsigned long ev_heap_blocks(const struct ev_heap *h)
+{
+	return READ_ONCE(h->added) - READ_ONCE(h->taken);
+}
+
+/* Bytes its blocks and table make Linux hold now, against EV_MEM_QUOTA. */
+unsigned long ev_heap_bytes(const struct ev_heap *h)
+{
+	return READ_ONCE(h->charged) - READ_ONCE(h->uncharged) + READ_ONCE(h->table_bytes);
+}
+
+/* Teardown: free every block the sandbox still holds, and the table. */
 void ev_heap_teardown(struct ev_heap *h)
 {
-	struct rb_node *n;
+	unsigned long i;
 
-	while ((n = rb_first(&h->blocks))) {
-		struct ev_block *b = rb_entry(n, struct ev_block, node);
+	for (i = 0; i <= h->mask; i++) {
+		struct ev_slot *s = &h->slots[i];
 
-		rb_erase(n, &h->blocks);
-		atomic_dec(&ev_live.blocks);
-		atomic_long_sub(b->size, &ev_live.block_bytes);
-		kfree((void *)b->addr);
-		kmem_cache_free(ev_block_cache, b);
+		if (s->addr <= EV_SLOT_GONE)
+			continue;
+		ev_live_blocks_add(-1, -(long)s->size);
+		kfree((void *)s->addr);
 	}
-	h->bytes = 0;
-	h->nr_blocks = 0;
+	if (h->slots != ev_no_slots)
+		kvfree(h->slots);
+	ev_heap_init(h);
 }
 
 /*
@@ -254,38 +396,27 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 	u64 t0 = rdtsc_ordered();
 
 	for (i = 0; i < n; i++) {
-		struct ev_block *b = kmem_cache_alloc(ev_block_cache, GFP_KERNEL);
-		void *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+		unsigned int order = ev_block_order(size);
+		void *p = kmalloc(1UL << order, GFP_KERNEL | __GFP_NOWARN);
+		struct ev_slot s;
 
-		if (!b || !p) {
-			kfree(p);
-			if (b)
-				kmem_cache_free(ev_block_cache, b);
+		if (!p)
 			return 0;
-		}
-		b->addr = (unsigned long)p;
-		b->size = size;
-		if (step >= EV_HEAP_STEP_TABLE && ev_heap_add(h, b)) {
+		if (step >= EV_HEAP_STEP_TABLE && ev_heap_add(h, (unsigned long)p, size, order)) {
 			kfree(p);
-			kmem_cache_free(ev_block_cache, b);
 			return 0;
 		}
 		if (step >= EV_HEAP_STEP_ALL) {
-			atomic_inc(&ev_live.blocks);
-			atomic_long_add(size, &ev_live.block_bytes);
-		}
-		if (step >= EV_HEAP_STEP_ALL)
+			ev_live_blocks_add(1, size);
 			down_write(&h->free_sem);
+		}
 		if (step >= EV_HEAP_STEP_TABLE)
-			ev_heap_take(h, b->addr);	/* b: the only block at its address */
-		if (step >= EV_HEAP_STEP_ALL)
-			up_write(&h->free_sem);
+			ev_heap_take(h, (unsigned long)p, &s);
 		if (step >= EV_HEAP_STEP_ALL) {
-			atomic_dec(&ev_live.blocks);
-			atomic_long_sub(size, &ev_live.block_bytes);
+			up_write(&h->free_sem);
+			ev_live_blocks_add(-1, -(long)size);
 		}
 		kfree(p);
-		kmem_cache_free(ev_block_cache, b);
 	}
 	return rdtsc_ordered() - t0;
 }
@@ -293,26 +424,27 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 /*
  * The cost of mem_alloc's and mem_free's bodies, and where it goes, for
  * calibrate; cycles of n of each.  All of it is measured on a private
- * table that holds as many blocks as the sandbox's table holds now (so its
- * tree is as deep), never on the sandbox's own table, which another vCPU
- * may be using.
+ * table that holds as many blocks as the sandbox's table holds now, up to
+ * a limit (so its probes are as long), never on the sandbox's own table,
+ * which another vCPU may be using.
  *
- *   step[]  the bodies built up a part at a time (ev_heap_steps): the two
- *           allocations and frees, then with the table, then with free_sem
- *           and the live counts
+ *   step[]  the bodies built up a part at a time (ev_heap_steps): the
+ *           block's allocation and free, then with the table, then with
+ *           free_sem and the live counts
  *   body    ev_heap_alloc and ev_heap_free of 64 bytes: both services
  *           whole, but for their crossings and argument checks; last, so
  *           that it runs no colder than the steps
- *   table   ev_heap_add and ev_heap_take of one block, alone
+ *   table   ev_heap_add and ev_heap_take of one block, alone (the take
+ *           without the free_sem that makes it safe: it is in step_all)
  *
  * -ENOMEM if the private table cannot be set up.
  */
 int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *c)
 {
-	struct ev_block b = { .size = 64 };
 	struct ev_heap *h = kmalloc(sizeof(*h), GFP_KERNEL);
-	unsigned long fill = min(READ_ONCE(live->nr_blocks), 4096UL), i;
+	unsigned long fill = min(ev_heap_blocks(live), 4096UL), i;
 	unsigned int step;
+	struct ev_slot s;
 	int ret = -ENOMEM;
 	void *p = NULL;
 	u64 t0;
@@ -326,7 +458,12 @@ int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *
 	p = kmalloc(64, GFP_KERNEL);	/* an address such as a block has */
 	if (!p)
 		goto out;
-	b.addr = (unsigned long)p;
+	/* Room for one more, so that the table's own rebuild is not timed. */
+	if (ev_heap_add(h, (unsigned long)p, 64, 6))
+		goto out;
+	down_write(&h->free_sem);
+	ev_heap_take(h, (unsigned long)p, &s);
+	up_write(&h->free_sem);
 
 	for (step = 0; step < EV_HEAP_STEPS; step++) {
 		c->step[step] = ev_heap_steps(h, n, step);
@@ -345,10 +482,11 @@ int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *
 
 	t0 = rdtsc_ordered();
 	for (i = 0; i < n; i++)
-		if (ev_heap_add(h, &b) || ev_heap_take(h, b.addr) != &b)
+		if (ev_heap_add(h, (unsigned long)p, 64, 6) ||
+		    ev_heap_take(h, (unsigned long)p, &s))
 			goto out;
 	c->table = rdtsc_ordered() - t0;
-	ret = 0;
+	ret = ev_heap_rbtree_cal(n, fill, &c->body_rbtree, &c->table_rbtree);
 out:
 	kfree(p);
 	ev_heap_teardown(h);
