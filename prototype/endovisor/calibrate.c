@@ -14,8 +14,8 @@
  *	from va, a page further each time: copy_from_user of 64 bytes and of
  *	4 KiB; the parts of copy_from_tenant (the software walk of one page,
  *	the space's lock taken and released, a reference to the space taken
- *	and dropped, and the check that 64 bytes at buf are the sandbox's,
- *	under free_sem); and copy_from_tenant of 64 bytes into buf called
+ *	and dropped, and the check that 64 bytes at buf are the sandbox's, in
+ *	a read section); and copy_from_tenant of 64 bytes into buf called
  *	directly, without the crossing.  Each call timed, median and 99th
  *	percentile of 1,000
  *
@@ -192,9 +192,9 @@ static long ev_cal_copy(struct ev_vcpu *v, unsigned long handle, unsigned long v
 		u64 t0 = rdtsc_ordered();
 		bool owns;
 
-		down_read(&v->sb->heap.free_sem);
+		ev_heap_read_begin(v);
 		owns = ev_vcpu_owns(v, (void *)buf, 64, true);
-		up_read(&v->sb->heap.free_sem);
+		ev_heap_read_end(v);
 		s[i] = rdtsc_ordered() - t0;
 		if (!owns) {
 			ret = -EFAULT;

@@ -85,6 +85,7 @@ struct ev_vcpu {
 	u64 armed_at;			/* local_clock() when the upcall timer was armed */
 	struct ev_vcpu_stats stats;	/* the fields its own carrier updates */
 	struct ev_owned owned;		/* the last range ev_vcpu_owns found */
+	unsigned int heap_reading;	/* in a read section: ev_heap_read_begin */
 
 	/* tenant.c: user mode */
 	struct file *file;		/* held while the vCPU runs, tenants or not */
@@ -140,25 +141,21 @@ struct ev_slot {
 };
 
 struct ev_heap {
-	unsigned long lock;		/* bit 0: adders, and rebuilds of the array */
+	unsigned long lock;		/* bit 0: adds, frees and rebuilds of the array */
 	/*
-	 * Held shared by every reader of the table: a service checking that
-	 * sandbox memory is the sandbox's, while it writes into it, so that no
-	 * service writes into a block already given back to Linux.  Held
-	 * exclusively by mem_free while it takes a block away, and by a
-	 * rebuild of the array.
+	 * The sandbox whose vCPUs read the table (NULL for calibrate's private
+	 * tables): a free waits until none of them is in a read section that
+	 * could have found the block (ev_heap_read_begin, heap.c).
 	 */
-	struct rw_semaphore free_sem;
-	struct ev_slot *slots;		/* 2^bits of them */
-	unsigned long mask;		/* 2^bits - 1 */
-	unsigned int bits;
+	struct ev_sandbox *sb;
+	struct ev_slots *slots;		/* the table's array */
 	unsigned long used;		/* slots live or freed; under lock */
 	unsigned long orders;		/* bit k: a block of 2^k bytes was added since the last rebuild */
-	/* Blocks and bytes added (under lock) and taken away (under free_sem). */
+	/* Blocks and bytes added and taken away, under lock. */
 	unsigned long added, taken;
 	unsigned long charged, uncharged;
-	unsigned long table_bytes;	/* the array's, under both */
-	u64 gen;			/* bumped by every free, under free_sem */
+	unsigned long table_bytes;	/* the array's */
+	u64 gen;			/* bumped by every free, under lock */
 };
 
 struct ev_pfn_set;
@@ -278,8 +275,26 @@ void ev_vcpu_destroy(struct ev_vcpu *v);
 long ev_vcpu_run(struct ev_vcpu *v);
 long ev_vcpu_end(struct ev_vcpu *v, long ret);
 
+/*
+ * A service's reads and writes of sandbox memory it checked: from
+ * ev_heap_read_begin to ev_heap_read_end, no heap block it found is given
+ * back to Linux, nor the heap's table replaced under it (heap.c,
+ * ev_heap_wait_readers).  Ownership checks are made inside one.  Only v's
+ * carrier marks v, one section at a time; a section may sleep.
+ */
+static inline void ev_heap_read_begin(struct ev_vcpu *v)
+{
+	WRITE_ONCE(v->heap_reading, 1);
+	smp_mb();	/* before the table is read; pairs with ev_heap_wait_readers */
+}
+
+static inline void ev_heap_read_end(struct ev_vcpu *v)
+{
+	smp_store_release(&v->heap_reading, 0);
+}
+
 /* heap.c */
-void ev_heap_init(struct ev_heap *h);
+void ev_heap_init(struct ev_heap *h, struct ev_sandbox *sb);
 void ev_heap_teardown(struct ev_heap *h);
 bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end,
 		  struct ev_range *block);
@@ -293,7 +308,7 @@ long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
 enum {
 	EV_HEAP_STEP_ALLOCS,	/* the block's allocation and free */
 	EV_HEAP_STEP_TABLE,	/* and the table */
-	EV_HEAP_STEP_ALL,	/* and free_sem and the live counts: all of the bodies */
+	EV_HEAP_STEP_ALL,	/* and the wait for readers and the live counts: all of the bodies */
 	EV_HEAP_STEPS
 };
 

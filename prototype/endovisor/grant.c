@@ -161,15 +161,14 @@ bool ev_grant_owns(struct ev_grant *g, unsigned long start, unsigned long end)
 
 /*
  * frame_grant(count, out): grant count more zeroed frames and write their
- * addresses to out[0 .. count-1], which must be the sandbox's memory.  The
- * heap's free_sem is held shared throughout, so that out, checked once,
+ * addresses to out[0 .. count-1], which must be the sandbox's memory.  It
+ * is one read section (ev_heap_read_begin), so that out, checked once,
  * stays the sandbox's while the addresses go into it.
  */
 long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long out,
 			unsigned long a2, unsigned long a3, unsigned long a4)
 {
 	struct ev_grant *g = &v->sb->grant;
-	struct ev_heap *h = &v->sb->heap;
 	unsigned long i;
 	long ret = count;
 
@@ -177,14 +176,14 @@ long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long ou
 		return -EINVAL;
 	if (ev_sandbox_ending(v->sb))
 		return -ESHUTDOWN;
-	down_read(&h->free_sem);
+	ev_heap_read_begin(v);
 	if (!ev_vcpu_owns(v, (void *)out, count * sizeof(u64), true)) {
-		up_read(&h->free_sem);
+		ev_heap_read_end(v);
 		return -EFAULT;
 	}
 	if (atomic_add_return(count, &g->nr) > EV_GRANT_QUOTA) {
 		atomic_sub(count, &g->nr);
-		up_read(&h->free_sem);
+		ev_heap_read_end(v);
 		return -ENOMEM;
 	}
 	mutex_lock(&g->lock);
@@ -205,7 +204,7 @@ long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long ou
 		}
 	}
 	mutex_unlock(&g->lock);
-	up_read(&h->free_sem);
+	ev_heap_read_end(v);
 	if (i < count) {
 		/* The frames already granted stay granted; teardown frees them. */
 		atomic_sub(count - i, &g->nr);

@@ -22,19 +22,24 @@
  *
  * Who may touch the table, and how:
  *   - readers (ownership checks, for every service that reads or writes
- *     sandbox memory) hold free_sem shared and take no lock: a slot's
- *     address is written last, with release, so a reader that sees it sees
- *     the rest;
- *   - mem_alloc adds under the lock (a bit spinlock: Linux's spin_lock is
- *     two calls out of line, which under emulation cost more than the
- *     table's own work), into an empty slot or the slot of
- *     a freed block, never into a live one, so a reader beside it sees the
- *     block either there or not yet;
- *   - mem_free holds free_sem exclusively, so no reader is inside; it marks
- *     the block's slot gone and bumps the heap's generation, which the
- *     vCPUs' caches of their last owned range check (sandbox.c); an adder
- *     beside it writes only other slots;
- *   - a rebuild (the array grown, or cleared of gone slots) holds both.
+ *     sandbox memory) take no lock: each marks its vCPU as reading for as
+ *     long as it uses what it found (ev_heap_read_begin and _end, a store
+ *     and a barrier).  A slot's address is written last, with release, so
+ *     a reader that sees it sees the rest;
+ *   - mem_alloc, mem_free and rebuilds of the array take the lock (a bit
+ *     spinlock, inline: Linux's spin_lock is two calls out of line, which
+ *     under emulation cost more than the table's own work).  An add writes
+ *     an empty slot or the slot of a freed block, never a live one, so a
+ *     reader beside it sees the block either there or not yet;
+ *   - mem_free marks the block's slot gone and bumps the heap's
+ *     generation, which the vCPUs' caches of their last owned range check
+ *     (sandbox.c), and before the block goes back to kfree waits until no
+ *     vCPU is in a read section begun before (ev_heap_wait_readers): a
+ *     reader either began after the slot went, and does not find the
+ *     block, or is waited for.  A rebuild does the same before it frees
+ *     the old array.  This is a reader-writer lock whose readers write only
+ *     their own vCPU's word; the rw_semaphore it replaced cost a copy two
+ *     atomic operations and two calls.
  *
  * EV_MEM_QUOTA bounds what the blocks make Linux hold: each block's power
  * of two, and the table's array.  The charge is a block's order, stored
@@ -54,8 +59,20 @@
 #define EV_SLOT_GONE	1UL
 #define EV_HEAP_MIN_SLOTS	16
 
-/* The table's slots before its first block: one, empty. */
-static struct ev_slot ev_no_slots[1];
+/*
+ * The array of slots, with its size: one pointer, so that a reader never
+ * pairs one array with another's size.
+ */
+struct ev_slots {
+	unsigned int bits;		/* 2^bits slots */
+	struct ev_slot slot[];
+};
+
+/* The table before its first block: one slot, empty. */
+static struct {
+	struct ev_slots t;
+	struct ev_slot one;
+} ev_no_slots;
 
 DEFINE_PER_CPU(struct ev_live_blocks, ev_live_blocks);
 
@@ -76,13 +93,11 @@ static __always_inline void ev_live_blocks_add(long blocks, long bytes)
 	this_cpu_add(ev_live_blocks.bytes, bytes);
 }
 
-void ev_heap_init(struct ev_heap *h)
+void ev_heap_init(struct ev_heap *h, struct ev_sandbox *sb)
 {
 	h->lock = 0;
-	init_rwsem(&h->free_sem);
-	h->slots = ev_no_slots;
-	h->mask = 0;
-	h->bits = 0;
+	h->sb = sb;
+	h->slots = &ev_no_slots.t;
 	h->used = 0;
 	h->orders = 0;
 	h->added = h->taken = 0;
@@ -107,31 +122,31 @@ static __always_inline unsigned long ev_slot_hash(unsigned long addr, unsigned i
 	return (u64)(addr >> 3) * GOLDEN_RATIO_64 >> (63 - bits) >> 1;
 }
 
-/* The slot of the block that starts at addr, or NULL. */
-static __always_inline struct ev_slot *ev_heap_find(const struct ev_heap *h,
-							unsigned long addr)
+/* The slot of the block that starts at addr in t, or NULL. */
+static __always_inline struct ev_slot *ev_heap_find(struct ev_slots *t, unsigned long addr)
 {
-	unsigned long i = ev_slot_hash(addr, h->bits), a;
+	unsigned long mask = (1UL << t->bits) - 1, i = ev_slot_hash(addr, t->bits), a;
 
 	if (addr <= EV_SLOT_GONE)
 		return NULL;
-	for (;; i = (i + 1) & h->mask) {
-		a = smp_load_acquire(&h->slots[i].addr);
+	for (;; i = (i + 1) & mask) {
+		a = smp_load_acquire(&t->slot[i].addr);
 		if (a == addr)
-			return &h->slots[i];
+			return &t->slot[i];
 		if (!a)
 			return NULL;
 	}
 }
 
-/* The slot of the block that holds addr (at its start or inside), or NULL. */
-static struct ev_slot *ev_heap_holder(const struct ev_heap *h, unsigned long addr)
+/* The slot of the block that holds addr (at its start or inside) in t, or NULL. */
+static struct ev_slot *ev_heap_holder(const struct ev_heap *h, struct ev_slots *t,
+				      unsigned long addr)
 {
 	unsigned long orders = READ_ONCE(h->orders);
 
 	while (orders) {
 		unsigned int k = __ffs(orders);
-		struct ev_slot *s = ev_heap_find(h, addr & ~((1UL << k) - 1));
+		struct ev_slot *s = ev_heap_find(t, addr & ~((1UL << k) - 1));
 
 		if (s && addr - s->addr < s->size)
 			return s;
@@ -141,14 +156,14 @@ static struct ev_slot *ev_heap_holder(const struct ev_heap *h, unsigned long add
 }
 
 /*
- * Does [start, end) lie inside one block of the heap?  free_sem held
- * shared (or exclusively).  The block's size as asked for bounds it, not
- * its power of two.
+ * Does [start, end) lie inside one block of the heap?  In a read section
+ * (or under the lock).  The block's size as asked for bounds it, not its
+ * power of two.
  */
 bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end,
 		  struct ev_range *block)
 {
-	struct ev_slot *s = ev_heap_holder(h, start);
+	struct ev_slot *s = ev_heap_holder(h, smp_load_acquire(&h->slots), start);
 
 	if (!s || end > s->addr + s->size)
 		return false;
@@ -163,31 +178,60 @@ static __always_inline unsigned long ev_heap_held(const struct ev_heap *h)
 }
 
 /*
+ * Wait until no vCPU of the sandbox is in a read section begun before the
+ * caller's change to the table (a slot gone, the array replaced).  A
+ * section is a check and a copy of at most 1 MiB, usually of a few bytes,
+ * so it spins a while first; then it sleeps a tick at a time, for a reader
+ * whose carrier lost its processor.
+ */
+static void ev_heap_wait_readers(struct ev_heap *h)
+{
+	unsigned int i, spins;
+
+	smp_mb();	/* the change before the flags are read; pairs with ev_heap_read_begin */
+	for (i = 0; h->sb && i < h->sb->nr_vcpus; i++) {
+		struct ev_vcpu *u = h->sb->vcpus[i];
+
+		for (spins = 0; u && READ_ONCE(u->heap_reading); spins++) {
+			if (spins < 1000)
+				cpu_relax();
+			else
+				schedule_timeout_uninterruptible(1);
+		}
+	}
+}
+
+/*
  * A new array for the table, of room for at least three times the live
  * blocks and one more, with every live block moved into it and no gone
- * slot left.  free_sem held exclusively, so no reader or free is in the
- * table; the lock taken here keeps adders out while the blocks move (if
- * they added more meanwhile than the new array has room for, it is made
- * again).  -ENOMEM if Linux has no memory or the quota no room for it.
+ * slot left.  The lock is taken while the blocks move; the old array goes
+ * once no reader can be in it.  If another add rebuilt the table
+ * meanwhile, or added more than the new array has room for, it starts
+ * again.  -ENOMEM if Linux has no memory or the quota no room for it.
  */
 static int ev_heap_rebuild(struct ev_heap *h)
 {
 	unsigned long live, slots, i, bytes;
-	struct ev_slot *new, *old;
+	struct ev_slots *new, *old;
 	unsigned int bits;
 
-	lockdep_assert_held_write(&h->free_sem);
 again:
-	live = READ_ONCE(h->added) - h->taken;
+	live = READ_ONCE(h->added) - READ_ONCE(h->taken);
 	slots = roundup_pow_of_two(max(3 * (live + 1), (unsigned long)EV_HEAP_MIN_SLOTS));
 	bits = ilog2(slots);
-	bytes = slots * sizeof(*new);
+	bytes = struct_size(new, slot, slots);
 	if (ev_heap_held(h) - READ_ONCE(h->table_bytes) + bytes > EV_MEM_QUOTA)
 		return -ENOMEM;
-	new = kvcalloc(slots, sizeof(*new), GFP_KERNEL | __GFP_NOWARN);
+	new = kvzalloc(bytes, GFP_KERNEL | __GFP_NOWARN);
 	if (!new)
 		return -ENOMEM;
+	new->bits = bits;
 	bit_spin_lock(0, &h->lock);
+	if (2 * (h->used + 1) <= 1UL << h->slots->bits) {
+		__bit_spin_unlock(0, &h->lock);
+		kvfree(new);
+		return 0;	/* rebuilt by another add */
+	}
 	if (2 * (h->added - h->taken + 1) > slots) {
 		__bit_spin_unlock(0, &h->lock);
 		kvfree(new);
@@ -195,24 +239,24 @@ again:
 	}
 	old = h->slots;
 	h->orders = 0;
-	for (i = 0; i <= h->mask; i++) {
-		unsigned long a = old[i].addr, j;
+	for (i = 0; i < 1UL << old->bits; i++) {
+		unsigned long a = old->slot[i].addr, j;
 
 		if (a <= EV_SLOT_GONE)
 			continue;
-		for (j = ev_slot_hash(a, bits); new[j].addr; j = (j + 1) & (slots - 1))
+		for (j = ev_slot_hash(a, bits); new->slot[j].addr; j = (j + 1) & (slots - 1))
 			;
-		new[j] = old[i];
-		h->orders |= 1UL << old[i].order;
+		new->slot[j] = old->slot[i];
+		h->orders |= 1UL << old->slot[i].order;
 	}
-	h->slots = new;
-	h->mask = slots - 1;
-	h->bits = bits;
+	smp_store_release(&h->slots, new);
 	h->used = h->added - h->taken;
 	h->table_bytes = bytes;
 	__bit_spin_unlock(0, &h->lock);
-	if (old != ev_no_slots)
+	if (old != &ev_no_slots.t) {
+		ev_heap_wait_readers(h);
 		kvfree(old);
+	}
 	return 0;
 }
 
@@ -220,22 +264,20 @@ again:
  * Put the block of size bytes at addr, of 2^order bytes of slab, into the
  * table, if the sandbox's blocks with it stay within the quota.  What
  * mem_alloc does to the table.  When the live and gone slots would pass
- * half the array, the table is rebuilt first, with free_sem taken (so
- * never with it held).
+ * half the array, the table is rebuilt first.
  */
 static __always_inline int ev_heap_add(struct ev_heap *h, unsigned long addr,
 				       unsigned long size, unsigned int order)
 {
-	unsigned long charge = 1UL << order, i, a;
+	unsigned long charge = 1UL << order, i, a, mask;
+	struct ev_slots *t;
 	struct ev_slot *s;
 	int ret;
 
 	bit_spin_lock(0, &h->lock);
-	while (2 * (h->used + 1) > h->mask + 1) {
+	while (2 * (h->used + 1) > 1UL << h->slots->bits) {
 		__bit_spin_unlock(0, &h->lock);
-		down_write(&h->free_sem);
-		ret = 2 * (READ_ONCE(h->used) + 1) > h->mask + 1 ? ev_heap_rebuild(h) : 0;
-		up_write(&h->free_sem);
+		ret = ev_heap_rebuild(h);
 		if (ret)
 			return ret;
 		bit_spin_lock(0, &h->lock);
@@ -244,12 +286,14 @@ static __always_inline int ev_heap_add(struct ev_heap *h, unsigned long addr,
 		__bit_spin_unlock(0, &h->lock);
 		return -ENOMEM;
 	}
-	for (i = ev_slot_hash(addr, h->bits);; i = (i + 1) & h->mask) {
-		a = READ_ONCE(h->slots[i].addr);
+	t = h->slots;
+	mask = (1UL << t->bits) - 1;
+	for (i = ev_slot_hash(addr, t->bits);; i = (i + 1) & mask) {
+		a = READ_ONCE(t->slot[i].addr);
 		if (a <= EV_SLOT_GONE)
 			break;
 	}
-	s = &h->slots[i];
+	s = &t->slot[i];
 	h->used += !a;
 	s->size = size;
 	s->order = order;
@@ -265,22 +309,20 @@ static __always_inline int ev_heap_add(struct ev_heap *h, unsigned long addr,
 
 /*
  * Take the block that starts at addr out of the table: what mem_free does
- * to it, with free_sem held exclusively.  Its slot, copied into *out;
- * -EINVAL if addr is inside a block, -ENOENT if no block is there at all.
+ * to it, under the lock.  Its slot, copied into *out; -EINVAL if addr is
+ * inside a block, -ENOENT if no block is there at all.
  */
 static __always_inline int ev_heap_take(struct ev_heap *h, unsigned long addr,
 					struct ev_slot *out)
 {
 	struct ev_slot *s;
 
-	if (addr <= EV_SLOT_GONE)
-		return -ENOENT;
-	s = ev_heap_find(h, addr);
+	s = ev_heap_find(h->slots, addr);
 	if (!s)
-		return ev_heap_holder(h, addr) ? -EINVAL : -ENOENT;
+		return ev_heap_holder(h, h->slots, addr) ? -EINVAL : -ENOENT;
 	*out = *s;
 	WRITE_ONCE(s->addr, EV_SLOT_GONE);
-	h->taken++;
+	WRITE_ONCE(h->taken, h->taken + 1);
 	WRITE_ONCE(h->uncharged, h->uncharged + (1UL << out->order));
 	WRITE_ONCE(h->gen, h->gen + 1);
 	return 0;
@@ -312,20 +354,21 @@ static __always_inline long ev_heap_alloc(struct ev_heap *h, unsigned long size,
 }
 
 /*
- * Free the block of h that starts at addr.  free_sem is held exclusively
- * while the block leaves the table, so no service is writing into it when
- * it goes back to kfree.  mem_free's body, which calibrate also runs.
+ * Free the block of h that starts at addr: out of the table, then, once
+ * no service that could have found it is still writing into it, back to
+ * kfree.  mem_free's body, which calibrate also runs.
  */
 static __always_inline long ev_heap_free(struct ev_heap *h, unsigned long addr)
 {
 	struct ev_slot s;
 	int ret;
 
-	down_write(&h->free_sem);
+	bit_spin_lock(0, &h->lock);
 	ret = ev_heap_take(h, addr, &s);
-	up_write(&h->free_sem);
+	__bit_spin_unlock(0, &h->lock);
 	if (ret)
 		return ret;
+	ev_heap_wait_readers(h);
 	ev_live_blocks_add(-1, -(long)s.size);
 	kfree((void *)s.addr);
 	return 0;
@@ -368,19 +411,20 @@ unsigned long ev_heap_bytes(const struct ev_heap *h)
 /* Teardown: free every block the sandbox still holds, and the table. */
 void ev_heap_teardown(struct ev_heap *h)
 {
+	struct ev_slots *t = h->slots;
 	unsigned long i;
 
-	for (i = 0; i <= h->mask; i++) {
-		struct ev_slot *s = &h->slots[i];
+	for (i = 0; i < 1UL << t->bits; i++) {
+		struct ev_slot *s = &t->slot[i];
 
 		if (s->addr <= EV_SLOT_GONE)
 			continue;
 		ev_live_blocks_add(-1, -(long)s->size);
 		kfree((void *)s->addr);
 	}
-	if (h->slots != ev_no_slots)
-		kvfree(h->slots);
-	ev_heap_init(h);
+	if (t != &ev_no_slots.t)
+		kvfree(t);
+	ev_heap_init(h, h->sb);
 }
 
 /*
@@ -406,14 +450,15 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 			kfree(p);
 			return 0;
 		}
-		if (step >= EV_HEAP_STEP_ALL) {
+		if (step >= EV_HEAP_STEP_ALL)
 			ev_live_blocks_add(1, size);
-			down_write(&h->free_sem);
-		}
-		if (step >= EV_HEAP_STEP_TABLE)
+		if (step >= EV_HEAP_STEP_TABLE) {
+			bit_spin_lock(0, &h->lock);
 			ev_heap_take(h, (unsigned long)p, &s);
+			__bit_spin_unlock(0, &h->lock);
+		}
 		if (step >= EV_HEAP_STEP_ALL) {
-			up_write(&h->free_sem);
+			ev_heap_wait_readers(h);
 			ev_live_blocks_add(-1, -(long)size);
 		}
 		kfree(p);
@@ -430,12 +475,12 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
  *
  *   step[]  the bodies built up a part at a time (ev_heap_steps): the
  *           block's allocation and free, then with the table, then with
- *           free_sem and the live counts
+ *           the wait for readers (none here) and the live counts
  *   body    ev_heap_alloc and ev_heap_free of 64 bytes: both services
  *           whole, but for their crossings and argument checks; last, so
  *           that it runs no colder than the steps
- *   table   ev_heap_add and ev_heap_take of one block, alone (the take
- *           without the free_sem that makes it safe: it is in step_all)
+ *   table   ev_heap_add and ev_heap_take of one block, alone, each under
+ *           the lock
  *
  * -ENOMEM if the private table cannot be set up.
  */
@@ -451,7 +496,7 @@ int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *
 
 	if (!h)
 		return -ENOMEM;
-	ev_heap_init(h);
+	ev_heap_init(h, NULL);
 	for (i = 0; i < fill; i++)
 		if (IS_ERR_VALUE(ev_heap_alloc(h, 64, 0)))
 			goto out;
@@ -461,9 +506,9 @@ int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *
 	/* Room for one more, so that the table's own rebuild is not timed. */
 	if (ev_heap_add(h, (unsigned long)p, 64, 6))
 		goto out;
-	down_write(&h->free_sem);
+	bit_spin_lock(0, &h->lock);
 	ev_heap_take(h, (unsigned long)p, &s);
-	up_write(&h->free_sem);
+	__bit_spin_unlock(0, &h->lock);
 
 	for (step = 0; step < EV_HEAP_STEPS; step++) {
 		c->step[step] = ev_heap_steps(h, n, step);
@@ -481,10 +526,17 @@ int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *
 	c->body = rdtsc_ordered() - t0;
 
 	t0 = rdtsc_ordered();
-	for (i = 0; i < n; i++)
-		if (ev_heap_add(h, (unsigned long)p, 64, 6) ||
-		    ev_heap_take(h, (unsigned long)p, &s))
+	for (i = 0; i < n; i++) {
+		int r;
+
+		if (ev_heap_add(h, (unsigned long)p, 64, 6))
 			goto out;
+		bit_spin_lock(0, &h->lock);
+		r = ev_heap_take(h, (unsigned long)p, &s);
+		__bit_spin_unlock(0, &h->lock);
+		if (r)
+			goto out;
+	}
 	c->table = rdtsc_ordered() - t0;
 	ret = ev_heap_rbtree_cal(n, fill, &c->body_rbtree, &c->table_rbtree);
 out:
@@ -493,3 +545,4 @@ out:
 	kfree(h);
 	return ret;
 }
+

@@ -54,7 +54,7 @@ struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus,
 	mutex_init(&sb->lock);
 	mutex_init(&sb->vm_lock);
 	strscpy(sb->args, args, sizeof(sb->args));
-	ev_heap_init(&sb->heap);
+	ev_heap_init(&sb->heap, sb);
 	ev_grant_init(&sb->grant);
 	ev_census_init(sb);
 	sb->leader = get_task_struct(current->group_leader);
@@ -220,8 +220,8 @@ static bool ev_kernel_data_owns(const struct ev_kernel_rec *k, unsigned long sta
  * range of it: its globals page, one of its boot stacks, one block of its
  * heap, one of its kernel's data objects (or read-only data, to be read),
  * or one of its frames?  In that order: the cheap tests first, then the
- * likely ones.  The caller holds the heap's free_sem shared: the heap's
- * table is read without a lock of its own.  A heap block's range carries
+ * likely ones.  The caller is in a read section (ev_heap_read_begin): the
+ * heap's table is read without a lock.  A heap block's range carries
  * the heap's generation, which the next free changes; the others are the
  * sandbox's for its life.
  */
@@ -266,14 +266,13 @@ static bool ev_sandbox_find(struct ev_sandbox *sb, unsigned long start, unsigned
  * Does [p, p + len) lie wholly in memory the sandbox owns: one of its
  * kernel's data objects (or read-only data, to be read), its globals page,
  * its frames, one of its boot stacks, or one block of its heap?  The
- * caller holds the heap's free_sem shared.
+ * caller is in a read section (ev_heap_read_begin).
  */
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len, bool write)
 {
 	unsigned long start = (unsigned long)p;
 	struct ev_owned found = {};
 
-	lockdep_assert_held(&sb->heap.free_sem);
 	return ev_sandbox_find(sb, start, start + len, write, &found);
 }
 
@@ -283,8 +282,9 @@ bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len, bool writ
  * tenant's registers, a copy's destination, a batch of operations) is
  * checked by two compares, and by the heap's generation if it is a heap
  * block, which any free since it was found makes stale.  Only v's carrier
- * uses the cache, in services; the caller holds the heap's free_sem
- * shared, so no free runs meanwhile.
+ * uses the cache, in services, in a read section: a free that bumped the
+ * generation before the section began is seen, and one after it waits
+ * for the section to end before the block goes.
  */
 bool ev_vcpu_owns(struct ev_vcpu *v, const void *p, size_t len, bool write)
 {
@@ -292,7 +292,6 @@ bool ev_vcpu_owns(struct ev_vcpu *v, const void *p, size_t len, bool write)
 	struct ev_owned *c = &v->owned;
 	struct ev_sandbox *sb = v->sb;
 
-	lockdep_assert_held(&sb->heap.free_sem);
 	if (end >= start && start >= c->range.start && end <= c->range.end &&
 	    (c->write || !write) && (!c->gen || c->gen == READ_ONCE(sb->heap.gen)))
 		return true;
@@ -301,23 +300,22 @@ bool ev_vcpu_owns(struct ev_vcpu *v, const void *p, size_t len, bool write)
 
 /*
  * Copies len bytes between sandbox memory at sandbox and dst or src, if all
- * of it is the sandbox's (and takes writes, with write), with the heap kept
- * from freeing it meanwhile:
+ * of it is the sandbox's (and takes writes, with write), in a read section,
+ * so that the heap does not free it meanwhile:
  * freed memory stays mapped, and a copy after another vCPU's free would
  * read or write whatever Linux had put there since.  -EFAULT if not.
  */
 int ev_sandbox_copy(struct ev_vcpu *v, void *dst, const void *src,
 		    const void *sandbox, size_t len, bool write)
 {
-	struct ev_heap *h = &v->sb->heap;
 	int ret = -EFAULT;
 
-	down_read(&h->free_sem);
+	ev_heap_read_begin(v);
 	if (ev_vcpu_owns(v, sandbox, len, write)) {
 		memcpy(dst, src, len);
 		ret = 0;
 	}
-	up_read(&h->free_sem);
+	ev_heap_read_end(v);
 	return ret;
 }
 

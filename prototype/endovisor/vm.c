@@ -803,16 +803,15 @@ long ev_svc_vm_unmap(struct ev_vcpu *v, unsigned long handle, unsigned long va,
  * EV_VM_OP_FAILED, and its error is returned.  With EV_BATCH_DEFER the
  * flush is left to the space's next vm_batch without it (or vm_protect,
  * vm_unmap, vm_share of it): a cursor defers all its batches but the last.
- * The ops stay the sandbox's throughout: free_sem is held shared, taken
- * after the space's lock as the copies take it, and they are checked
- * once and read in place.
+ * The ops stay the sandbox's throughout: the batch is one read section
+ * (ev_heap_read_begin), inside the space's lock as the copies' are, and
+ * they are checked once and read in place.
  */
 long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
 		     unsigned long count, unsigned long flags, unsigned long a4)
 {
 	struct ev_vm_op *op = (struct ev_vm_op *)ops, one;
 	unsigned long lo = ULONG_MAX, hi = 0, done;
-	struct ev_heap *h = &v->sb->heap;
 	long ret = 0, reserved = 0;
 	struct ev_vm *vm;
 
@@ -821,7 +820,7 @@ long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
 	vm = ev_vm_get_locked(v, handle, true);
 	if (IS_ERR(vm))
 		return PTR_ERR(vm);
-	down_read(&h->free_sem);
+	ev_heap_read_begin(v);
 	if (!ev_vcpu_owns(v, op, count * sizeof(*op), true)) {
 		ret = -EFAULT;
 		goto out;
@@ -843,7 +842,7 @@ long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
 	rcu_read_unlock();
 	atomic_long_sub(reserved, &v->sb->vm_pages);
 out:
-	up_read(&h->free_sem);
+	ev_heap_read_end(v);
 	ev_flush_range(vm, &lo, &hi, flags & EV_BATCH_DEFER);
 	ev_vm_unlock(vm, true);
 	ev_flush(vm, lo, hi);
@@ -1014,13 +1013,12 @@ put:
  * The space's lock is held throughout, as the page-table writers hold it:
  * otherwise a copy_to_tenant could find a page writable, lose the
  * processor while another vCPU's fork made the frame read-only and shared
- * with a child, and then write into the child's memory.  It is taken
- * before free_sem, in the order vm_batch takes them.
+ * with a child, and then write into the child's memory.  The read section
+ * is inside it, as vm_batch's is.
  */
 static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned long kaddr,
 			   unsigned long uaddr, unsigned long len, bool to_tenant)
 {
-	struct ev_heap *h = &v->sb->heap;
 	struct ev_vm *vm;
 	long ret = 0;
 
@@ -1032,11 +1030,11 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 	if (IS_ERR(vm))
 		return PTR_ERR(vm);
 	/*
-	 * The sandbox's buffer stays its own until the copy is done: free_sem
-	 * is held shared from the check to the last page, as ev_sandbox_write
-	 * holds it for its one small copy.
+	 * The sandbox's buffer stays its own until the copy is done: one read
+	 * section from the check to the last page, as ev_sandbox_write has for
+	 * its one small copy.
 	 */
-	down_read(&h->free_sem);
+	ev_heap_read_begin(v);
 	if (!ev_vcpu_owns(v, (void *)kaddr, len, !to_tenant)) {
 		ret = -EFAULT;
 		len = 0;
@@ -1059,7 +1057,7 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 		kaddr += n;
 		len -= n;
 	}
-	up_read(&h->free_sem);
+	ev_heap_read_end(v);
 	ev_vm_unlock(vm, false);
 	ev_vm_release(v, vm);
 	return ret;
