@@ -394,6 +394,7 @@ static long after_teardown_began(void)
 	WRITE_ONCE(h->busy_fpu, f);
 	call(EV_SVC_VCPU_KICK, 0, 0, 0, 0);
 	memory_race_ap(&h->mem);
+	racing_ap();
 	while (!READ_ONCE(h->vcpu0_done))
 		vostd_idle();
 	/* vCPU 0 is on its way out: the sandbox ends when its entry returns. */
@@ -504,6 +505,7 @@ static long hostile_main(void)
 		fpu_cases();
 		hostile_registry_cases();
 		memory_cases(&h->mem);
+		racing_cases();
 		grant_quota_case();
 		vostd_println("HOSTILE vcpu0 done: %u cases, %u failed", h->cases, h->failed);
 		WRITE_ONCE(h->vcpu0_done, 1);
