@@ -20,7 +20,7 @@
 
 #define EV_ABI_VERSION		3	/* 3: ev_stub_cross called directly; vm_share; the calls count */
 #define EV_KERNEL_NAME_MAX	32
-#define EV_MAX_VCPUS		8
+#define EV_MAX_VCPUS		16
 
 /* Every sandbox stack is this size and aligned to it (see ev_stack_base). */
 #define EV_STACK_ORDER		2
@@ -138,6 +138,9 @@
 /* calibrate(what, ...) */
 #define EV_CAL_HEAP		1	/* (): kmalloc and kfree, and the parts of mem_alloc and mem_free */
 #define EV_CAL_COPY		2	/* (vm, va, pages, buf): copy_from_user of 64 B and 4 KiB over pages pages from va, and the parts of copy_from_tenant into buf */
+#define EV_CAL_KMALLOC		3	/* (n): cycles, in tenths, of a 64-byte kmalloc and kfree with n more of them live */
+#define EV_CAL_OWNS		4	/* (buf, len, full): cycles, median of 1,000, of the check that [buf, buf + len) is the sandbox's; full: without the vCPU's cache */
+#define EV_CAL_VM_BYTES		5	/* (vm): bytes the space makes Linux hold but for its frames (page tables, its record); -EBADF */
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>

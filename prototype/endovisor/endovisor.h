@@ -300,6 +300,7 @@ bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end,
 		  struct ev_range *block);
 unsigned long ev_heap_blocks(const struct ev_heap *h);
 unsigned long ev_heap_bytes(const struct ev_heap *h);
+unsigned long ev_heap_table_bytes(const struct ev_heap *h);
 long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags,
 		      unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
@@ -341,6 +342,7 @@ void ev_grant_teardown(struct ev_grant *g);
 struct page *ev_grant_page(struct ev_grant *g, unsigned long frame);
 struct page *ev_grant_page_rcu(struct ev_grant *g, unsigned long frame);
 bool ev_grant_owns(struct ev_grant *g, unsigned long start, unsigned long end);
+unsigned long ev_grant_set_bytes(struct ev_grant *g);
 long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long out,
 			unsigned long a2, unsigned long a3, unsigned long a4);
 
@@ -373,6 +375,7 @@ long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long ds
 			   unsigned long src, unsigned long len, unsigned long a4);
 long ev_svc_vm_query(struct ev_vcpu *v, unsigned long vm, unsigned long va,
 		     unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle);
 int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
 		   u64 *s, unsigned int n, bool full);
 void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n);

@@ -213,6 +213,18 @@ long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long ou
 	return ret;
 }
 
+/* Bytes of the grant's set now. */
+unsigned long ev_grant_set_bytes(struct ev_grant *g)
+{
+	unsigned long bytes;
+
+	mutex_lock(&g->lock);
+	bytes = g->set ? struct_size(g->set, slot, 1UL << rcu_dereference_protected(g->set,
+					    lockdep_is_held(&g->lock))->bits) : 0;
+	mutex_unlock(&g->lock);
+	return bytes;
+}
+
 /* Teardown: every frame back to Linux; no space maps any now. */
 void ev_grant_teardown(struct ev_grant *g)
 {

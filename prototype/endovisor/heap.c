@@ -408,6 +408,12 @@ unsigned long ev_heap_bytes(const struct ev_heap *h)
 	return READ_ONCE(h->charged) - READ_ONCE(h->uncharged) + READ_ONCE(h->table_bytes);
 }
 
+/* Bytes of the table's array now. */
+unsigned long ev_heap_table_bytes(const struct ev_heap *h)
+{
+	return READ_ONCE(h->table_bytes);
+}
+
 /* Teardown: free every block the sandbox still holds, and the table. */
 void ev_heap_teardown(struct ev_heap *h)
 {

@@ -1112,6 +1112,26 @@ long ev_svc_vm_query(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 }
 
 /*
+ * For calibrate: what a space makes Linux and the endovisor hold beyond
+ * the frames it maps: its page tables as Linux counts them, its top-level
+ * table (two pages with page-table isolation), and its record here; not
+ * the mm_struct, the mapping's VMA and file, which are of fixed size.
+ * -EBADF for no such space.
+ */
+long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle)
+{
+	struct ev_vm *vm = ev_vm_use(v, handle);
+	long bytes;
+
+	if (!vm)
+		return -EBADF;
+	bytes = mm_pgtables_bytes(vm->mm) +
+		(PAGE_SIZE << (cpu_feature_enabled(X86_FEATURE_PTI) ? 1 : 0)) + ksize(vm);
+	ev_vm_release(v, vm);
+	return bytes;
+}
+
+/*
  * For calibrate: n software walks of the pages pages from va, a page
  * further each time, each timed into s[i], as the copies walk (through the
  * space's last page table) or, with full, from the top each time; -EFAULT

@@ -270,6 +270,7 @@ var programs = []program{
 	{"launcher", "launcher"},
 	{"baseline", "baseline"},
 	{"killwait", "killwait"},
+	{"scale", "scale"},
 }
 
 func buildPrograms(p paths) ([]string, error) {

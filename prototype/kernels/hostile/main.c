@@ -144,6 +144,10 @@ static void vcpu_cases(void)
 	expect("service_1000", -ENOSYS, call(1000, 0, 0, 0, 0));
 	expect("calibrate_unknown", -EINVAL, call(EV_SVC_CALIBRATE, 999, 0, 0, 0));
 	expect("calibrate_copy_bad_space", -EBADF, call(EV_SVC_CALIBRATE, EV_CAL_COPY, 0, 0, 0));
+	expect("calibrate_kmalloc_too_many", -EINVAL, call(EV_SVC_CALIBRATE, EV_CAL_KMALLOC, ~0UL, 0, 0));
+	expect("calibrate_owns_linux_memory", -EFAULT,
+	       call(EV_SVC_CALIBRATE, EV_CAL_OWNS, KERNEL_VA, 8, 1));
+	expect("calibrate_owns_huge", -EINVAL, call(EV_SVC_CALIBRATE, EV_CAL_OWNS, (unsigned long)blk, ~0UL, 0));
 	vostd_free(blk);
 }
 
