@@ -28,6 +28,10 @@ import (
 //	                           TEXT, each linked to its place; alone on its line
 //	{{claim ...}}              a claim the sentence makes of the figures,
 //	                           checked against the logs (claim.go)
+//	{{scaling SUITE SIZE=KEY...}}
+//	                           a plot of figures against the sizes of work
+//	                           they were measured at, with their Linux
+//	                           baselines beside (scaling.go); alone on its line
 //
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that
@@ -112,6 +116,7 @@ var kinds = map[string]placeholderKind{
 	"table":   tableKind{},
 	"quote":   quoteKind{},
 	"claim":   claimKind{},
+	"scaling": scalingKind{},
 }
 
 func (b *book) placeholder(words []string) (use, error) {
