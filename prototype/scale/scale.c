@@ -16,20 +16,22 @@
  * measures the crossing when it starts.  Once all run, each carrier's CPU
  * time over one window of WINDOW_MS, against the window and the fair share
  * of two CPUs among N (at most one CPU: a sandbox has one vCPU), is its
- * sandbox's share.
- * Then the close of each, the last reference, which tears the sandbox
- * down, is timed.
+ * sandbox's share.  Before the sandboxes, as many ordinary threads
+ * spinning in the same cgroup give Linux's own shares over such a window.  Then the close of
+ * each sandbox, the last reference, which tears it down, is timed.
  *
  * Prints EVFIG scale.create_N, destroy_N (cycles, median over the N),
- * mem_per_sandbox_N and mem_avail_per_sandbox_N (KiB), share_min_N and share_max_N (of the fair
- * share), and the measuring sandbox's crossing.direct, crossing.stub and
- * kl.yield_rt as scale.crossing_direct_N, crossing_stub_N and
- * kl_yield_N.
+ * mem_per_sandbox_N and mem_avail_per_sandbox_N (KiB), share_min_N and
+ * share_max_N (of the fair share), linux_share_min_N and
+ * linux_share_max_N, and the measuring sandbox's crossing.direct,
+ * crossing.stub and kl.yield_rt as scale.crossing_direct_N,
+ * crossing_stub_N and kl_yield_N.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,18 +49,17 @@
 #define WINDOW_MS	500	/* the window the shares are taken over, once all run */
 
 struct sandbox {
-	pthread_t thread;
-	clockid_t cpu_clock;	/* its carrier's CPU time */
-	double cpu0;
 	int fd;
 	long exit_code;
 };
 
+/* The clock's time in seconds; -1 if it has none (a thread's clock, once it has exited). */
 static double now_s(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(clock, &ts);
+	if (clock_gettime(clock, &ts))
+		return -1;
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -74,6 +75,84 @@ static void *carry(void *arg)
 
 	s->exit_code = ioctl(s->fd, EV_RUN_VCPU, 0);
 	return NULL;
+}
+
+/*
+ * Each of n threads' CPU time over one window of WINDOW_MS, as a share of
+ * the fair one (two CPUs among n, at most one each): the least into *min,
+ * the most into *max.  -1 if a thread's clock went with it: it ended
+ * inside the window.
+ */
+static int window_shares(const pthread_t *threads, unsigned int n, double *min, double *max)
+{
+	static clockid_t clock[MAX_SANDBOXES];
+	static double cpu[MAX_SANDBOXES];
+	double wall0, wall, fair = n > 2 ? 2.0 / n : 1.0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		errno = pthread_getcpuclockid(threads[i], &clock[i]);
+		if (errno)
+			die("pthread_getcpuclockid");
+	}
+	wall0 = now_s(CLOCK_MONOTONIC);
+	for (i = 0; i < n; i++)
+		cpu[i] = now_s(clock[i]);
+	usleep(WINDOW_MS * 1000);
+	for (i = 0; i < n; i++) {
+		double now = now_s(clock[i]);
+
+		cpu[i] = now < 0 || cpu[i] < 0 ? -1 : now - cpu[i];
+	}
+	wall = now_s(CLOCK_MONOTONIC) - wall0;
+	*min = 1e9;
+	*max = 0;
+	for (i = 0; i < n; i++) {
+		double share = cpu[i] / wall / fair;
+
+		if (cpu[i] < 0) {
+			printf("scale: thread %u FAIL: it ended inside the window\n", i);
+			return -1;
+		}
+		if (share < *min)
+			*min = share;
+		if (share > *max)
+			*max = share;
+	}
+	return 0;
+}
+
+static volatile int spinners_stop;
+
+static void *spin(void *arg)
+{
+	while (!spinners_stop)
+		;
+	return arg;
+}
+
+/*
+ * Linux's own: n ordinary threads spinning in the same cgroup, their
+ * shares over the same window, for the sandboxes' beside.
+ */
+static int linux_shares(unsigned int n, const pthread_attr_t *attr, double *min, double *max)
+{
+	static pthread_t threads[MAX_SANDBOXES];
+	unsigned int i;
+	int ret;
+
+	spinners_stop = 0;
+	for (i = 0; i < n; i++) {
+		errno = pthread_create(&threads[i], attr, spin, NULL);
+		if (errno)
+			die("pthread_create");
+	}
+	usleep(HEAD_START_MS * 1000);
+	ret = window_shares(threads, n, min, max);
+	spinners_stop = 1;
+	for (i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
+	return ret;
 }
 
 static long mem_available_kib(void)
@@ -141,11 +220,13 @@ static void relabel_log(int fd, unsigned int n)
 int main(int argc, char **argv)
 {
 	static struct sandbox sb[MAX_SANDBOXES];
+	static pthread_t carriers[MAX_SANDBOXES];
 	uint64_t create[MAX_SANDBOXES], destroy[MAX_SANDBOXES];
-	double share_min = 1e9, share_max = 0, fair, wall0, wall;
+	double share_min, share_max, linux_min, linux_max;
 	unsigned int n, ms, i;
 	long avail0, avail1;
 	struct ev_stats st;
+	pthread_attr_t attr;
 	char cgroup[64];
 	int failed = 0;
 
@@ -176,33 +257,32 @@ int main(int argc, char **argv)
 	if (ioctl(sb[0].fd, EV_STATS, &st))
 		die("EV_STATS");
 
+	/*
+	 * This thread starts the carriers and reads their clocks as a
+	 * real-time thread, so that the spinners started first delay neither
+	 * (the carriers themselves are ordinary threads, explicitly): else the
+	 * first would have spun their time out before the last had started.
+	 */
+	if (sched_setscheduler(0, SCHED_FIFO, &(struct sched_param){ .sched_priority = 1 }))
+		die("sched_setscheduler");
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	pthread_attr_setschedparam(&attr, &(struct sched_param){ .sched_priority = 0 });
+	if (linux_shares(n, &attr, &linux_min, &linux_max))
+		failed = 1;
 	for (i = 0; i < n; i++) {
 		if (i == n - 1 && n > 1)
 			usleep(HEAD_START_MS * 1000);
-		errno = pthread_create(&sb[i].thread, NULL, carry, &sb[i]);
+		errno = pthread_create(&carriers[i], &attr, carry, &sb[i]);
 		if (errno)
 			die("pthread_create");
-		errno = pthread_getcpuclockid(sb[i].thread, &sb[i].cpu_clock);
-		if (errno)
-			die("pthread_getcpuclockid");
 	}
 	/* The window: all run now, and for MS from their start, which is longer. */
-	wall0 = now_s(CLOCK_MONOTONIC);
-	for (i = 0; i < n; i++)
-		sb[i].cpu0 = now_s(sb[i].cpu_clock);
-	usleep(WINDOW_MS * 1000);
-	wall = now_s(CLOCK_MONOTONIC) - wall0;
-	fair = n > 2 ? 2.0 / n : 1.0;
+	if (window_shares(carriers, n, &share_min, &share_max))
+		failed = 1;
 	for (i = 0; i < n; i++) {
-		double share = (now_s(sb[i].cpu_clock) - sb[i].cpu0) / wall / fair;
-
-		if (share < share_min)
-			share_min = share;
-		if (share > share_max)
-			share_max = share;
-	}
-	for (i = 0; i < n; i++) {
-		pthread_join(sb[i].thread, NULL);
+		pthread_join(carriers[i], NULL);
 		if (sb[i].exit_code) {
 			printf("scale: sandbox %u FAIL: exit %ld\n", i, sb[i].exit_code);
 			failed = 1;
@@ -227,6 +307,10 @@ int main(int argc, char **argv)
 	       share_min, n);
 	printf("EVFIG scale.share_max_%u value=%.3f stat=max unit=share sandboxes=%u\n", n,
 	       share_max, n);
+	printf("EVFIG scale.linux_share_min_%u value=%.3f stat=min unit=share threads=%u\n", n,
+	       linux_min, n);
+	printf("EVFIG scale.linux_share_max_%u value=%.3f stat=max unit=share threads=%u\n", n,
+	       linux_max, n);
 	fflush(stdout);
 	return failed;
 }
