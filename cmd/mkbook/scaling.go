@@ -110,9 +110,15 @@ func scalingSVG(pts []scalingPoint, w, h int) string {
 		formatNumber(pts[len(pts)-1].fig.Value), html.EscapeString(first.Unit))
 	base := float64(h) - bottom
 	fmt.Fprintf(&s, `<line class="axis" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, left, base, float64(w)-right, base)
-	for _, p := range pts {
-		fmt.Fprintf(&s, `<text class="end" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`,
-			x(p.size), base+13, html.EscapeString(p.label))
+	for i, p := range pts {
+		anchor := "middle" // the first and the last label stay inside the plot
+		if i == 0 {
+			anchor = "start"
+		} else if i == len(pts)-1 {
+			anchor = "end"
+		}
+		fmt.Fprintf(&s, `<text class="end" x="%.1f" y="%.1f" text-anchor="%s">%s</text>`,
+			x(p.size), base+13, anchor, html.EscapeString(p.label))
 	}
 	fmt.Fprintf(&s, `<text class="end" x="%.1f" y="%.1f">0 to %s %s</text>`, left, float64(h)-3,
 		formatNumber(hi), html.EscapeString(first.Unit))
