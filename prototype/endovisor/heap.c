@@ -211,7 +211,7 @@ static void ev_heap_wait_readers(struct ev_heap *h)
  */
 static int ev_heap_rebuild(struct ev_heap *h)
 {
-	unsigned long live, slots, i, bytes;
+	unsigned long live, slots, i, bytes, orders = 0;
 	struct ev_slots *new, *old;
 	unsigned int bits;
 
@@ -238,7 +238,6 @@ again:
 		goto again;
 	}
 	old = h->slots;
-	h->orders = 0;
 	for (i = 0; i < 1UL << old->bits; i++) {
 		unsigned long a = old->slot[i].addr, j;
 
@@ -247,9 +246,15 @@ again:
 		for (j = ev_slot_hash(a, bits); new->slot[j].addr; j = (j + 1) & (slots - 1))
 			;
 		new->slot[j] = old->slot[i];
-		h->orders |= 1UL << old->slot[i].order;
+		orders |= 1UL << old->slot[i].order;
 	}
 	smp_store_release(&h->slots, new);
+	/*
+	 * Only now, whole: a reader in the old array or the new one must find
+	 * every live block's order in the set it reads.  Orders of blocks no
+	 * longer live drop out.
+	 */
+	WRITE_ONCE(h->orders, orders);
 	h->used = h->added - h->taken;
 	h->table_bytes = bytes;
 	__bit_spin_unlock(0, &h->lock);

@@ -33,6 +33,7 @@ struct hostile_race {
 	long cache_before, cache_after;
 	char *blk;			/* free_copy: vCPU 0's block now, or NULL */
 	u32 copies, copies_done, copies_refused, copies_other;
+	u32 rebuild_copies, rebuild_refused;
 	long parent;			/* share: the space both race on */
 	void *frame;
 	u32 protects, protects_failed, churns;

@@ -12,6 +12,16 @@
  *               of it from a tenant page: every copy is done whole or
  *               refused, the free waits for a copy that found the block,
  *               and every free succeeds
+ *   rebuild     vCPU 0 allocates blocks by the thousand, freeing one for
+ *               every two, growing the heap's table and rebuilding it,
+ *               while vCPU 1
+ *               copies in and out of a block it holds, through a pointer
+ *               inside it: each free makes vCPU 1's cached range stale, so
+ *               each copy looks the block up in the table, lock-free, as the
+ *               table is rebuilt under it; not one may be refused.  The
+ *               block is 2 MiB, a size no other has, so that the lookup
+ *               depends on the table's set of sizes being whole throughout
+ *               a rebuild
  *   share       vCPU 0 forks a space again and again (vm_share of its
  *               range into a new space) while vCPU 1 protects the range
  *               and unmaps and maps one page of it: every share takes
@@ -27,7 +37,13 @@
 #define SHARE_PAGES	64
 #define CHURN_PAGE	5
 
-enum { PHASE_CACHE = 1, PHASE_FREE_COPY, PHASE_SHARE, PHASE_DONE };
+#define REBUILD_BLOCKS	20000
+#define REBUILD_ROUNDS	3
+
+/* What vCPU 0 is at (phase), and where vCPU 1 has got to (ap_phase). */
+enum { PHASE_CACHE = 1, PHASE_FREE_COPY, PHASE_REBUILD, PHASE_SHARE, PHASE_DONE };
+enum { AP_FREE_COPY_DONE = 1, AP_REBUILD_COPYING, AP_REBUILD_DONE, AP_SHARE_CHURNING,
+       AP_SHARE_DONE };
 
 static struct hostile_race *R(void)
 {
@@ -94,12 +110,48 @@ static void free_copy_race(struct hostile_race *r)
 		if (call(EV_SVC_MEM_FREE, (unsigned long)blk, 0, 0, 0))
 			failed++;
 	}
-	WRITE_ONCE(r->phase, PHASE_SHARE);
-	await(&r->ap_phase, PHASE_SHARE);
+	WRITE_ONCE(r->phase, PHASE_REBUILD);
+	await(&r->ap_phase, AP_FREE_COPY_DONE);
 	vostd_println("HOSTILE race free_copy rounds=%u copies=%u done=%u refused=%u other=%u",
 		      i, r->copies, r->copies_done, r->copies_refused, r->copies_other);
 	expect("race_free_copy_frees", 0, failed);
 	expect("race_free_copy_whole_or_refused", 0, r->copies_other);
+}
+
+static void rebuild_race(struct hostile_race *r)
+{
+	void **blocks = vostd_alloc(REBUILD_BLOCKS * sizeof(void *), false);
+	u32 round, i, n = 0;
+
+	await(&r->ap_phase, AP_REBUILD_COPYING);
+	/*
+	 * Two blocks in, one out: the table grows, so it is rebuilt, and every
+	 * free makes vCPU 1's cached range stale, so that its copies look the
+	 * block up while the rebuilds run.
+	 */
+	for (round = 0; blocks && round < REBUILD_ROUNDS; round++) {
+		void *spare = NULL;
+
+		for (i = 0; i < REBUILD_BLOCKS; i++, n++) {
+			if (!(blocks[i] = vostd_alloc(16 + i % 200, false)))
+				break;
+			if (spare)
+				vostd_free(spare);
+			spare = vostd_alloc(16, false);
+		}
+		if (spare)
+			vostd_free(spare);
+		while (i--)
+			vostd_free(blocks[i]);
+	}
+	WRITE_ONCE(r->phase, PHASE_SHARE);
+	await(&r->ap_phase, AP_REBUILD_DONE);
+	vostd_println("HOSTILE race rebuild blocks=%u copies=%u refused=%u", n,
+		      r->rebuild_copies, r->rebuild_refused);
+	expect("race_rebuild_blocks", REBUILD_BLOCKS * REBUILD_ROUNDS, n);
+	expect("race_rebuild_none_refused", 0, r->rebuild_refused);
+	if (blocks)
+		vostd_free(blocks);
 }
 
 static void share_race(struct hostile_race *r)
@@ -121,7 +173,7 @@ static void share_race(struct hostile_race *r)
 	expect("race_share_parent_mapped", SHARE_PAGES, n);
 	WRITE_ONCE(r->frame, frame);
 	WRITE_ONCE(r->parent, parent);
-	await(&r->ap_phase, PHASE_SHARE + 1);	/* vCPU 1 is churning */
+	await(&r->ap_phase, AP_SHARE_CHURNING);
 	for (i = 0; i < SHARE_ROUNDS; i++) {
 		long child = call(EV_SVC_VM_CREATE, 0, 0, 0, 0);
 
@@ -140,7 +192,7 @@ static void share_race(struct hostile_race *r)
 		call(EV_SVC_VM_DESTROY, child, 0, 0, 0);
 	}
 	WRITE_ONCE(r->phase, PHASE_DONE);
-	await(&r->ap_phase, PHASE_DONE);
+	await(&r->ap_phase, AP_SHARE_DONE);
 	vostd_println("HOSTILE race share rounds=%u full=%u short=%u other=%u protects=%u churns=%u",
 		      i, full, short_one, other, r->protects, r->churns);
 	expect("race_share_each_whole", 0, other);
@@ -162,6 +214,7 @@ void racing_cases(void)
 	cache_cases(r);
 	WRITE_ONCE(r->phase, PHASE_FREE_COPY);
 	free_copy_race(r);
+	rebuild_race(r);
 	share_race(r);
 }
 
@@ -201,7 +254,32 @@ static void free_copy_ap(struct hostile_race *r)
 		r->copies_other++;
 	if (frame)
 		vostd_frame_free(frame);
-	WRITE_ONCE(r->ap_phase, PHASE_SHARE);
+	WRITE_ONCE(r->ap_phase, AP_FREE_COPY_DONE);
+}
+
+static void rebuild_ap(struct hostile_race *r)
+{
+	/* A size no other block has: while a rebuild moves the blocks, the order to look in must be there. */
+	char *blk = vostd_alloc(2UL << 20, false);
+	void *frame;
+	long vm = copy_space(&frame);
+
+	WRITE_ONCE(r->ap_phase, AP_REBUILD_COPYING);
+	while (READ_ONCE(r->phase) == PHASE_REBUILD) {
+		if (!blk || vostd_is_err(vm)) {
+			r->rebuild_refused++;
+			break;
+		}
+		r->rebuild_refused += !!call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)blk + 24, VA, 32);
+		r->rebuild_copies++;
+	}
+	if (!vostd_is_err(vm))
+		call(EV_SVC_VM_DESTROY, vm, 0, 0, 0);
+	if (frame)
+		vostd_frame_free(frame);
+	if (blk)
+		vostd_free(blk);
+	WRITE_ONCE(r->ap_phase, AP_REBUILD_DONE);
 }
 
 static void share_ap(struct hostile_race *r)
@@ -211,7 +289,7 @@ static void share_ap(struct hostile_race *r)
 
 	while (!(parent = READ_ONCE(r->parent)) && READ_ONCE(r->phase) == PHASE_SHARE)
 		asm volatile("pause");
-	WRITE_ONCE(r->ap_phase, PHASE_SHARE + 1);
+	WRITE_ONCE(r->ap_phase, AP_SHARE_CHURNING);
 	while (parent && READ_ONCE(r->phase) == PHASE_SHARE) {
 		unsigned long churn = VA + CHURN_PAGE * PAGE;
 
@@ -226,7 +304,7 @@ static void share_ap(struct hostile_race *r)
 			r->protects_failed++;
 		}
 	}
-	WRITE_ONCE(r->ap_phase, PHASE_DONE);
+	WRITE_ONCE(r->ap_phase, AP_SHARE_DONE);
 }
 
 void racing_ap(void)
@@ -237,5 +315,6 @@ void racing_ap(void)
 	cache_ap(r);
 	await(&r->phase, PHASE_FREE_COPY);
 	free_copy_ap(r);
+	rebuild_ap(r);
 	share_ap(r);
 }
