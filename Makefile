@@ -5,7 +5,11 @@
 #   make hello   boot the guest once: the hello sandbox kernel on two vCPUs;
 #                the console lands in prototype/.build/hello.log
 #   make bench   every measurement, BOOTS boots each (default 5): sched-perf,
-#                sched-fair and mem-perf; logs in prototype/.build/SUITE-N.log
+#                sched-fair and mem-perf; and scale, SCALE_BOOTS boots
+#                (default 3); logs in prototype/.build/SUITE-N.log
+#   make scale   how the costs grow: 1 to 100,000 heap blocks, 1 to 512
+#                frames, 2 and 16 vCPUs, 4 to 64 MiB forks, 1 to 64
+#                sandboxes; SCALE_BOOTS boots
 #   make sched-test, make mem-test, make proc-test, make hostile
 #                functional tests in the guest, one boot
 #   make soak    SOAK rounds (default 20) of one boot of each bench suite,
@@ -19,6 +23,7 @@
 #   make clean   remove everything built
 GO ?= go
 BOOTS ?= 5
+SCALE_BOOTS ?= 3
 SOAK ?= 20
 FUZZTIME ?= 1m
 BUILD := prototype/.build
@@ -26,7 +31,7 @@ GUEST := $(GO) run ./tools/guest
 MKBOOK := $(GO) run ./cmd/mkbook
 
 .PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test \
-	hostile soak check test fuzz clean
+	hostile scale soak check test fuzz clean
 
 all: book
 
@@ -48,6 +53,9 @@ mem-test:
 mem-perf:
 	$(GUEST) run -boots $(BOOTS) -timeout 15m mem-perf
 
+scale:
+	$(GUEST) run -boots $(SCALE_BOOTS) -timeout 10m scale
+
 proc-test:
 	$(GUEST) run proc-test
 
@@ -57,7 +65,7 @@ hostile:
 soak:
 	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf proc-test hostile
 
-bench: hello sched-perf sched-fair mem-perf
+bench: hello sched-perf sched-fair mem-perf scale
 
 # The book reads every suite's logs; a suite with none is run first.
 $(BUILD)/hello.log:
@@ -68,12 +76,14 @@ $(BUILD)/sched-fair-1.log:
 	$(GUEST) run -boots $(BOOTS) -timeout 10m sched-fair
 $(BUILD)/mem-perf-1.log:
 	$(GUEST) run -boots $(BOOTS) -timeout 15m mem-perf
+$(BUILD)/scale-1.log:
+	$(GUEST) run -boots $(SCALE_BOOTS) -timeout 10m scale
 $(BUILD)/proc-test.log:
 	$(GUEST) run proc-test
 $(BUILD)/hostile.log:
 	$(GUEST) run hostile
 LOGS := $(BUILD)/hello.log $(BUILD)/sched-perf-1.log $(BUILD)/sched-fair-1.log \
-	$(BUILD)/mem-perf-1.log $(BUILD)/proc-test.log $(BUILD)/hostile.log
+	$(BUILD)/mem-perf-1.log $(BUILD)/scale-1.log $(BUILD)/proc-test.log $(BUILD)/hostile.log
 
 # mkbook runs the suites the book needs that have no logs, with a line per
 # boot and per suite; -fresh runs them all again.

@@ -35,6 +35,10 @@ import (
 //	                           as a numbered figure; alone on its line (diagram.go)
 //	{{services HEADER}}        the service table, generated from the header's
 //	                           EV_SVC_ lines; alone on its line (services.go)
+//	{{scaling SUITE SIZE=KEY...}}
+//	                           a plot of figures against the sizes of work
+//	                           they were measured at, with their Linux
+//	                           baselines beside (scaling.go); alone on its line
 //
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that
@@ -51,6 +55,9 @@ import (
 func (b *book) expand(ch *chapter) (string, error) {
 	s := ch.source
 	b.cur = ch
+	if err := conflictMarkers(ch); err != nil {
+		return "", err
+	}
 	var edits []edit
 	for _, m := range s.marks {
 		at := fmt.Sprintf("%s:%d", ch.src, s.line(m.start))
@@ -111,6 +118,22 @@ func (b *book) expand(ch *chapter) (string, error) {
 	return out.String(), nil
 }
 
+// conflictMarkers refuses a chapter that still holds a merge's conflict
+// markers in its prose: Markdown would print them as text, and both sides
+// of the conflict with them.
+func conflictMarkers(ch *chapter) error {
+	s := ch.source
+	for off := 0; off < len(s.text); {
+		line, _, _ := strings.Cut(s.text[off:], "\n")
+		if (strings.HasPrefix(line, "<<<<<<< ") || strings.HasPrefix(line, ">>>>>>> ")) &&
+			s.where(off, off+len(line)) == "prose" {
+			return fmt.Errorf("%s:%d: a merge conflict's marker: resolve the conflict", ch.src, s.line(off))
+		}
+		off += len(line) + 1
+	}
+	return nil
+}
+
 // A kind of placeholder is a type of its own, named by the placeholder's
 // first word: it parses its words, evaluates them against the logs and the
 // sources, and says what the page shows.  A new kind is a new type in
@@ -157,6 +180,7 @@ var kinds = map[string]placeholderKind{
 	"code":     codeKind{},
 	"diagram":  diagramKind{},
 	"services": servicesKind{},
+	"scaling":  scalingKind{},
 }
 
 // rawKind is a kind whose arguments are not words: a listing's regexps

@@ -4,19 +4,23 @@
  *
  * A sandbox kernel is a module that registers an ev_kernel with the
  * endovisor and from then on reaches Linux only through the service table:
- * every service is called as shared->cross(service, a0, ..., a4), which is
- * the stub's crossing (stub/cross.S).  This header is the whole interface;
- * the build checks that a sandbox kernel's module imports nothing from Linux
- * but ev_register_kernel, ev_unregister_kernel and the compiler's runtime.
+ * every service is called as ev_stub_cross(service, a0, ..., a4), the
+ * stub's crossing (stub/cross.S), or through that service's own crossing,
+ * which the module links against so that the call is a direct one;
+ * shared->cross holds ev_stub_cross for a caller that wants a pointer.
+ * This header (with ev_services.h) is the whole interface; the build
+ * checks that a sandbox kernel's module imports nothing from Linux but
+ * ev_register_kernel, ev_unregister_kernel, the crossings and the
+ * compiler's runtime.
  */
 #ifndef EV_ABI_H
 #define EV_ABI_H
 
 #include <linux/const.h>
 
-#define EV_ABI_VERSION		2	/* 2: ev_tenant_ctx carries the trap path's stamps */
+#define EV_ABI_VERSION		3	/* 3: ev_stub_cross called directly; vm_share; the calls count */
 #define EV_KERNEL_NAME_MAX	32
-#define EV_MAX_VCPUS		8
+#define EV_MAX_VCPUS		16
 
 /* Every sandbox stack is this size and aligned to it (see ev_stack_base). */
 #define EV_STACK_ORDER		2
@@ -57,7 +61,7 @@
 #define EV_SVC_VM_MAP		10	/* (vm, va, frame, prot): 0; -EBADF, -EINVAL, -EACCES, -EEXIST, -ENOSPC past EV_MAP_QUOTA or EV_PT_QUOTA */
 #define EV_SVC_VM_PROTECT	11	/* (vm, va, pages, prot): 0; -EBADF, -EINVAL, -ENOENT */
 #define EV_SVC_VM_UNMAP		12	/* (vm, va, pages): 0; -EBADF, -EINVAL, -ENOENT */
-#define EV_SVC_VM_BATCH		13	/* (vm, ops, count): count, or -errno of the first to fail (as vm_map, vm_protect, vm_unmap); -EFAULT */
+#define EV_SVC_VM_BATCH		13	/* (vm, ops, count, flags): count, or -errno of the first to fail (as vm_map, vm_protect, vm_unmap); -EFAULT, -EINVAL unknown flags */
 #define EV_SVC_COPY_FROM_TENANT	14	/* (vm, dst, src, len): 0; -EBADF, -EINVAL, -EFAULT */
 #define EV_SVC_COPY_TO_TENANT	15	/* (vm, dst, src, len): 0; -EBADF, -EINVAL, -EFAULT */
 #define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL, -ENOSPC page tables at EV_PT_QUOTA, -ENOMEM, ending */
@@ -67,7 +71,8 @@
 #define EV_SVC_FPU_DESTROY	20	/* (fpu): 0; -EBADF, -EBUSY loaded on another vCPU's carrier */
 #define EV_SVC_FPU_SWITCH	21	/* (fpu): 0, the carrier's user FPU state saved and fpu's loaded; -EBADF, -EBUSY loaded on another vCPU's carrier, -ENOMEM */
 #define EV_SVC_VM_QUERY		22	/* (vm, va): the frame mapped at va | its EV_PROT_* bits; -EBADF, -EINVAL, -ENOENT nothing mapped */
-#define EV_NR_SERVICES		23
+#define EV_SVC_VM_SHARE		23	/* (dst, src, va, pages, prot): the pages shared, each mapped page of src's range set to prot there and mapped with prot in dst; -EBADF, -EINVAL, -EEXIST, -ENOSPC as vm_map */
+#define EV_NR_SERVICES		24
 
 /* mem_alloc flags, and its limits. */
 #define EV_MEM_ZERO		1UL
@@ -110,6 +115,14 @@
 #define EV_PROT_WRITE		2
 #define EV_PROT_EXEC		4
 #define EV_BATCH_MAX		4096	/* ops per vm_batch call */
+/*
+ * vm_batch flag: leave the TLB flush of what the batch changed to the
+ * space's next vm_batch without the flag, vm_protect, vm_unmap or
+ * vm_share (a cursor's last batch).  Until then a stale entry may still
+ * reach a frame the batch unmapped or made read-only: the frame is still
+ * the sandbox's, and whether that matters is the kernel proper's to say.
+ */
+#define EV_BATCH_DEFER		1UL
 
 #define EV_VM_OP_MAP		1
 #define EV_VM_OP_PROTECT	2
@@ -125,6 +138,9 @@
 /* calibrate(what, ...) */
 #define EV_CAL_HEAP		1	/* (): kmalloc and kfree, and the parts of mem_alloc and mem_free */
 #define EV_CAL_COPY		2	/* (vm, va, pages, buf): copy_from_user of 64 B and 4 KiB over pages pages from va, and the parts of copy_from_tenant into buf */
+#define EV_CAL_KMALLOC		3	/* (n): cycles, in tenths, of a 64-byte kmalloc and kfree with n more of them live */
+#define EV_CAL_OWNS		4	/* (buf, len, full): cycles, median of 1,000, of the check that [buf, buf + len) is the sandbox's; full: without the vCPU's cache */
+#define EV_CAL_VM_BYTES		5	/* (vm): bytes the space makes Linux hold but for its frames (page tables, its record); -EBADF */
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
@@ -170,6 +186,7 @@ struct ev_vcpu_shared {
 	void *globals;
 	/* Written by the sandbox kernel, read by nobody but it. */
 	void *kernel_owned;
+	__u64 calls;		/* vOSTD's count of the services it called on this vCPU */
 };
 
 /*
@@ -221,6 +238,24 @@ struct ev_tenant_ctx {
 	  at_resumed;		/* the run this trap ended began: its tenant_run had
 				 * returned through a task work's resume to Linux */
 };
+
+/*
+ * The crossing: service svc with its arguments, from sandbox code on a
+ * sandbox stack of a vCPU's carrier (-EPERM anywhere else, -ENOSYS for an
+ * unknown service).  Exported by the endovisor, with one crossing more for
+ * each service, ev_stub_cross_NAME (names in ev_services.h), which takes
+ * the same arguments and calls that service whatever svc is: a kernel that
+ * knows the service when it is compiled calls that one, which picks no
+ * service at run time.
+ */
+long ev_stub_cross(unsigned long svc, unsigned long a0, unsigned long a1,
+		   unsigned long a2, unsigned long a3, unsigned long a4);
+#define EV_SERVICE(nr, name)						\
+	long ev_stub_cross_##name(unsigned long svc, unsigned long a0,	\
+				  unsigned long a1, unsigned long a2,	\
+				  unsigned long a3, unsigned long a4);
+#include "ev_services.h"
+#undef EV_SERVICE
 
 /* A sandbox kernel's entry: runs on every vCPU, on that vCPU's boot stack. */
 typedef long (*ev_kernel_entry)(struct ev_vcpu_shared *shared);

@@ -12,6 +12,8 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+#include "ev_abi.h"	/* EV_MAX_VCPUS */
+
 struct ev_create {
 	char kernel[32];	/* a registered sandbox kernel's name */
 	__u32 nr_vcpus;		/* 1 .. EV_MAX_VCPUS */
@@ -43,7 +45,14 @@ struct ev_stats {
 	__u32 pad;
 	__u64 census_samples;	/* census ticks taken, one a millisecond */
 	__u64 census_sum;	/* sum of runnable carriers over the ticks */
-	struct ev_vcpu_stats vcpu[8];
+	/*
+	 * What the endovisor holds for the sandbox itself: its structures, its
+	 * vCPUs' (stacks and shared pages), its log, its globals page, its
+	 * heap's table and its grant's set.  Not its heap blocks, frames,
+	 * tenant spaces or FPU contexts, which its quotas bound.
+	 */
+	__u64 mem_bytes;
+	struct ev_vcpu_stats vcpu[EV_MAX_VCPUS];
 };
 
 #define EV_IOC_MAGIC	0xE7

@@ -42,9 +42,14 @@
  *                            touch_fault_write
  *   baseline mprotect R      mprotect of a populated 2 MiB read-only, R times
  *                            -> EVFIG linux.mprotect_2m
- *   baseline fork R          fork of a process with 64 MiB mapped and
- *                            touched, until fork returns in the parent, R
- *                            times -> EVFIG linux.fork_64m
+ *   baseline fork R [MIB]    fork of a process with 64 MiB (or MIB) mapped
+ *                            and touched, until fork returns in the parent,
+ *                            R times -> EVFIG linux.fork_64m (fork_MIBm)
+ *   baseline munmap R [MIB]  munmap of 64 MiB (or MIB) mapped and touched,
+ *                            while a forked child still maps the same
+ *                            pages, so that none is freed (as the sandbox's
+ *                            unmap frees no frame), R times -> EVFIG
+ *                            linux.munmap_64m (munmap_MIBm)
  *
  * The memory baselines use 4 KiB pages only, as the sandbox's side does
  * (small_pages): never a transparent huge page.
@@ -454,14 +459,15 @@ static void mprotect_2m(size_t rounds)
 	free(s);
 }
 
-static void fork_64m(size_t rounds)
+static void fork_mib(size_t rounds, size_t mib)
 {
-	size_t len = 64 << 20, r, i;
+	size_t len = mib << 20, r, i;
 	uint64_t *s = calloc(rounds, sizeof(*s));
-	char *p = small_pages(len, 0);
+	char *p = small_pages(len, 0), key[32];
 
 	if (!s)
 		die("calloc");
+	snprintf(key, sizeof(key), "linux.fork_%zum", mib);
 	for (i = 0; i < len; i += 4096)
 		p[i] = 1;
 	for (r = 0; r < rounds; r++) {
@@ -475,8 +481,57 @@ static void fork_64m(size_t rounds)
 		s[r] = cycles() - t0;
 		waitpid(child, NULL, 0);
 	}
-	report("linux.fork_64m", s, rounds);
+	report(key, s, rounds);
 	munmap(p, len);
+	free(s);
+}
+
+/*
+ * munmap of mib MiB of touched 4 KiB pages that a child forked just before
+ * still maps: Linux takes each page out of this process's page table and
+ * drops its count and reverse mapping, and frees none, as the sandbox's
+ * unmap of a forked child's range frees no frame.  The child waits on a
+ * pipe until the munmap is done.
+ */
+static void munmap_mib(size_t rounds, size_t mib)
+{
+	size_t len = mib << 20, r, i;
+	uint64_t *s = calloc(rounds, sizeof(*s));
+	char key[32];
+
+	if (!s)
+		die("calloc");
+	snprintf(key, sizeof(key), "linux.munmap_%zum", mib);
+	for (r = 0; r < rounds; r++) {
+		char *p = small_pages(len, 0), c = 0;
+		int fds[2];
+		pid_t child;
+		uint64_t t0;
+
+		for (i = 0; i < len; i += 4096)
+			p[i] = 1;
+		if (pipe(fds))
+			die("pipe");
+		child = fork();
+		if (child < 0)
+			die("fork");
+		if (child == 0) {
+			close(fds[1]);
+			if (read(fds[0], &c, 1) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		close(fds[0]);
+		t0 = cycles();
+		if (munmap(p, len))
+			die("munmap");
+		s[r] = cycles() - t0;
+		if (write(fds[1], &c, 1) != 1)
+			die("write");
+		close(fds[1]);
+		waitpid(child, NULL, 0);
+	}
+	report(key, s, rounds);
 	free(s);
 }
 
@@ -688,12 +743,16 @@ int main(int argc, char **argv)
 		own_cgroup(cgroup, sizeof(cgroup), NULL);
 		mprotect_2m(strtoul(argv[2], NULL, 10));
 		leave_cgroup(cgroup);
-	} else if (argc == 3 && !strcmp(argv[1], "fork")) {
+	} else if ((argc == 3 || argc == 4) && !strcmp(argv[1], "fork")) {
 		own_cgroup(cgroup, sizeof(cgroup), NULL);
-		fork_64m(strtoul(argv[2], NULL, 10));
+		fork_mib(strtoul(argv[2], NULL, 10), argc == 4 ? strtoul(argv[3], NULL, 10) : 64);
+		leave_cgroup(cgroup);
+	} else if ((argc == 3 || argc == 4) && !strcmp(argv[1], "munmap")) {
+		own_cgroup(cgroup, sizeof(cgroup), NULL);
+		munmap_mib(strtoul(argv[2], NULL, 10), argc == 4 ? strtoul(argv[3], NULL, 10) : 64);
 		leave_cgroup(cgroup);
 	} else {
-		fprintf(stderr, "usage: baseline yield N | syscall N [KEY] | pipe N | pipebusy N | wakelocal N | sibling LABEL SECS [GROUP] | threads LABEL SECS N [GROUP] | touch N | mprotect R | fork R\n");
+		fprintf(stderr, "usage: baseline yield N | syscall N [KEY] | pipe N | pipebusy N | wakelocal N | sibling LABEL SECS [GROUP] | threads LABEL SECS N [GROUP] | touch N | mprotect R | fork R [MIB] | munmap R [MIB]\n");
 		return 2;
 	}
 	return 0;

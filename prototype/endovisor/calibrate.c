@@ -14,12 +14,24 @@
  *	from va, a page further each time: copy_from_user of 64 bytes and of
  *	4 KiB; the parts of copy_from_tenant (the software walk of one page,
  *	the space's lock taken and released, a reference to the space taken
- *	and dropped, and the check that 64 bytes at buf are the sandbox's,
- *	under free_sem); and copy_from_tenant of 64 bytes into buf called
+ *	and dropped, and the check that 64 bytes at buf are the sandbox's, in
+ *	a read section); and copy_from_tenant of 64 bytes into buf called
  *	directly, without the crossing.  Each call timed, median and 99th
  *	percentile of 1,000
  *
- * Each result is an EVFIG line in the sandbox's log.
+ *   calibrate(EV_CAL_KMALLOC, n)
+ *	the kmalloc and kfree pair of EV_CAL_HEAP with n more 64-byte
+ *	blocks of kmalloc's live, for the scale suite: returned, in tenths
+ *	of a cycle, the cheapest of seven rounds of 1,000
+ *   calibrate(EV_CAL_OWNS, buf, len, full)
+ *	the check that [buf, buf + len) is the sandbox's, as a service makes
+ *	it (ev_vcpu_owns, in a read section) or, with full, the whole check
+ *	each time (ev_sandbox_owns): returned, the median of 1,000 in cycles
+ *   calibrate(EV_CAL_VM_BYTES, vm)
+ *	what the space makes Linux hold but for the frames it maps, in
+ *	bytes, returned (vm.c: ev_vm_bytes), for the scale suite
+ *
+ * Each result of the first two is an EVFIG line in the sandbox's log.
  */
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -63,6 +75,7 @@ static long ev_cal_heap(struct ev_vcpu *v)
 		"heap.step_allocs", "heap.step_table", "heap.step_all",
 	};
 	u64 kmalloc = U64_MAX, step[EV_HEAP_STEPS], body = U64_MAX, table = U64_MAX;
+	u64 body_rb = U64_MAX, table_rb = U64_MAX;
 	struct ev_heap_cal c;
 	int r, k;
 
@@ -79,12 +92,16 @@ static long ev_cal_heap(struct ev_vcpu *v)
 			step[k] = min(step[k], c.step[k]);
 		body = min(body, c.body);
 		table = min(table, c.table);
+		body_rb = min(body_rb, c.body_rbtree);
+		table_rb = min(table_rb, c.table_rbtree);
 	}
 	ev_cal_report_min(v, "heap.kmalloc_pair", kmalloc, EV_CAL_PAIRS);
 	ev_cal_report_min(v, "heap.body_pair", body, EV_CAL_PAIRS);
 	for (k = 0; k < EV_HEAP_STEPS; k++)
 		ev_cal_report_min(v, steps[k], step[k], EV_CAL_PAIRS);
 	ev_cal_report_min(v, "heap.table_pair", table, EV_CAL_PAIRS);
+	ev_cal_report_min(v, "heap.body_pair_rbtree", body_rb, EV_CAL_PAIRS);
+	ev_cal_report_min(v, "heap.table_pair_rbtree", table_rb, EV_CAL_PAIRS);
 	return 0;
 }
 
@@ -164,10 +181,14 @@ static long ev_cal_copy(struct ev_vcpu *v, unsigned long handle, unsigned long v
 	if (ret)
 		goto out;
 	/* The parts of copy_from_tenant, over the same pages. */
-	ret = ev_vm_cal_walk(vm, va, pages, s, EV_CAL_SAMPLES);
+	ret = ev_vm_cal_walk(vm, va, pages, s, EV_CAL_SAMPLES, false);
 	if (ret)
 		goto out;
 	ev_cal_report_samples(v, "copy.walk", s, EV_CAL_SAMPLES);
+	ret = ev_vm_cal_walk(vm, va, pages, s, EV_CAL_SAMPLES, true);
+	if (ret)
+		goto out;
+	ev_cal_report_samples(v, "copy.walk_full", s, EV_CAL_SAMPLES);
 	ev_vm_cal_lock(vm, s, EV_CAL_SAMPLES);
 	ev_cal_report_samples(v, "copy.lock_pair", s, EV_CAL_SAMPLES);
 	for (i = 0; i < EV_CAL_SAMPLES; i++) {
@@ -183,9 +204,9 @@ static long ev_cal_copy(struct ev_vcpu *v, unsigned long handle, unsigned long v
 		u64 t0 = rdtsc_ordered();
 		bool owns;
 
-		down_read(&v->sb->heap.free_sem);
-		owns = ev_sandbox_owns(v->sb, (void *)buf, 64, true);
-		up_read(&v->sb->heap.free_sem);
+		ev_heap_read_begin(v);
+		owns = ev_vcpu_owns(v, (void *)buf, 64, true);
+		ev_heap_read_end(v);
 		s[i] = rdtsc_ordered() - t0;
 		if (!owns) {
 			ret = -EFAULT;
@@ -212,6 +233,75 @@ out:
 	return ret;
 }
 
+#define EV_CAL_KMALLOC_MAX	200000
+
+/* kmalloc and kfree of 64 bytes while n more are live: tenths of a cycle per pair. */
+static long ev_cal_kmalloc(unsigned long n)
+{
+	void **live;
+	u64 best = U64_MAX;
+	unsigned long i;
+	long ret = 0;
+	int r;
+
+	if (n > EV_CAL_KMALLOC_MAX)
+		return -EINVAL;
+	live = kvmalloc_array(n ?: 1, sizeof(*live), GFP_KERNEL);
+	if (!live)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		live[i] = kmalloc(64, GFP_KERNEL);
+		if (!live[i]) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	for (r = 0; r < EV_CAL_ROUNDS && !ret; r++) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		best = min(best, ev_kmalloc_round(EV_CAL_PAIRS));
+	}
+	while (i--)
+		kfree(live[i]);
+	kvfree(live);
+	return ret ?: (long)DIV_ROUND_CLOSEST_ULL(best * 10, EV_CAL_PAIRS);
+}
+
+/* The ownership check of [buf, buf + len), n times: the median in cycles, or -EFAULT. */
+static long ev_cal_owns(struct ev_vcpu *v, unsigned long buf, unsigned long len, bool full)
+{
+	u64 *s = kmalloc_array(EV_CAL_SAMPLES, sizeof(u64), GFP_KERNEL);
+	long ret;
+	int i;
+
+	if (!s)
+		return -ENOMEM;
+	if (!len || len > PAGE_SIZE) {
+		kfree(s);
+		return -EINVAL;
+	}
+	for (i = 0; i < EV_CAL_SAMPLES; i++) {
+		u64 t0 = rdtsc_ordered();
+		bool owns;
+
+		ev_heap_read_begin(v);
+		owns = full ? ev_sandbox_owns(v->sb, (void *)buf, len, true) :
+			      ev_vcpu_owns(v, (void *)buf, len, true);
+		ev_heap_read_end(v);
+		s[i] = rdtsc_ordered() - t0;
+		if (!owns) {
+			kfree(s);
+			return -EFAULT;
+		}
+	}
+	sort(s, EV_CAL_SAMPLES, sizeof(*s), ev_cmp_u64, NULL);
+	ret = ev_percentile(s, EV_CAL_SAMPLES, 50);
+	kfree(s);
+	return ret;
+}
+
 long ev_svc_calibrate(struct ev_vcpu *v, unsigned long what, unsigned long a0,
 		      unsigned long a1, unsigned long a2, unsigned long a3)
 {
@@ -220,6 +310,12 @@ long ev_svc_calibrate(struct ev_vcpu *v, unsigned long what, unsigned long a0,
 		return ev_cal_heap(v);
 	case EV_CAL_COPY:
 		return ev_cal_copy(v, a0, a1, a2, a3);
+	case EV_CAL_KMALLOC:
+		return ev_cal_kmalloc(a0);
+	case EV_CAL_OWNS:
+		return ev_cal_owns(v, a0, a1, a2);
+	case EV_CAL_VM_BYTES:
+		return ev_vm_bytes(v, a0);
 	}
 	return -EINVAL;
 }

@@ -27,6 +27,8 @@
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 
+#include <linux/slab.h>
+
 #include "endovisor.h"
 #include "ev_stub.h"
 
@@ -138,6 +140,9 @@ void ev_stats_read(struct ev_sandbox *sb, struct ev_stats *st)
 		st->vcpu[i].kicks = atomic64_read(&v->kicks);
 		st->vcpu[i].ipis = atomic64_read(&v->ipis);
 		st->vcpu[i].wakeups = atomic64_read(&v->wakeups);
+		st->mem_bytes += ksize(v) + PAGE_SIZE + EV_STACK_SIZE;
 	}
 	mutex_unlock(&sb->lock);
+	st->mem_bytes += ksize(sb) + PAGE_SIZE + sb->log.size + ev_heap_table_bytes(&sb->heap) +
+			 ev_grant_set_bytes(&sb->grant);
 }

@@ -29,6 +29,22 @@ enum ev_vcpu_state {
 	EV_VCPU_DONE,		/* its kernel returned; exit_code holds the result */
 };
 
+/* A range of addresses, [start, end). */
+struct ev_range {
+	unsigned long start, end;
+};
+
+/*
+ * A range of sandbox memory an ownership check found (sandbox.c): the
+ * generation of the heap it was found in if it is a heap block (0 if it is
+ * memory no free can take), and whether services may write into it.
+ */
+struct ev_owned {
+	struct ev_range range;
+	u64 gen;
+	bool write;
+};
+
 struct ev_vm;
 
 /* The user FS and GS: selectors and bases, which pt_regs does not hold. */
@@ -68,6 +84,8 @@ struct ev_vcpu {
 	u64 census_kicks;		/* census.c: kicks counted at the last tick */
 	u64 armed_at;			/* local_clock() when the upcall timer was armed */
 	struct ev_vcpu_stats stats;	/* the fields its own carrier updates */
+	struct ev_owned owned;		/* the last range ev_vcpu_owns found */
+	unsigned int heap_reading;	/* in a read section: ev_heap_read_begin */
 
 	/* tenant.c: user mode */
 	struct file *file;		/* held while the vCPU runs, tenants or not */
@@ -115,27 +133,38 @@ struct ev_log {
 	wait_queue_head_t readers;
 };
 
-struct ev_heap {
-	spinlock_t lock;		/* taken in hard interrupts too */
-	/*
-	 * Held shared by a service while it writes into sandbox memory it
-	 * checked, exclusively by mem_free while it takes a block away, so
-	 * that no service writes into a block already given back to Linux.
-	 */
-	struct rw_semaphore free_sem;
-	struct rb_root blocks;		/* struct ev_block, by address */
-	unsigned long bytes;		/* what its blocks hold in slab, against EV_MEM_QUOTA */
-	unsigned long nr_blocks;
+/* One block in a heap's table (heap.c). */
+struct ev_slot {
+	unsigned long addr;	/* 0: never used; 1: its block was freed */
+	unsigned int size;	/* as asked for: what the sandbox may use */
+	unsigned int order;	/* it holds 2^order bytes of slab, or pages */
 };
+
+struct ev_heap {
+	unsigned long lock;		/* bit 0: adds, frees and rebuilds of the array */
+	/*
+	 * The sandbox whose vCPUs read the table (NULL for calibrate's private
+	 * tables): a free waits until none of them is in a read section that
+	 * could have found the block (ev_heap_read_begin, heap.c).
+	 */
+	struct ev_sandbox *sb;
+	struct ev_slots *slots;		/* the table's array */
+	unsigned long used;		/* slots live or freed; under lock */
+	unsigned long orders;		/* bit k: a block of 2^k bytes was added since the last rebuild */
+	/* Blocks and bytes added and taken away, under lock. */
+	unsigned long added, taken;
+	unsigned long charged, uncharged;
+	unsigned long table_bytes;	/* the array's */
+	u64 gen;			/* bumped by every free, under lock */
+};
+
+struct ev_pfn_set;
 
 struct ev_grant {
-	struct xarray frames;		/* pfn -> struct page, the sandbox's frames */
-	atomic_t nr;
-};
-
-/* A range of addresses, [start, end). */
-struct ev_range {
-	unsigned long start, end;
+	struct mutex lock;		/* granting */
+	struct ev_pfn_set __rcu *set;	/* the sandbox's frames, by pfn (grant.c) */
+	unsigned long frames;		/* in set; under lock */
+	atomic_t nr;			/* granted and being granted, against EV_GRANT_QUOTA */
 };
 
 /*
@@ -199,13 +228,17 @@ struct ev_live {
 	atomic_t sandboxes;
 	atomic_t vcpus;
 	atomic_t stacks;
-	atomic_t blocks;
-	atomic_long_t block_bytes;
 	atomic_t frames;
 	atomic_t vms;
 	atomic_t fpus;
 };
 extern struct ev_live ev_live;
+/* Heap blocks alive, and their bytes, counted per CPU: heap.c. */
+struct ev_live_blocks {
+	long blocks, bytes;
+};
+DECLARE_PER_CPU(struct ev_live_blocks, ev_live_blocks);
+void ev_live_blocks_read(long *blocks, long *bytes);
 
 /* registry.c */
 struct ev_kernel_rec *ev_kernel_get(const char *name);
@@ -225,8 +258,11 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 			 unsigned long idx);
 void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret);
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len, bool write);
-int ev_sandbox_write(struct ev_sandbox *sb, void *dst, const void *src, size_t len);
-int ev_sandbox_read(struct ev_sandbox *sb, void *dst, const void *src, size_t len);
+bool ev_vcpu_owns(struct ev_vcpu *v, const void *p, size_t len, bool write);
+int ev_sandbox_copy(struct ev_vcpu *v, void *dst, const void *src,
+		    const void *sandbox, size_t len, bool write);
+int ev_sandbox_write(struct ev_vcpu *v, void *dst, const void *src, size_t len);
+int ev_sandbox_read(struct ev_vcpu *v, void *dst, const void *src, size_t len);
 
 static inline bool ev_sandbox_ending(struct ev_sandbox *sb)
 {
@@ -238,30 +274,54 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id);
 void ev_vcpu_destroy(struct ev_vcpu *v);
 long ev_vcpu_run(struct ev_vcpu *v);
 long ev_vcpu_end(struct ev_vcpu *v, long ret);
-bool ev_vcpu_stack_owns(struct ev_vcpu *v, unsigned long start, unsigned long end);
+
+/*
+ * A service's reads and writes of sandbox memory it checked: from
+ * ev_heap_read_begin to ev_heap_read_end, no heap block it found is given
+ * back to Linux, nor the heap's table replaced under it (heap.c,
+ * ev_heap_wait_readers).  Ownership checks are made inside one.  Only v's
+ * carrier marks v, one section at a time; a section may sleep.
+ */
+static inline void ev_heap_read_begin(struct ev_vcpu *v)
+{
+	WRITE_ONCE(v->heap_reading, 1);
+	smp_mb();	/* before the table is read; pairs with ev_heap_wait_readers */
+}
+
+static inline void ev_heap_read_end(struct ev_vcpu *v)
+{
+	smp_store_release(&v->heap_reading, 0);
+}
 
 /* heap.c */
-int ev_heap_module_init(void);
-void ev_heap_module_exit(void);
-void ev_heap_init(struct ev_heap *h);
+void ev_heap_init(struct ev_heap *h, struct ev_sandbox *sb);
 void ev_heap_teardown(struct ev_heap *h);
-bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end);
+bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end,
+		  struct ev_range *block);
+unsigned long ev_heap_blocks(const struct ev_heap *h);
+unsigned long ev_heap_bytes(const struct ev_heap *h);
+unsigned long ev_heap_table_bytes(const struct ev_heap *h);
 long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags,
 		      unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
 		     unsigned long a2, unsigned long a3, unsigned long a4);
 /* Cycles of n mem_alloc and mem_free bodies, and of their parts: see heap.c. */
 enum {
-	EV_HEAP_STEP_ALLOCS,	/* the block's and its node's allocation and free */
+	EV_HEAP_STEP_ALLOCS,	/* the block's allocation and free */
 	EV_HEAP_STEP_TABLE,	/* and the table */
-	EV_HEAP_STEP_ALL,	/* and free_sem and the live counts: all of the bodies */
+	EV_HEAP_STEP_ALL,	/* and the wait for readers and the live counts: all of the bodies */
 	EV_HEAP_STEPS
 };
 
 struct ev_heap_cal {
 	u64 step[EV_HEAP_STEPS], body, table;
+	u64 body_rbtree, table_rbtree;	/* the table as it was: heap_rbtree.c */
 };
 int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *c);
+/* heap_rbtree.c */
+int ev_heap_rbtree_init(void);
+void ev_heap_rbtree_exit(void);
+int ev_heap_rbtree_cal(unsigned int n, unsigned long fill, u64 *body, u64 *table);
 
 /* symbols.c: what Linux does not export, resolved at load */
 struct ev_linux {
@@ -280,12 +340,17 @@ int ev_symbols_init(void);
 void ev_grant_init(struct ev_grant *g);
 void ev_grant_teardown(struct ev_grant *g);
 struct page *ev_grant_page(struct ev_grant *g, unsigned long frame);
+struct page *ev_grant_page_rcu(struct ev_grant *g, unsigned long frame);
 bool ev_grant_owns(struct ev_grant *g, unsigned long start, unsigned long end);
+unsigned long ev_grant_set_bytes(struct ev_grant *g);
 long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long out,
 			unsigned long a2, unsigned long a3, unsigned long a4);
 
 /* vm.c */
+void ev_vm_module_init(void);
 struct ev_vm *ev_vm_get(struct ev_sandbox *sb, unsigned long handle);
+struct ev_vm *ev_vm_use(struct ev_vcpu *v, unsigned long handle);
+void ev_vm_release(struct ev_vcpu *v, struct ev_vm *vm);
 void ev_vm_put(struct ev_vm *vm);
 struct mm_struct *ev_vm_mm(struct ev_vm *vm);
 void ev_vm_teardown(struct ev_sandbox *sb);
@@ -301,15 +366,18 @@ long ev_svc_vm_protect(struct ev_vcpu *v, unsigned long vm, unsigned long va,
 long ev_svc_vm_unmap(struct ev_vcpu *v, unsigned long vm, unsigned long va,
 		     unsigned long pages, unsigned long a3, unsigned long a4);
 long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long vm, unsigned long ops,
-		     unsigned long count, unsigned long a3, unsigned long a4);
+		     unsigned long count, unsigned long flags, unsigned long a4);
+long ev_svc_vm_share(struct ev_vcpu *v, unsigned long dst, unsigned long src,
+		     unsigned long va, unsigned long pages, unsigned long prot);
 long ev_svc_copy_from_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
 			     unsigned long src, unsigned long len, unsigned long a4);
 long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
 			   unsigned long src, unsigned long len, unsigned long a4);
 long ev_svc_vm_query(struct ev_vcpu *v, unsigned long vm, unsigned long va,
 		     unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle);
 int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
-		   u64 *s, unsigned int n);
+		   u64 *s, unsigned int n, bool full);
 void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n);
 
 /* tenant.c */
@@ -379,9 +447,16 @@ ssize_t ev_log_read(struct ev_log *log, char __user *ubuf, size_t count,
 void ev_log_finish(struct ev_log *log);
 
 /* services.c */
+long ev_svc_nop(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
+		unsigned long a2, unsigned long a3, unsigned long a4);
+long ev_svc_log(struct ev_vcpu *v, unsigned long buf, unsigned long len,
+		unsigned long a2, unsigned long a3, unsigned long a4);
 typedef long (*ev_service_fn)(struct ev_vcpu *v, unsigned long a0,
 			      unsigned long a1, unsigned long a2,
 			      unsigned long a3, unsigned long a4);
 extern const ev_service_fn ev_service_table[EV_NR_SERVICES];
+long ev_service_call(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
+		     unsigned long a2, unsigned long a3, unsigned long a4,
+		     unsigned long svc);
 
 #endif /* ENDOVISOR_H */

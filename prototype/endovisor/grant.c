@@ -9,92 +9,236 @@
  * tables may point only at whole pages.
  */
 #include <linux/gfp.h>
+#include <linux/hash.h>
 #include <linux/mm.h>
-#include <linux/xarray.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
 
 #include "endovisor.h"
 
+/*
+ * The grant is a set of page frame numbers, open addressing with linear
+ * probing, in an array at most half full: a lookup is a hash and a probe
+ * or two, where the xarray it replaced walked three levels of nodes (which
+ * cost a frame's map more than the rest of it together, measured).
+ * Frames only join it until teardown, so readers need no lock: a slot
+ * goes from empty to a frame once.  A grant that would fill it past half
+ * builds a bigger one under the grant's lock and publishes it; readers of
+ * the old one hold rcu_read_lock, and it is freed after them.  A slot
+ * holds pfn + 1, so that 0 is empty.
+ */
+struct ev_pfn_set {
+	struct rcu_head rcu;
+	unsigned int bits;
+	unsigned long slot[];
+};
+
+static unsigned long ev_pfn_hash(unsigned long pfn, unsigned int bits)
+{
+	return hash_long(pfn, bits);
+}
+
+/* Is pfn in set?  rcu_read_lock held. */
+static bool ev_pfn_set_has(const struct ev_pfn_set *set, unsigned long pfn)
+{
+	unsigned long mask = (1UL << set->bits) - 1, i = ev_pfn_hash(pfn, set->bits), s;
+
+	for (;; i = (i + 1) & mask) {
+		s = READ_ONCE(set->slot[i]);
+		if (s == pfn + 1)
+			return true;
+		if (!s)
+			return false;
+	}
+}
+
+/* Put pfn into set, which has room: the grant's lock held. */
+static void ev_pfn_set_add(struct ev_pfn_set *set, unsigned long pfn)
+{
+	unsigned long mask = (1UL << set->bits) - 1, i = ev_pfn_hash(pfn, set->bits);
+
+	while (set->slot[i])
+		i = (i + 1) & mask;
+	WRITE_ONCE(set->slot[i], pfn + 1);
+}
+
+static struct ev_pfn_set *ev_pfn_set_alloc(unsigned int bits)
+{
+	struct ev_pfn_set *set = kvzalloc(struct_size(set, slot, 1UL << bits), GFP_KERNEL);
+
+	if (set)
+		set->bits = bits;
+	return set;
+}
+
+static void ev_pfn_set_free_rcu(struct rcu_head *rcu)
+{
+	kvfree(container_of(rcu, struct ev_pfn_set, rcu));
+}
+
+/* An empty grant: its set comes with its first frames. */
 void ev_grant_init(struct ev_grant *g)
 {
-	xa_init(&g->frames);
+	mutex_init(&g->lock);
 	atomic_set(&g->nr, 0);
+	g->frames = 0;
+	RCU_INIT_POINTER(g->set, NULL);
+}
+
+/*
+ * Room in the set for n more frames, growing it if need be: the grant's
+ * lock held.  -ENOMEM if Linux has no memory for a bigger one.
+ */
+static int ev_grant_room(struct ev_grant *g, unsigned long n)
+{
+	struct ev_pfn_set *old = rcu_dereference_protected(g->set, lockdep_is_held(&g->lock));
+	unsigned int bits = old ? old->bits : 6;
+	struct ev_pfn_set *new;
+	unsigned long i;
+
+	while (2 * (g->frames + n) > 1UL << bits)
+		bits++;
+	if (old && bits == old->bits)
+		return 0;
+	new = ev_pfn_set_alloc(bits);
+	if (!new)
+		return -ENOMEM;
+	for (i = 0; old && i < 1UL << old->bits; i++)
+		if (old->slot[i])
+			ev_pfn_set_add(new, old->slot[i] - 1);
+	rcu_assign_pointer(g->set, new);
+	if (old)
+		call_rcu(&old->rcu, ev_pfn_set_free_rcu);
+	return 0;
+}
+
+/*
+ * Is the frame (a direct-map address) granted?  Its page, or NULL.  The
+ * caller holds rcu_read_lock (a batch of maps holds it across many).  The
+ * frame number is the address's offset in the direct map, whatever the
+ * address is: one outside the direct map gives a number no granted frame
+ * has (the set holds only pages the page allocator gave), and a granted
+ * frame's number can only come from that frame's own address.  So no test
+ * of the address itself is needed (virt_addr_valid cost as much as the
+ * rest of the lookup).
+ */
+struct page *ev_grant_page_rcu(struct ev_grant *g, unsigned long frame)
+{
+	struct ev_pfn_set *set = rcu_dereference(g->set);
+	unsigned long pfn;
+
+	if (!set || frame & ~PAGE_MASK || frame < PAGE_OFFSET)
+		return NULL;
+	pfn = (frame - PAGE_OFFSET) >> PAGE_SHIFT;
+	return ev_pfn_set_has(set, pfn) ? pfn_to_page(pfn) : NULL;
 }
 
 /* The granted page at frame (a direct-map address), or NULL. */
 struct page *ev_grant_page(struct ev_grant *g, unsigned long frame)
 {
-	if (frame & ~PAGE_MASK || !virt_addr_valid((void *)frame))
-		return NULL;
-	return xa_load(&g->frames, __pa(frame) >> PAGE_SHIFT);
+	struct page *page;
+
+	rcu_read_lock();
+	page = ev_grant_page_rcu(g, frame);
+	rcu_read_unlock();
+	return page;
 }
 
 /* Is [start, end) made of granted frames?  Safe in hard interrupts. */
 bool ev_grant_owns(struct ev_grant *g, unsigned long start, unsigned long end)
 {
 	unsigned long page;
+	bool owns = true;
 
 	if (end <= start || end - start > 2 * PAGE_SIZE)
 		return false;	/* callers ask about a few bytes at most */
-	for (page = start & PAGE_MASK; page < end; page += PAGE_SIZE)
-		if (!ev_grant_page(g, page))
-			return false;
-	return true;
+	rcu_read_lock();
+	for (page = start & PAGE_MASK; page < end && owns; page += PAGE_SIZE)
+		owns = ev_grant_page_rcu(g, page);
+	rcu_read_unlock();
+	return owns;
 }
 
 /*
  * frame_grant(count, out): grant count more zeroed frames and write their
- * addresses to out[0 .. count-1], which must be the sandbox's memory.
+ * addresses to out[0 .. count-1], which must be the sandbox's memory.  It
+ * is one read section (ev_heap_read_begin), so that out, checked once,
+ * stays the sandbox's while the addresses go into it.
  */
 long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long out,
 			unsigned long a2, unsigned long a3, unsigned long a4)
 {
 	struct ev_grant *g = &v->sb->grant;
 	unsigned long i;
+	long ret = count;
 
 	if (count == 0 || count > EV_GRANT_MAX_CALL)
 		return -EINVAL;
 	if (ev_sandbox_ending(v->sb))
 		return -ESHUTDOWN;
-	if (!ev_sandbox_owns(v->sb, (void *)out, count * sizeof(u64), true))
+	ev_heap_read_begin(v);
+	if (!ev_vcpu_owns(v, (void *)out, count * sizeof(u64), true)) {
+		ev_heap_read_end(v);
 		return -EFAULT;
+	}
 	if (atomic_add_return(count, &g->nr) > EV_GRANT_QUOTA) {
 		atomic_sub(count, &g->nr);
+		ev_heap_read_end(v);
 		return -ENOMEM;
 	}
-	for (i = 0; i < count; i++) {
-		struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		u64 addr;
+	mutex_lock(&g->lock);
+	i = 0;
+	if (!ev_grant_room(g, count)) {
+		struct ev_pfn_set *set = rcu_dereference_protected(g->set,
+								   lockdep_is_held(&g->lock));
 
-		if (!page)
-			goto fail;
-		if (xa_err(xa_store(&g->frames, page_to_pfn(page), page, GFP_KERNEL))) {
-			__free_page(page);
-			goto fail;
+		for (; i < count; i++) {
+			struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+			if (!page)
+				break;
+			ev_pfn_set_add(set, page_to_pfn(page));
+			g->frames++;
+			atomic_inc(&ev_live.frames);
+			((u64 *)out)[i] = (u64)page_address(page);
 		}
-		atomic_inc(&ev_live.frames);
-		addr = (u64)page_address(page);
-		if (ev_sandbox_write(v->sb, (u64 *)out + i, &addr, sizeof(addr)))
-			goto fail_next;
 	}
-	return count;
-fail:
-	/* The frames already granted stay granted; teardown frees them. */
-	atomic_sub(count - i, &g->nr);
-	return -ENOMEM;
-fail_next:
-	atomic_sub(count - i - 1, &g->nr);
-	return -EFAULT;
+	mutex_unlock(&g->lock);
+	ev_heap_read_end(v);
+	if (i < count) {
+		/* The frames already granted stay granted; teardown frees them. */
+		atomic_sub(count - i, &g->nr);
+		ret = -ENOMEM;
+	}
+	return ret;
 }
 
+/* Bytes of the grant's set now. */
+unsigned long ev_grant_set_bytes(struct ev_grant *g)
+{
+	unsigned long bytes;
+
+	mutex_lock(&g->lock);
+	bytes = g->set ? struct_size(g->set, slot, 1UL << rcu_dereference_protected(g->set,
+					    lockdep_is_held(&g->lock))->bits) : 0;
+	mutex_unlock(&g->lock);
+	return bytes;
+}
+
+/* Teardown: every frame back to Linux; no space maps any now. */
 void ev_grant_teardown(struct ev_grant *g)
 {
-	struct page *page;
-	unsigned long pfn;
+	struct ev_pfn_set *set = rcu_dereference_protected(g->set, true);
+	unsigned long i;
 
-	xa_for_each(&g->frames, pfn, page) {
-		__free_page(page);
-		atomic_dec(&ev_live.frames);
+	for (i = 0; set && i < 1UL << set->bits; i++) {
+		if (set->slot[i]) {
+			__free_page(pfn_to_page(set->slot[i] - 1));
+			atomic_dec(&ev_live.frames);
+		}
 	}
-	xa_destroy(&g->frames);
+	kvfree(set);
+	RCU_INIT_POINTER(g->set, NULL);
+	g->frames = 0;
 	atomic_set(&g->nr, 0);
 }

@@ -1,203 +1,381 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sandbox heap: mem_alloc and mem_free on kmalloc and kfree, with every
- * block the sandbox holds recorded in its table of blocks, a red-black tree
- * by address.  The table is what makes a free checkable: a pointer that
- * starts no block of this sandbox is refused, whether it was never given
- * out, was freed already, or belongs to another sandbox, and so is one that
- * points into the middle of a block.  It is also what teardown walks to free
- * whatever the sandbox still holds, and what the other services consult to
- * decide whether memory is the sandbox's.
+ * block the sandbox holds recorded in its table of blocks.  The table is
+ * what makes a free checkable: a pointer that starts no block of this
+ * sandbox is refused, whether it was never given out, was freed already,
+ * or belongs to another sandbox, and so is one that points into the middle
+ * of a block.  It is also what teardown walks to free whatever the sandbox
+ * still holds, and what the other services consult to decide whether
+ * memory is the sandbox's.
  *
- * EV_MEM_QUOTA bounds what the blocks make Linux hold, not the bytes asked
- * for: each block is charged its slab object's size (kmalloc_size_roundup:
- * a 1-byte block takes 8, a 3 MiB one 4 MiB of pages) and its node in the
- * table.  The nodes have a cache of their own, of their exact size and
- * named in /proc/slabinfo, so that a node costs what the charge says.
+ * The table is a hash table of the blocks' addresses, open addressing with
+ * linear probing, in an array the endovisor allocated: a block costs one
+ * slot in it, not an allocation of its own.  The array is at most half
+ * full, counting the slots of freed blocks; past that it is rebuilt.  Finding the block that starts
+ * at an address is one probe sequence.  Finding the block that holds an
+ * address inside it uses the blocks' alignment: every block is given a
+ * power of two of slab memory (a 100-byte request gets a 128-byte object,
+ * a 5 KiB one 8 KiB), and kmalloc aligns such an object to its size, so the
+ * block holding addr, if its size is 2^k, starts at addr rounded down to
+ * 2^k.  The table keeps which powers it has held, and tries those.
+ *
+ * Who may touch the table, and how:
+ *   - readers (ownership checks, for every service that reads or writes
+ *     sandbox memory) take no lock: each marks its vCPU as reading for as
+ *     long as it uses what it found (ev_heap_read_begin and _end, a store
+ *     and a barrier).  A slot's address is written last, with release, so
+ *     a reader that sees it sees the rest;
+ *   - mem_alloc, mem_free and rebuilds of the array take the lock (a bit
+ *     spinlock, inline: Linux's spin_lock is two calls out of line, which
+ *     under emulation cost more than the table's own work).  An add writes
+ *     an empty slot or the slot of a freed block, never a live one, so a
+ *     reader beside it sees the block either there or not yet;
+ *   - mem_free marks the block's slot gone and bumps the heap's
+ *     generation, which the vCPUs' caches of their last owned range check
+ *     (sandbox.c), and before the block goes back to kfree waits until no
+ *     vCPU is in a read section begun before (ev_heap_wait_readers): a
+ *     reader either began after the slot went, and does not find the
+ *     block, or is waited for.  A rebuild does the same before it frees
+ *     the old array.  This is a reader-writer lock whose readers write only
+ *     their own vCPU's word; the rw_semaphore it replaced cost a copy two
+ *     atomic operations and two calls.
+ *
+ * EV_MEM_QUOTA bounds what the blocks make Linux hold: each block's power
+ * of two, and the table's array.  The charge is a block's order, stored
+ * in its slot; the sums added and taken are kept apart, each under its own
+ * lock, so neither path needs the other's.
  */
-#include <linux/rbtree.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <asm/msr.h>
 
 #include "endovisor.h"
+#include <linux/bit_spinlock.h>	/* after endovisor.h: it needs cpu_relax */
 
-struct ev_block {
-	struct rb_node node;
-	unsigned long addr;
-	unsigned long size;		/* as asked for: what the sandbox may use */
+/* A freed block's slot: probes go on past it, an add may reuse it. */
+#define EV_SLOT_GONE	1UL
+#define EV_HEAP_MIN_SLOTS	16
+
+/*
+ * The array of slots, with its size: one pointer, so that a reader never
+ * pairs one array with another's size.
+ */
+struct ev_slots {
+	unsigned int bits;		/* 2^bits slots */
+	struct ev_slot slot[];
 };
 
-static struct kmem_cache *ev_block_cache;
+/* The table before its first block: one slot, empty. */
+static struct {
+	struct ev_slots t;
+	struct ev_slot one;
+} ev_no_slots;
 
-int ev_heap_module_init(void)
+DEFINE_PER_CPU(struct ev_live_blocks, ev_live_blocks);
+
+void ev_live_blocks_read(long *blocks, long *bytes)
 {
-	ev_block_cache = kmem_cache_create("ev_block", sizeof(struct ev_block), 0,
-					   SLAB_NO_MERGE, NULL);
-	return ev_block_cache ? 0 : -ENOMEM;
-}
+	int cpu;
 
-void ev_heap_module_exit(void)
-{
-	kmem_cache_destroy(ev_block_cache);
-}
-
-/* What a block of size bytes makes Linux hold, against EV_MEM_QUOTA. */
-static unsigned long ev_block_charge(unsigned long size)
-{
-	return kmalloc_size_roundup(size) + kmem_cache_size(ev_block_cache);
-}
-
-void ev_heap_init(struct ev_heap *h)
-{
-	spin_lock_init(&h->lock);
-	init_rwsem(&h->free_sem);
-	h->blocks = RB_ROOT;
-	h->bytes = 0;
-	h->nr_blocks = 0;
-}
-
-/* The block with the highest address not above addr; NULL if none. Lock held. */
-static struct ev_block *ev_heap_floor(struct ev_heap *h, unsigned long addr)
-{
-	struct rb_node *n = h->blocks.rb_node;
-	struct ev_block *best = NULL;
-
-	while (n) {
-		struct ev_block *b = rb_entry(n, struct ev_block, node);
-
-		if (b->addr <= addr) {
-			best = b;
-			n = n->rb_right;
-		} else {
-			n = n->rb_left;
-		}
+	*blocks = *bytes = 0;
+	for_each_possible_cpu(cpu) {
+		*blocks += per_cpu(ev_live_blocks, cpu).blocks;
+		*bytes += per_cpu(ev_live_blocks, cpu).bytes;
 	}
-	return best;
 }
 
-static void ev_heap_insert(struct ev_heap *h, struct ev_block *nb)
+static __always_inline void ev_live_blocks_add(long blocks, long bytes)
 {
-	struct rb_node **link = &h->blocks.rb_node, *parent = NULL;
-
-	while (*link) {
-		struct ev_block *b = rb_entry(*link, struct ev_block, node);
-
-		parent = *link;
-		link = nb->addr < b->addr ? &(*link)->rb_left : &(*link)->rb_right;
-	}
-	rb_link_node(&nb->node, parent, link);
-	rb_insert_color(&nb->node, &h->blocks);
+	this_cpu_add(ev_live_blocks.blocks, blocks);
+	this_cpu_add(ev_live_blocks.bytes, bytes);
 }
 
-/* Does [start, end) lie inside one block of the heap? */
-bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end)
+void ev_heap_init(struct ev_heap *h, struct ev_sandbox *sb)
 {
-	struct ev_block *b;
-	unsigned long flags;
-	bool owns;
+	h->lock = 0;
+	h->sb = sb;
+	h->slots = &ev_no_slots.t;
+	h->used = 0;
+	h->orders = 0;
+	h->added = h->taken = 0;
+	h->charged = h->uncharged = 0;
+	h->table_bytes = 0;
+	h->gen = 1;
+}
 
-	spin_lock_irqsave(&h->lock, flags);
-	b = ev_heap_floor(h, start);
-	owns = b && end <= b->addr + b->size;
-	spin_unlock_irqrestore(&h->lock, flags);
-	return owns;
+/* The order of the slab object (or pages) a block of size bytes gets. */
+static __always_inline unsigned int ev_block_order(unsigned long size)
+{
+	return max_t(unsigned int, order_base_2(size), 3);	/* kmalloc's smallest: 8 */
 }
 
 /*
- * Put b into the table, if the sandbox's blocks with it stay within the
- * quota.  What mem_alloc does to the table, under the table's lock.
+ * Where addr's probes begin in an array of 2^bits slots: the top bits of a
+ * multiplicative hash (blocks' addresses differ in their middle bits).
+ * Two shifts, so that no bits at all gives slot 0.
  */
-static int ev_heap_add(struct ev_heap *h, struct ev_block *b)
+static __always_inline unsigned long ev_slot_hash(unsigned long addr, unsigned int bits)
 {
-	unsigned long flags, charge = ev_block_charge(b->size);
+	return (u64)(addr >> 3) * GOLDEN_RATIO_64 >> (63 - bits) >> 1;
+}
 
-	spin_lock_irqsave(&h->lock, flags);
-	if (h->bytes + charge > EV_MEM_QUOTA) {
-		spin_unlock_irqrestore(&h->lock, flags);
+/* The slot of the block that starts at addr in t, or NULL. */
+static __always_inline struct ev_slot *ev_heap_find(struct ev_slots *t, unsigned long addr)
+{
+	unsigned long mask = (1UL << t->bits) - 1, i = ev_slot_hash(addr, t->bits), a;
+
+	if (addr <= EV_SLOT_GONE)
+		return NULL;
+	for (;; i = (i + 1) & mask) {
+		a = smp_load_acquire(&t->slot[i].addr);
+		if (a == addr)
+			return &t->slot[i];
+		if (!a)
+			return NULL;
+	}
+}
+
+/* The slot of the block that holds addr (at its start or inside) in t, or NULL. */
+static struct ev_slot *ev_heap_holder(const struct ev_heap *h, struct ev_slots *t,
+				      unsigned long addr)
+{
+	unsigned long orders = READ_ONCE(h->orders);
+
+	while (orders) {
+		unsigned int k = __ffs(orders);
+		struct ev_slot *s = ev_heap_find(t, addr & ~((1UL << k) - 1));
+
+		if (s && addr - s->addr < s->size)
+			return s;
+		orders &= orders - 1;
+	}
+	return NULL;
+}
+
+/*
+ * Does [start, end) lie inside one block of the heap?  In a read section
+ * (or under the lock).  The block's size as asked for bounds it, not its
+ * power of two.
+ */
+bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end,
+		  struct ev_range *block)
+{
+	struct ev_slot *s = ev_heap_holder(h, smp_load_acquire(&h->slots), start);
+
+	if (!s || end > s->addr + s->size)
+		return false;
+	block->start = s->addr;
+	block->end = s->addr + s->size;
+	return true;
+}
+
+static __always_inline unsigned long ev_heap_held(const struct ev_heap *h)
+{
+	return h->charged - READ_ONCE(h->uncharged) + h->table_bytes;
+}
+
+/*
+ * Wait until no vCPU of the sandbox is in a read section begun before the
+ * caller's change to the table (a slot gone, the array replaced).  A
+ * section is a check and a copy of at most 1 MiB, usually of a few bytes,
+ * so it spins a while first; then it sleeps a tick at a time, for a reader
+ * whose carrier lost its processor.
+ */
+static void ev_heap_wait_readers(struct ev_heap *h)
+{
+	unsigned int i, spins;
+
+	smp_mb();	/* the change before the flags are read; pairs with ev_heap_read_begin */
+	for (i = 0; h->sb && i < h->sb->nr_vcpus; i++) {
+		struct ev_vcpu *u = h->sb->vcpus[i];
+
+		for (spins = 0; u && READ_ONCE(u->heap_reading); spins++) {
+			if (spins < 1000)
+				cpu_relax();
+			else
+				schedule_timeout_uninterruptible(1);
+		}
+	}
+}
+
+/*
+ * A new array for the table, of room for at least three times the live
+ * blocks and one more, with every live block moved into it and no gone
+ * slot left.  The lock is taken while the blocks move; the old array goes
+ * once no reader can be in it.  If another add rebuilt the table
+ * meanwhile, or added more than the new array has room for, it starts
+ * again.  -ENOMEM if Linux has no memory or the quota no room for it.
+ */
+static int ev_heap_rebuild(struct ev_heap *h)
+{
+	unsigned long live, slots, i, bytes, orders = 0;
+	struct ev_slots *new, *old;
+	unsigned int bits;
+
+again:
+	live = READ_ONCE(h->added) - READ_ONCE(h->taken);
+	slots = roundup_pow_of_two(max(3 * (live + 1), (unsigned long)EV_HEAP_MIN_SLOTS));
+	bits = ilog2(slots);
+	bytes = struct_size(new, slot, slots);
+	if (ev_heap_held(h) - READ_ONCE(h->table_bytes) + bytes > EV_MEM_QUOTA)
+		return -ENOMEM;
+	new = kvzalloc(bytes, GFP_KERNEL | __GFP_NOWARN);
+	if (!new)
+		return -ENOMEM;
+	new->bits = bits;
+	bit_spin_lock(0, &h->lock);
+	if (2 * (h->used + 1) <= 1UL << h->slots->bits) {
+		__bit_spin_unlock(0, &h->lock);
+		kvfree(new);
+		return 0;	/* rebuilt by another add */
+	}
+	if (2 * (h->added - h->taken + 1) > slots) {
+		__bit_spin_unlock(0, &h->lock);
+		kvfree(new);
+		goto again;
+	}
+	old = h->slots;
+	for (i = 0; i < 1UL << old->bits; i++) {
+		unsigned long a = old->slot[i].addr, j;
+
+		if (a <= EV_SLOT_GONE)
+			continue;
+		for (j = ev_slot_hash(a, bits); new->slot[j].addr; j = (j + 1) & (slots - 1))
+			;
+		new->slot[j] = old->slot[i];
+		orders |= 1UL << old->slot[i].order;
+	}
+	smp_store_release(&h->slots, new);
+	/*
+	 * Only now, whole: a reader in the old array or the new one must find
+	 * every live block's order in the set it reads.  Orders of blocks no
+	 * longer live drop out.
+	 */
+	WRITE_ONCE(h->orders, orders);
+	h->used = h->added - h->taken;
+	h->table_bytes = bytes;
+	__bit_spin_unlock(0, &h->lock);
+	if (old != &ev_no_slots.t) {
+		ev_heap_wait_readers(h);
+		kvfree(old);
+	}
+	return 0;
+}
+
+/*
+ * Put the block of size bytes at addr, of 2^order bytes of slab, into the
+ * table, if the sandbox's blocks with it stay within the quota.  What
+ * mem_alloc does to the table.  When the live and gone slots would pass
+ * half the array, the table is rebuilt first.
+ */
+static __always_inline int ev_heap_add(struct ev_heap *h, unsigned long addr,
+				       unsigned long size, unsigned int order)
+{
+	unsigned long charge = 1UL << order, i, a, mask;
+	struct ev_slots *t;
+	struct ev_slot *s;
+	int ret;
+
+	bit_spin_lock(0, &h->lock);
+	while (2 * (h->used + 1) > 1UL << h->slots->bits) {
+		__bit_spin_unlock(0, &h->lock);
+		ret = ev_heap_rebuild(h);
+		if (ret)
+			return ret;
+		bit_spin_lock(0, &h->lock);
+	}
+	if (ev_heap_held(h) + charge > EV_MEM_QUOTA) {
+		__bit_spin_unlock(0, &h->lock);
 		return -ENOMEM;
 	}
-	h->bytes += charge;
-	h->nr_blocks++;
-	ev_heap_insert(h, b);
-	spin_unlock_irqrestore(&h->lock, flags);
+	t = h->slots;
+	mask = (1UL << t->bits) - 1;
+	for (i = ev_slot_hash(addr, t->bits);; i = (i + 1) & mask) {
+		a = READ_ONCE(t->slot[i].addr);
+		if (a <= EV_SLOT_GONE)
+			break;
+	}
+	s = &t->slot[i];
+	h->used += !a;
+	s->size = size;
+	s->order = order;
+	/* The order first: a reader that finds the block tries its order. */
+	if (!(h->orders & charge))
+		WRITE_ONCE(h->orders, h->orders | charge);
+	smp_store_release(&s->addr, addr);
+	WRITE_ONCE(h->added, h->added + 1);
+	h->charged += charge;
+	__bit_spin_unlock(0, &h->lock);
 	return 0;
 }
 
 /*
  * Take the block that starts at addr out of the table: what mem_free does
- * to it, under the table's lock.  ERR_PTR(-EINVAL) if addr is inside a
- * block, ERR_PTR(-ENOENT) if no block is there at all.
+ * to it, under the lock.  Its slot, copied into *out; -EINVAL if addr is
+ * inside a block, -ENOENT if no block is there at all.
  */
-static struct ev_block *ev_heap_take(struct ev_heap *h, unsigned long addr)
+static __always_inline int ev_heap_take(struct ev_heap *h, unsigned long addr,
+					struct ev_slot *out)
 {
-	struct ev_block *b;
-	unsigned long flags;
+	struct ev_slot *s;
 
-	spin_lock_irqsave(&h->lock, flags);
-	b = ev_heap_floor(h, addr);
-	if (!b || b->addr != addr) {
-		bool interior = b && addr < b->addr + b->size;
-
-		spin_unlock_irqrestore(&h->lock, flags);
-		return ERR_PTR(interior ? -EINVAL : -ENOENT);
-	}
-	rb_erase(&b->node, &h->blocks);
-	h->bytes -= ev_block_charge(b->size);
-	h->nr_blocks--;
-	spin_unlock_irqrestore(&h->lock, flags);
-	return b;
+	s = ev_heap_find(h->slots, addr);
+	if (!s)
+		return ev_heap_holder(h, h->slots, addr) ? -EINVAL : -ENOENT;
+	*out = *s;
+	WRITE_ONCE(s->addr, EV_SLOT_GONE);
+	WRITE_ONCE(h->taken, h->taken + 1);
+	WRITE_ONCE(h->uncharged, h->uncharged + (1UL << out->order));
+	WRITE_ONCE(h->gen, h->gen + 1);
+	return 0;
 }
 
 /*
- * A block of size bytes recorded in h: its address, or -ENOMEM.  The
- * table's node is an allocation of its own, since the sandbox must not be
- * able to reach it.  mem_alloc's body, which calibrate also runs on a
- * private table.
+ * A block of size bytes recorded in h: its address, or -ENOMEM.  The size
+ * is rounded up to a power of two for kmalloc, which then aligns the block
+ * to it (checked: the lookups depend on it).  mem_alloc's body, which
+ * calibrate also runs on a private table.
  */
-static long ev_heap_alloc(struct ev_heap *h, unsigned long size, unsigned long flags)
+static __always_inline long ev_heap_alloc(struct ev_heap *h, unsigned long size,
+					 unsigned long flags)
 {
-	struct ev_block *b;
+	unsigned int order = ev_block_order(size);
 	void *p;
 
-	b = kmem_cache_alloc(ev_block_cache, GFP_KERNEL);
-	if (!b)
-		return -ENOMEM;
-	p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN |
+	p = kmalloc(1UL << order, GFP_KERNEL | __GFP_NOWARN |
 		    ((flags & EV_MEM_ZERO) ? __GFP_ZERO : 0));
-	if (!p) {
-		kmem_cache_free(ev_block_cache, b);
+	if (!p)
 		return -ENOMEM;
-	}
-	b->addr = (unsigned long)p;
-	b->size = size;
-	if (ev_heap_add(h, b)) {
+	if (WARN_ON_ONCE((unsigned long)p & ((1UL << order) - 1)) ||
+	    ev_heap_add(h, (unsigned long)p, size, order)) {
 		kfree(p);
-		kmem_cache_free(ev_block_cache, b);
 		return -ENOMEM;
 	}
-	atomic_inc(&ev_live.blocks);
-	atomic_long_add(size, &ev_live.block_bytes);
+	ev_live_blocks_add(1, size);
 	return (long)p;
 }
 
 /*
- * Free the block of h that starts at addr.  free_sem is held for writing
- * while the block leaves the table, so no service is writing into it when
- * it goes back to kfree.  mem_free's body, which calibrate also runs.
+ * Free the block of h that starts at addr: out of the table, then, once
+ * no service that could have found it is still writing into it, back to
+ * kfree.  mem_free's body, which calibrate also runs.
  */
-static long ev_heap_free(struct ev_heap *h, unsigned long addr)
+static __always_inline long ev_heap_free(struct ev_heap *h, unsigned long addr)
 {
-	struct ev_block *b;
+	struct ev_slot s;
+	int ret;
 
-	down_write(&h->free_sem);
-	b = ev_heap_take(h, addr);
-	up_write(&h->free_sem);
-	if (IS_ERR(b))
-		return PTR_ERR(b);
-	atomic_dec(&ev_live.blocks);
-	atomic_long_sub(b->size, &ev_live.block_bytes);
-	kfree((void *)b->addr);
-	kmem_cache_free(ev_block_cache, b);
+	bit_spin_lock(0, &h->lock);
+	ret = ev_heap_take(h, addr, &s);
+	__bit_spin_unlock(0, &h->lock);
+	if (ret)
+		return ret;
+	ev_heap_wait_readers(h);
+	ev_live_blocks_add(-1, -(long)s.size);
+	kfree((void *)s.addr);
 	return 0;
 }
 
@@ -223,22 +401,41 @@ long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
 	return ev_heap_free(&v->sb->heap, addr);
 }
 
-/* Teardown: free every block the sandbox still holds. */
+/* Blocks the sandbox holds now. */
+unsigned long ev_heap_blocks(const struct ev_heap *h)
+{
+	return READ_ONCE(h->added) - READ_ONCE(h->taken);
+}
+
+/* Bytes its blocks and table make Linux hold now, against EV_MEM_QUOTA. */
+unsigned long ev_heap_bytes(const struct ev_heap *h)
+{
+	return READ_ONCE(h->charged) - READ_ONCE(h->uncharged) + READ_ONCE(h->table_bytes);
+}
+
+/* Bytes of the table's array now. */
+unsigned long ev_heap_table_bytes(const struct ev_heap *h)
+{
+	return READ_ONCE(h->table_bytes);
+}
+
+/* Teardown: free every block the sandbox still holds, and the table. */
 void ev_heap_teardown(struct ev_heap *h)
 {
-	struct rb_node *n;
+	struct ev_slots *t = h->slots;
+	unsigned long i;
 
-	while ((n = rb_first(&h->blocks))) {
-		struct ev_block *b = rb_entry(n, struct ev_block, node);
+	for (i = 0; i < 1UL << t->bits; i++) {
+		struct ev_slot *s = &t->slot[i];
 
-		rb_erase(n, &h->blocks);
-		atomic_dec(&ev_live.blocks);
-		atomic_long_sub(b->size, &ev_live.block_bytes);
-		kfree((void *)b->addr);
-		kmem_cache_free(ev_block_cache, b);
+		if (s->addr <= EV_SLOT_GONE)
+			continue;
+		ev_live_blocks_add(-1, -(long)s->size);
+		kfree((void *)s->addr);
 	}
-	h->bytes = 0;
-	h->nr_blocks = 0;
+	if (t != &ev_no_slots.t)
+		kvfree(t);
+	ev_heap_init(h, h->sb);
 }
 
 /*
@@ -254,38 +451,28 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 	u64 t0 = rdtsc_ordered();
 
 	for (i = 0; i < n; i++) {
-		struct ev_block *b = kmem_cache_alloc(ev_block_cache, GFP_KERNEL);
-		void *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+		unsigned int order = ev_block_order(size);
+		void *p = kmalloc(1UL << order, GFP_KERNEL | __GFP_NOWARN);
+		struct ev_slot s;
 
-		if (!b || !p) {
+		if (!p)
+			return 0;
+		if (step >= EV_HEAP_STEP_TABLE && ev_heap_add(h, (unsigned long)p, size, order)) {
 			kfree(p);
-			if (b)
-				kmem_cache_free(ev_block_cache, b);
 			return 0;
 		}
-		b->addr = (unsigned long)p;
-		b->size = size;
-		if (step >= EV_HEAP_STEP_TABLE && ev_heap_add(h, b)) {
-			kfree(p);
-			kmem_cache_free(ev_block_cache, b);
-			return 0;
+		if (step >= EV_HEAP_STEP_ALL)
+			ev_live_blocks_add(1, size);
+		if (step >= EV_HEAP_STEP_TABLE) {
+			bit_spin_lock(0, &h->lock);
+			ev_heap_take(h, (unsigned long)p, &s);
+			__bit_spin_unlock(0, &h->lock);
 		}
 		if (step >= EV_HEAP_STEP_ALL) {
-			atomic_inc(&ev_live.blocks);
-			atomic_long_add(size, &ev_live.block_bytes);
-		}
-		if (step >= EV_HEAP_STEP_ALL)
-			down_write(&h->free_sem);
-		if (step >= EV_HEAP_STEP_TABLE)
-			ev_heap_take(h, b->addr);	/* b: the only block at its address */
-		if (step >= EV_HEAP_STEP_ALL)
-			up_write(&h->free_sem);
-		if (step >= EV_HEAP_STEP_ALL) {
-			atomic_dec(&ev_live.blocks);
-			atomic_long_sub(size, &ev_live.block_bytes);
+			ev_heap_wait_readers(h);
+			ev_live_blocks_add(-1, -(long)size);
 		}
 		kfree(p);
-		kmem_cache_free(ev_block_cache, b);
 	}
 	return rdtsc_ordered() - t0;
 }
@@ -293,40 +480,46 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 /*
  * The cost of mem_alloc's and mem_free's bodies, and where it goes, for
  * calibrate; cycles of n of each.  All of it is measured on a private
- * table that holds as many blocks as the sandbox's table holds now (so its
- * tree is as deep), never on the sandbox's own table, which another vCPU
- * may be using.
+ * table that holds as many blocks as the sandbox's table holds now, up to
+ * a limit (so its probes are as long), never on the sandbox's own table,
+ * which another vCPU may be using.
  *
- *   step[]  the bodies built up a part at a time (ev_heap_steps): the two
- *           allocations and frees, then with the table, then with free_sem
- *           and the live counts
+ *   step[]  the bodies built up a part at a time (ev_heap_steps): the
+ *           block's allocation and free, then with the table, then with
+ *           the wait for readers (none here) and the live counts
  *   body    ev_heap_alloc and ev_heap_free of 64 bytes: both services
  *           whole, but for their crossings and argument checks; last, so
  *           that it runs no colder than the steps
- *   table   ev_heap_add and ev_heap_take of one block, alone
+ *   table   ev_heap_add and ev_heap_take of one block, alone, each under
+ *           the lock
  *
  * -ENOMEM if the private table cannot be set up.
  */
 int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *c)
 {
-	struct ev_block b = { .size = 64 };
 	struct ev_heap *h = kmalloc(sizeof(*h), GFP_KERNEL);
-	unsigned long fill = min(READ_ONCE(live->nr_blocks), 4096UL), i;
+	unsigned long fill = min(ev_heap_blocks(live), 4096UL), i;
 	unsigned int step;
+	struct ev_slot s;
 	int ret = -ENOMEM;
 	void *p = NULL;
 	u64 t0;
 
 	if (!h)
 		return -ENOMEM;
-	ev_heap_init(h);
+	ev_heap_init(h, NULL);
 	for (i = 0; i < fill; i++)
 		if (IS_ERR_VALUE(ev_heap_alloc(h, 64, 0)))
 			goto out;
 	p = kmalloc(64, GFP_KERNEL);	/* an address such as a block has */
 	if (!p)
 		goto out;
-	b.addr = (unsigned long)p;
+	/* Room for one more, so that the table's own rebuild is not timed. */
+	if (ev_heap_add(h, (unsigned long)p, 64, 6))
+		goto out;
+	bit_spin_lock(0, &h->lock);
+	ev_heap_take(h, (unsigned long)p, &s);
+	__bit_spin_unlock(0, &h->lock);
 
 	for (step = 0; step < EV_HEAP_STEPS; step++) {
 		c->step[step] = ev_heap_steps(h, n, step);
@@ -344,14 +537,23 @@ int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *
 	c->body = rdtsc_ordered() - t0;
 
 	t0 = rdtsc_ordered();
-	for (i = 0; i < n; i++)
-		if (ev_heap_add(h, &b) || ev_heap_take(h, b.addr) != &b)
+	for (i = 0; i < n; i++) {
+		int r;
+
+		if (ev_heap_add(h, (unsigned long)p, 64, 6))
 			goto out;
+		bit_spin_lock(0, &h->lock);
+		r = ev_heap_take(h, (unsigned long)p, &s);
+		__bit_spin_unlock(0, &h->lock);
+		if (r)
+			goto out;
+	}
 	c->table = rdtsc_ordered() - t0;
-	ret = 0;
+	ret = ev_heap_rbtree_cal(n, fill, &c->body_rbtree, &c->table_rbtree);
 out:
 	kfree(p);
 	ev_heap_teardown(h);
 	kfree(h);
 	return ret;
 }
+

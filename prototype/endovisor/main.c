@@ -10,6 +10,7 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -112,12 +113,14 @@ static const struct file_operations ev_fops = {
 static ssize_t live_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\nblocks %d\nblock_bytes %ld\nframes %d\nvms %d\nfpus %d\n",
+	long blocks, bytes;
+
+	ev_live_blocks_read(&blocks, &bytes);
+	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\nblocks %ld\nblock_bytes %ld\nframes %d\nvms %d\nfpus %d\n",
 			  atomic_read(&ev_live.sandboxes),
 			  atomic_read(&ev_live.vcpus),
 			  atomic_read(&ev_live.stacks),
-			  atomic_read(&ev_live.blocks),
-			  atomic_long_read(&ev_live.block_bytes),
+			  blocks, bytes,
 			  atomic_read(&ev_live.frames),
 			  atomic_read(&ev_live.vms),
 			  atomic_read(&ev_live.fpus));
@@ -145,9 +148,10 @@ static int __init ev_init(void)
 	ret = ev_symbols_init();
 	if (ret)
 		return ret;
-	ret = ev_heap_module_init();
+	ret = ev_heap_rbtree_init();
 	if (ret)
 		return ret;
+	ev_vm_module_init();
 	ret = ev_kick_module_init();
 	if (ret)
 		goto no_kick;
@@ -167,24 +171,28 @@ no_misc:
 no_tenant:
 	ev_kick_module_exit();
 no_kick:
-	ev_heap_module_exit();
+	ev_heap_rbtree_exit();
 	return ret;
 }
 
 static void __exit ev_exit(void)
 {
+	long blocks, bytes;
+
 	misc_deregister(&ev_misc);
 	preempt_notifier_dec();
 	ev_tenant_module_exit();
 	ev_kick_module_exit();
-	ev_heap_module_exit();
+	ev_heap_rbtree_exit();
+	rcu_barrier();		/* grant.c's call_rcu callbacks are this module's code */
+	ev_live_blocks_read(&blocks, &bytes);
 	WARN(atomic_read(&ev_live.sandboxes) || atomic_read(&ev_live.vcpus) ||
-	     atomic_read(&ev_live.stacks) || atomic_read(&ev_live.blocks) ||
+	     atomic_read(&ev_live.stacks) || blocks ||
 	     atomic_read(&ev_live.frames) || atomic_read(&ev_live.vms) ||
 	     atomic_read(&ev_live.fpus),
-	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks, %d blocks, %d frames, %d address spaces, %d FPU contexts live\n",
+	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks, %ld blocks, %d frames, %d address spaces, %d FPU contexts live\n",
 	     atomic_read(&ev_live.sandboxes), atomic_read(&ev_live.vcpus),
-	     atomic_read(&ev_live.stacks), atomic_read(&ev_live.blocks),
+	     atomic_read(&ev_live.stacks), blocks,
 	     atomic_read(&ev_live.frames), atomic_read(&ev_live.vms),
 	     atomic_read(&ev_live.fpus));
 	pr_info("endovisor: unloaded\n");

@@ -54,7 +54,7 @@ struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus,
 	mutex_init(&sb->lock);
 	mutex_init(&sb->vm_lock);
 	strscpy(sb->args, args, sizeof(sb->args));
-	ev_heap_init(&sb->heap);
+	ev_heap_init(&sb->heap, sb);
 	ev_grant_init(&sb->grant);
 	ev_census_init(sb);
 	sb->leader = get_task_struct(current->group_leader);
@@ -104,9 +104,9 @@ void ev_sandbox_destroy(struct ev_sandbox *sb)
 	for (i = 0; i < sb->nr_vcpus; i++)
 		if (sb->vcpus[i])
 			ev_vcpu_destroy(sb->vcpus[i]);
-	if (sb->heap.nr_blocks)
+	if (ev_heap_blocks(&sb->heap))
 		pr_info("endovisor: sandbox %llu left %lu blocks (%lu bytes charged); freeing them\n",
-			sb->id, sb->heap.nr_blocks, sb->heap.bytes);
+			sb->id, ev_heap_blocks(&sb->heap), ev_heap_bytes(&sb->heap));
 	ev_heap_teardown(&sb->heap);
 	free_page((unsigned long)sb->globals);
 	ev_log_free(&sb->log);
@@ -179,25 +179,18 @@ void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret)
 	fput(file);
 }
 
-static bool ev_range_in(unsigned long start, unsigned long end,
-			const void *base, unsigned long size)
-{
-	unsigned long lo = (unsigned long)base;
-
-	return start >= lo && end <= lo + size;
-}
-
 /*
- * Does [start, end) lie wholly in one of the kernel's data objects, or, to
- * be read, in its module's read-only data?  The rest of the module's
+ * Is [start, end) wholly in one of the kernel's data objects, or, to be
+ * read, in its module's read-only data?  The rest of the module's
  * writable data is Linux's: its struct module and its symbol tables.  A
  * binary search of a record that does not change while a sandbox holds
- * it: no lock, so safe in hard interrupts.
+ * it: no lock, so safe in hard interrupts.  The range found goes into
+ * *found.
  */
 static bool ev_kernel_data_owns(const struct ev_kernel_rec *k, unsigned long start,
-				unsigned long end, bool write)
+				unsigned long end, bool write, struct ev_owned *found)
 {
-	unsigned int lo = 0, hi = k->nr_objects;
+	unsigned int lo = 0, hi = k->nr_objects, i;
 
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
@@ -208,64 +201,130 @@ static bool ev_kernel_data_owns(const struct ev_kernel_rec *k, unsigned long sta
 			hi = mid;
 	}
 	/* objects[lo - 1] is the last to start at or below start. */
-	if (lo && ev_range_holds(&k->objects[lo - 1], start, end))
+	if (lo && ev_range_holds(&k->objects[lo - 1], start, end)) {
+		*found = (struct ev_owned){ .range = k->objects[lo - 1], .write = true };
 		return true;
+	}
 	/* Read-only data may be read; a write there would fault in the service. */
-	return !write && (ev_range_holds(&k->rodata[0], start, end) ||
-			  ev_range_holds(&k->rodata[1], start, end));
+	for (i = 0; !write && i < ARRAY_SIZE(k->rodata); i++) {
+		if (ev_range_holds(&k->rodata[i], start, end)) {
+			*found = (struct ev_owned){ .range = k->rodata[i] };
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Does [start, end) lie wholly in memory the sandbox owns, and which
+ * range of it: its globals page, one of its boot stacks, one block of its
+ * heap, one of its kernel's data objects (or read-only data, to be read),
+ * or one of its frames?  In that order: the cheap tests first, then the
+ * likely ones.  The caller is in a read section (ev_heap_read_begin): the
+ * heap's table is read without a lock.  A heap block's range carries
+ * the heap's generation, which the next free changes; the others are the
+ * sandbox's for its life.
+ */
+static bool ev_sandbox_find(struct ev_sandbox *sb, unsigned long start, unsigned long end,
+			    bool write, struct ev_owned *found)
+{
+	unsigned long g = (unsigned long)sb->globals, page = start & PAGE_MASK;
+	unsigned int i;
+
+	if (end < start)
+		return false;
+	if (start >= g && end <= g + PAGE_SIZE) {
+		*found = (struct ev_owned){ .range = { g, g + PAGE_SIZE }, .write = true };
+		return true;
+	}
+	for (i = 0; i < sb->nr_vcpus; i++) {
+		unsigned long lo = (unsigned long)sb->vcpus[i]->boot_stack;
+
+		if (start >= lo && end <= lo + EV_STACK_SIZE) {
+			*found = (struct ev_owned){ .range = { lo, lo + EV_STACK_SIZE },
+						    .write = true };
+			return true;
+		}
+	}
+	if (ev_heap_owns(&sb->heap, start, end, &found->range)) {
+		found->write = true;
+		found->gen = READ_ONCE(sb->heap.gen);
+		return true;
+	}
+	if (ev_kernel_data_owns(sb->kernel, start, end, write, found))
+		return true;
+	if (!ev_grant_owns(&sb->grant, start, end))
+		return false;
+	/* A range of two frames is not cached: the two need not be neighbours. */
+	*found = (struct ev_owned){ .range = { page, page + (end - page <= PAGE_SIZE ?
+							     PAGE_SIZE : 0) },
+				    .write = true };
+	return true;
 }
 
 /*
  * Does [p, p + len) lie wholly in memory the sandbox owns: one of its
  * kernel's data objects (or read-only data, to be read), its globals page,
- * its frames, one of its boot stacks, or one block of its heap?  Safe in
- * hard interrupts (kick.c asks it there).
+ * its frames, one of its boot stacks, or one block of its heap?  The
+ * caller is in a read section (ev_heap_read_begin).
  */
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len, bool write)
 {
-	unsigned long start = (unsigned long)p, end = start + len;
-	unsigned int i;
+	unsigned long start = (unsigned long)p;
+	struct ev_owned found = {};
 
-	if (end < start)
-		return false;
-	if (ev_kernel_data_owns(sb->kernel, start, end, write))
+	return ev_sandbox_find(sb, start, start + len, write, &found);
+}
+
+/*
+ * ev_sandbox_owns, for a service of vCPU v, in front of which v keeps the
+ * last range it found: a buffer a kernel hands over again and again (a
+ * tenant's registers, a copy's destination, a batch of operations) is
+ * checked by two compares, and by the heap's generation if it is a heap
+ * block, which any free since it was found makes stale.  Only v's carrier
+ * uses the cache, in services, in a read section: a free that bumped the
+ * generation before the section began is seen, and one after it waits
+ * for the section to end before the block goes.
+ */
+bool ev_vcpu_owns(struct ev_vcpu *v, const void *p, size_t len, bool write)
+{
+	unsigned long start = (unsigned long)p, end = start + len;
+	struct ev_owned *c = &v->owned;
+	struct ev_sandbox *sb = v->sb;
+
+	if (end >= start && start >= c->range.start && end <= c->range.end &&
+	    (c->write || !write) && (!c->gen || c->gen == READ_ONCE(sb->heap.gen)))
 		return true;
-	if (ev_range_in(start, end, sb->globals, PAGE_SIZE))
-		return true;
-	if (ev_grant_owns(&sb->grant, start, end))
-		return true;
-	for (i = 0; i < sb->nr_vcpus; i++)
-		if (ev_vcpu_stack_owns(sb->vcpus[i], start, end))
-			return true;
-	return ev_heap_owns(&sb->heap, start, end);
+	return ev_sandbox_find(sb, start, end, write, c);
 }
 
 /*
  * Copies len bytes between sandbox memory at sandbox and dst or src, if all
- * of it is the sandbox's, with the heap kept from freeing it meanwhile:
+ * of it is the sandbox's (and takes writes, with write), in a read section,
+ * so that the heap does not free it meanwhile:
  * freed memory stays mapped, and a copy after another vCPU's free would
  * read or write whatever Linux had put there since.  -EFAULT if not.
  */
-static int ev_sandbox_copy(struct ev_sandbox *sb, void *dst, const void *src,
-			   const void *sandbox, size_t len, bool write)
+int ev_sandbox_copy(struct ev_vcpu *v, void *dst, const void *src,
+		    const void *sandbox, size_t len, bool write)
 {
 	int ret = -EFAULT;
 
-	down_read(&sb->heap.free_sem);
-	if (ev_sandbox_owns(sb, sandbox, len, write)) {
+	ev_heap_read_begin(v);
+	if (ev_vcpu_owns(v, sandbox, len, write)) {
 		memcpy(dst, src, len);
 		ret = 0;
 	}
-	up_read(&sb->heap.free_sem);
+	ev_heap_read_end(v);
 	return ret;
 }
 
-int ev_sandbox_write(struct ev_sandbox *sb, void *dst, const void *src, size_t len)
+int ev_sandbox_write(struct ev_vcpu *v, void *dst, const void *src, size_t len)
 {
-	return ev_sandbox_copy(sb, dst, src, dst, len, true);
+	return ev_sandbox_copy(v, dst, src, dst, len, true);
 }
 
-int ev_sandbox_read(struct ev_sandbox *sb, void *dst, const void *src, size_t len)
+int ev_sandbox_read(struct ev_vcpu *v, void *dst, const void *src, size_t len)
 {
-	return ev_sandbox_copy(sb, dst, src, src, len, false);
+	return ev_sandbox_copy(v, dst, src, src, len, false);
 }

@@ -7,12 +7,13 @@
  * sandbox sees, never with a crash.
  */
 #include <linux/ctype.h>
+#include <linux/export.h>
 #include <linux/uaccess.h>
 
 #include "endovisor.h"
 
-static long ev_svc_nop(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
-		       unsigned long a2, unsigned long a3, unsigned long a4)
+long ev_svc_nop(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
+		unsigned long a2, unsigned long a3, unsigned long a4)
 {
 	return 0;
 }
@@ -22,15 +23,15 @@ static long ev_svc_nop(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
  * and vCPU it came from.  The buffer must lie in memory the sandbox owns;
  * unprintable bytes are replaced so that a line stays one line.
  */
-static long ev_svc_log(struct ev_vcpu *v, unsigned long buf, unsigned long len,
-		       unsigned long a2, unsigned long a3, unsigned long a4)
+long ev_svc_log(struct ev_vcpu *v, unsigned long buf, unsigned long len,
+		unsigned long a2, unsigned long a3, unsigned long a4)
 {
 	char line[EV_LOG_LINE_MAX];
 	size_t i;
 
 	if (len == 0 || len > EV_LOG_LINE_MAX)
 		return -EINVAL;
-	if (ev_sandbox_read(v->sb, line, (const void *)buf, len))
+	if (ev_sandbox_read(v, line, (const void *)buf, len))
 		return -EFAULT;
 	if (line[len - 1] == '\n')
 		len--;
@@ -42,28 +43,51 @@ static long ev_svc_log(struct ev_vcpu *v, unsigned long buf, unsigned long len,
 	return 0;
 }
 
+/*
+ * What the generic crossing, ev_stub_cross, calls (stub/cross.S): service
+ * svc of v, with its arguments.  A switch, which this kernel's compiler
+ * turns into compares and direct calls, since with retpolines it makes no
+ * jump tables: so this crossing takes no indirect branch, as Linux's own
+ * system-call dispatch (x64_sys_call) has taken none since 6.9.  An
+ * unknown number is -ENOSYS.  A sandbox kernel that knows the service
+ * when it is compiled calls that service's own crossing instead,
+ * ev_stub_cross_NAME, which has no dispatch at all.
+ */
+long ev_service_call(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
+		     unsigned long a2, unsigned long a3, unsigned long a4,
+		     unsigned long svc)
+{
+	switch (svc) {
+#define EV_SERVICE(nr, name)	case nr: return ev_svc_##name(v, a0, a1, a2, a3, a4);
+#include "ev_services.h"
+#undef EV_SERVICE
+	}
+	return -ENOSYS;
+}
+
+/* Every service's own crossing, for sandbox kernels to call. */
+#define EV_SERVICE(nr, name)	EXPORT_SYMBOL_GPL(ev_stub_cross_##name);
+#include "ev_services.h"
+#undef EV_SERVICE
+
+/*
+ * The table the crossing went through before, kept to time that crossing
+ * (crossing.c).
+ */
 const ev_service_fn ev_service_table[EV_NR_SERVICES] = {
-	[EV_SVC_NOP] = ev_svc_nop,
-	[EV_SVC_LOG] = ev_svc_log,
-	[EV_SVC_MEM_ALLOC] = ev_svc_mem_alloc,
-	[EV_SVC_MEM_FREE] = ev_svc_mem_free,
-	[EV_SVC_VCPU_IDLE] = ev_svc_vcpu_idle,
-	[EV_SVC_VCPU_KICK] = ev_svc_vcpu_kick,
-	[EV_SVC_SET_UPCALL] = ev_svc_set_upcall,
-	[EV_SVC_FRAME_GRANT] = ev_svc_frame_grant,
-	[EV_SVC_VM_CREATE] = ev_svc_vm_create,
-	[EV_SVC_VM_DESTROY] = ev_svc_vm_destroy,
-	[EV_SVC_VM_MAP] = ev_svc_vm_map,
-	[EV_SVC_VM_PROTECT] = ev_svc_vm_protect,
-	[EV_SVC_VM_UNMAP] = ev_svc_vm_unmap,
-	[EV_SVC_VM_BATCH] = ev_svc_vm_batch,
-	[EV_SVC_COPY_FROM_TENANT] = ev_svc_copy_from_tenant,
-	[EV_SVC_COPY_TO_TENANT] = ev_svc_copy_to_tenant,
-	[EV_SVC_TENANT_RUN] = ev_svc_tenant_run,
-	[EV_SVC_CALIBRATE] = ev_svc_calibrate,
-	[EV_SVC_VM_ACTIVATE] = ev_svc_vm_activate,
-	[EV_SVC_FPU_CREATE] = ev_svc_fpu_create,
-	[EV_SVC_FPU_DESTROY] = ev_svc_fpu_destroy,
-	[EV_SVC_FPU_SWITCH] = ev_svc_fpu_switch,
-	[EV_SVC_VM_QUERY] = ev_svc_vm_query,
+#define EV_SERVICE(nr, name)	[nr] = ev_svc_##name,
+#include "ev_services.h"
+#undef EV_SERVICE
 };
+
+/* The list holds every service, each at its number. */
+enum {
+#define EV_SERVICE(nr, name)	ev_listed_##name,
+#include "ev_services.h"
+#undef EV_SERVICE
+	EV_SERVICES_LISTED
+};
+static_assert(EV_SERVICES_LISTED == EV_NR_SERVICES);
+#define EV_SERVICE(nr, name)	static_assert(ev_listed_##name == nr);
+#include "ev_services.h"
+#undef EV_SERVICE

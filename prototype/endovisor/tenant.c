@@ -402,7 +402,7 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	}
 	c.linux_faults = ev_linux_faults() - v->faults_at_entry;
 	WRITE_ONCE(v->in_tenant, false);
-	ret = ev_sandbox_write(v->sb, v->tenant_ctx, &c, sizeof(c)) ? -EFAULT : c.trap;
+	ret = ev_sandbox_write(v, v->tenant_ctx, &c, sizeof(c)) ? -EFAULT : c.trap;
 	v->suspended = false;
 	ret = ev_stub_resume(v, ret);
 	if (v->suspended) {
@@ -415,15 +415,13 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 
 /*
  * The carrier adopts vm's mm (its own, for NULL), taking over the
- * reference to vm the caller holds; kernelet_switch_mm comes here.
+ * reference to vm the caller took with ev_vm_use (none, if it is the
+ * carrier's already); kernelet_switch_mm comes here.
  */
 static void ev_adopt(struct ev_vcpu *v, struct ev_vm *vm)
 {
-	if (v->tenant_vm == vm) {
-		if (vm)
-			ev_vm_put(vm);	/* the carrier already holds one */
-		return;
-	}
+	if (v->tenant_vm == vm)
+		return;		/* the carrier holds it, and took no other reference */
 	ev_switch_mm(v, vm ? ev_vm_mm(vm) : v->home_mm);
 	if (v->tenant_vm)
 		ev_vm_put(v->tenant_vm);
@@ -437,7 +435,7 @@ long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long handle, unsigned long a
 	struct ev_vm *vm = NULL;
 
 	if (handle) {
-		vm = ev_vm_get(v->sb, handle);
+		vm = ev_vm_use(v, handle);
 		if (!vm)
 			return -EBADF;
 	}
@@ -462,22 +460,21 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	if (ev_sandbox_ending(v->sb))
 		return -ESHUTDOWN;
 	/* The trap writes the registers back into ctx: it must take writes. */
-	if (!ev_sandbox_owns(v->sb, (void *)ctx, sizeof(c), true) ||
-	    ev_sandbox_read(v->sb, &c, (void *)ctx, sizeof(c)))
+	if (ev_sandbox_copy(v, &c, (void *)ctx, (void *)ctx, sizeof(c), true))
 		return -EFAULT;
 	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX)
 		return -EINVAL;
 	/* The run's one fault may make Linux allocate tables: see vm.c. */
 	if (ev_vm_tables_full(v->sb))
 		return -ENOSPC;
-	vm = ev_vm_get(v->sb, handle);
+	vm = ev_vm_use(v, handle);
 	if (!vm)
 		return -EBADF;
 	if (!v->home_saved) {
 		/* The launcher's FPU registers are kept; the tenant starts clean. */
 		ret = ev_fpu_tenant_start(v);
 		if (ret) {
-			ev_vm_put(vm);
+			ev_vm_release(v, vm);
 			return ret;
 		}
 	}

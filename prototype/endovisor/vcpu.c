@@ -19,6 +19,9 @@
 
 DEFINE_PER_CPU(struct ev_vcpu *, ev_cur_vcpu);
 
+/* Sandbox kernels call the crossing directly: see abi/ev_abi.h. */
+EXPORT_SYMBOL_GPL(ev_stub_cross);
+
 static void ev_vcpu_sched_in(struct preempt_notifier *n, int cpu)
 {
 	struct ev_vcpu *v = container_of(n, struct ev_vcpu, notifier);
@@ -108,14 +111,6 @@ void ev_vcpu_destroy(struct ev_vcpu *v)
 	free_page((unsigned long)v->shared);
 	kfree(v);
 	atomic_dec(&ev_live.vcpus);
-}
-
-bool ev_vcpu_stack_owns(struct ev_vcpu *v, unsigned long start,
-			unsigned long end)
-{
-	unsigned long lo = (unsigned long)v->boot_stack;
-
-	return start >= lo && end <= lo + EV_STACK_SIZE;
 }
 
 /*

@@ -72,6 +72,15 @@ struct ev_vm {
 	bool dead;			/* unpublished and zapped by ev_vm_free */
 	/* Its page tables as Linux counted them at the last sync, against EV_PT_QUOTA. */
 	atomic_long_t table_bytes;
+	/*
+	 * Under lock: the last page table a walk found, and the 2 MiB it
+	 * maps (walk_base; 1 for none).  A page table of the region stays
+	 * until the mm goes, so the pointer stays good while the space does.
+	 */
+	unsigned long walk_base;
+	pte_t *walk_table;
+	/* Under lock: what deferred vm_batch calls changed and left unflushed. */
+	unsigned long flush_lo, flush_hi;
 };
 
 struct mm_struct *ev_vm_mm(struct ev_vm *vm)
@@ -110,22 +119,49 @@ void ev_vm_put(struct ev_vm *vm)
 }
 
 /*
- * The space a handle names, referenced and locked, if it is still live;
- * ERR_PTR(-EBADF) if not.  Page-table writers (tables) hold Linux's mmap
- * lock shared too.  Every service that takes a space by handle and then
- * reads or writes its entries comes through here.
+ * The space a handle names, for a service of v: the one v's carrier holds,
+ * without a reference of its own, or any other with one; NULL if none.
+ * Given back with ev_vm_release.
  */
-static struct ev_vm *ev_vm_get_locked(struct ev_sandbox *sb, unsigned long handle,
+struct ev_vm *ev_vm_use(struct ev_vcpu *v, unsigned long handle)
+{
+	struct ev_vm *vm = v->tenant_vm;
+
+	if (vm && handle && handle <= EV_MAX_VMS &&
+	    rcu_access_pointer(v->sb->vms[handle - 1]) == vm)
+		return vm;
+	return ev_vm_get(v->sb, handle);
+}
+
+/* Drops what ev_vm_use took (with ev_vm_get_locked: the locks were dropped already). */
+void ev_vm_release(struct ev_vcpu *v, struct ev_vm *vm)
+{
+	if (vm != v->tenant_vm)
+		ev_vm_put(vm);
+}
+
+/*
+ * The space a handle names, for a service of v, locked, if it is still
+ * live; ERR_PTR(-EBADF) if not.  Page-table writers (tables) hold Linux's
+ * mmap lock shared too.  Every service that takes a space by handle and
+ * then reads or writes its entries comes through here, and gives the
+ * space back through ev_vm_release.  The space v's carrier holds (the one
+ * whose tenants it runs) is kept alive by the carrier's reference, which
+ * only this carrier's own services drop: for it no reference is taken.
+ * Any other is referenced first.
+ */
+static struct ev_vm *ev_vm_get_locked(struct ev_vcpu *v, unsigned long handle,
 				      bool tables)
 {
-	struct ev_vm *vm = ev_vm_get(sb, handle);
+	struct ev_vm *vm = ev_vm_use(v, handle);
 
 	if (!vm)
 		return ERR_PTR(-EBADF);
 	mutex_lock(&vm->lock);
 	if (vm->dead) {
 		mutex_unlock(&vm->lock);
-		ev_vm_put(vm);
+		if (vm != v->tenant_vm)
+			ev_vm_put(vm);
 		return ERR_PTR(-EBADF);
 	}
 	if (tables)
@@ -231,6 +267,7 @@ long ev_svc_vm_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 	if (!vm)
 		return -ENOMEM;
 	vm->sb = sb;
+	vm->walk_base = 1;
 	refcount_set(&vm->users, 1);
 	atomic_long_set(&vm->table_bytes, 0);
 	mutex_init(&vm->lock);
@@ -384,21 +421,43 @@ static bool ev_prot_ok(unsigned long prot)
 }
 
 /*
- * The entry for pfn with prot: present, user, accessed, dirty if writable,
- * executable only if asked, and special.  A read-only entry is never dirty:
- * on x86 Write=0, Dirty=1 means a shadow-stack page.
+ * The bits of an entry for each EV_PROT_* combination, all but the frame:
+ * present, user, accessed, dirty if writable, executable only if asked,
+ * and special.  A read-only entry is never dirty: on x86 Write=0, Dirty=1
+ * means a shadow-stack page.  Set at load (ev_vm_module_init), so that
+ * making an entry is a shift and an or.
  */
+static pteval_t ev_pte_bits[(EV_PROT_READ | EV_PROT_WRITE | EV_PROT_EXEC) + 1];
+static pgprot_t ev_prots[ARRAY_SIZE(ev_pte_bits)];
+
+void ev_vm_module_init(void)
+{
+	unsigned int prot;
+
+	for (prot = 0; prot < ARRAY_SIZE(ev_pte_bits); prot++) {
+		vm_flags_t flags = VM_SHARED | VM_READ;
+		pte_t pte;
+
+		if (prot & EV_PROT_WRITE)
+			flags |= VM_WRITE;
+		if (prot & EV_PROT_EXEC)
+			flags |= VM_EXEC;
+		ev_prots[prot] = vm_get_page_prot(flags);
+		pte = pte_mkyoung(pte_mkspecial(pfn_pte(0, ev_prots[prot])));
+		ev_pte_bits[prot] = pte_val(prot & EV_PROT_WRITE ? pte_mkdirty(pte) : pte);
+	}
+}
+
+/* The entry for pfn with prot (checked by ev_prot_ok): a present entry's bits are its frame's and prot's. */
 static pte_t ev_pte(unsigned long pfn, unsigned long prot)
 {
-	vm_flags_t flags = VM_SHARED | VM_READ;
-	pte_t pte;
+	return __pte(((pteval_t)pfn << PAGE_SHIFT) | ev_pte_bits[prot]);
+}
 
-	if (prot & EV_PROT_WRITE)
-		flags |= VM_WRITE;
-	if (prot & EV_PROT_EXEC)
-		flags |= VM_EXEC;
-	pte = pte_mkyoung(pte_mkspecial(pfn_pte(pfn, vm_get_page_prot(flags))));
-	return prot & EV_PROT_WRITE ? pte_mkdirty(pte) : pte;
+/* Is pte one of the endovisor's: present and special? */
+static bool ev_pte_mapped(pte_t pte)
+{
+	return pte_present(pte) && pte_special(pte);
 }
 
 /*
@@ -427,16 +486,37 @@ static pte_t *ev_walk(struct mm_struct *mm, unsigned long va)
 	return pte_offset_kernel(pmd, va);
 }
 
-/* The frame mapped at va (0 if none), and whether it is writable. */
-static unsigned long ev_walk_pfn(struct mm_struct *mm, unsigned long va, bool *writable)
+/*
+ * The entry that maps va in vm, as ev_walk finds it, but walking from the
+ * top only when va is in another 2 MiB than the last walk's: a page table
+ * maps 512 pages, and a range's entries are neighbours in it.  The space's
+ * lock held.
+ */
+static pte_t *ev_vm_pte(struct ev_vm *vm, unsigned long va)
 {
-	pte_t *ptep = ev_walk(mm, va);
+	unsigned long base = va & PMD_MASK;
+
+	if (base != vm->walk_base) {
+		pte_t *table = ev_walk(vm->mm, base);
+
+		if (!table)
+			return NULL;
+		vm->walk_base = base;
+		vm->walk_table = table;
+	}
+	return vm->walk_table + pte_index(va);
+}
+
+/* The frame mapped at va in vm (0 if none), and whether it is writable. */
+static unsigned long ev_vm_pfn(struct ev_vm *vm, unsigned long va, bool *writable)
+{
+	pte_t *ptep = ev_vm_pte(vm, va);
 	pte_t pte;
 
 	if (!ptep)
 		return 0;
 	pte = ptep_get(ptep);
-	if (!pte_present(pte) || !pte_special(pte))
+	if (!ev_pte_mapped(pte))
 		return 0;
 	if (writable)
 		*writable = pte_write(pte);
@@ -483,7 +563,8 @@ static int ev_pte_install(pte_t *ptep, unsigned long addr, void *data)
 /*
  * A page table is missing on the way to va: let Linux allocate what is
  * needed, within the sandbox's bound.  The tables are reserved against
- * the bound first and charged as Linux counted them after.
+ * the bound first and charged as Linux counted them after.  Called under
+ * rcu_read_lock, which is dropped while Linux allocates.
  */
 static int ev_map_alloc(struct ev_sandbox *sb, struct ev_vm *vm, unsigned long va,
 			struct ev_map_job *job)
@@ -496,27 +577,55 @@ static int ev_map_alloc(struct ev_sandbox *sb, struct ev_vm *vm, unsigned long v
 		atomic_long_sub(reserve, &sb->vm_table_bytes);
 		return -ENOSPC;
 	}
+	rcu_read_unlock();
 	ret = apply_to_page_range(vm->mm, va, PAGE_SIZE, ev_pte_install, job);
+	rcu_read_lock();
 	atomic_long_sub(reserve, &sb->vm_table_bytes);
 	ev_vm_sync_tables(vm);
 	return ret;
 }
 
-static int ev_map_one(struct ev_sandbox *sb, struct ev_vm *vm, unsigned long va, pte_t pte)
+/*
+ * Pages reserved against EV_MAP_QUOTA for a call's maps: up to
+ * EV_MAP_RESERVE at once, so that a batch takes the sandbox's count once
+ * per so many maps, and one at a time near the bound, so that the bound is
+ * exact for the caller.  Another vCPU's map may meanwhile be refused
+ * while the pages reserved and not yet used (fewer than EV_MAP_RESERVE)
+ * count against it; the call gives them back when it ends.
+ */
+#define EV_MAP_RESERVE	64
+
+static int ev_map_reserve(struct ev_sandbox *sb, long *reserved, long want)
+{
+	want = clamp_val(want, 1, EV_MAP_RESERVE);
+	for (;;) {
+		if (atomic_long_add_return(want, &sb->vm_pages) <= EV_MAP_QUOTA) {
+			*reserved = want;
+			return 0;
+		}
+		atomic_long_sub(want, &sb->vm_pages);
+		if (want == 1)
+			return -ENOSPC;
+		want = 1;
+	}
+}
+
+/* A map of one page with pte, from the pages reserved (*reserved), under rcu_read_lock. */
+static __always_inline int ev_map_one(struct ev_sandbox *sb, struct ev_vm *vm,
+				      unsigned long va, pte_t pte, long *reserved,
+				      long more)
 {
 	struct ev_map_job job = { .mm = vm->mm, .pte = pte };
-	pte_t *ptep = ev_walk(vm->mm, va);
+	pte_t *ptep = ev_vm_pte(vm, va);
 	int ret;
 
-	if (atomic_long_inc_return(&sb->vm_pages) > EV_MAP_QUOTA) {
-		atomic_long_dec(&sb->vm_pages);
+	if (!*reserved && ev_map_reserve(sb, reserved, more))
 		return -ENOSPC;
-	}
 	ret = ptep ? ev_pte_install(ptep, va, &job) : ev_map_alloc(sb, vm, va, &job);
-	if (ret)
-		atomic_long_dec(&sb->vm_pages);
-	else
+	if (!ret) {
+		(*reserved)--;
 		vm->mapped++;
+	}
 	return ret;
 }
 
@@ -525,9 +634,12 @@ static int ev_check_mapped(struct ev_vm *vm, unsigned long va, unsigned long pag
 {
 	unsigned long i;
 
-	for (i = 0; i < pages; i++)
-		if (!ev_walk_pfn(vm->mm, va + (i << PAGE_SHIFT), NULL))
+	for (i = 0; i < pages; i++, va += PAGE_SIZE) {
+		pte_t *ptep = ev_vm_pte(vm, va);
+
+		if (!ptep || !ev_pte_mapped(ptep_get(ptep)))
 			return -ENOENT;
+	}
 	return 0;
 }
 
@@ -538,7 +650,7 @@ static void ev_rewrite(struct ev_vm *vm, unsigned int op, unsigned long va,
 	unsigned long i;
 
 	for (i = 0; i < pages; i++, va += PAGE_SIZE) {
-		pte_t *ptep = ev_walk(vm->mm, va);
+		pte_t *ptep = ev_vm_pte(vm, va);
 
 		if (op == EV_VM_OP_UNMAP)
 			ptep_get_and_clear(vm->mm, va, ptep);
@@ -547,9 +659,14 @@ static void ev_rewrite(struct ev_vm *vm, unsigned int op, unsigned long va,
 	}
 }
 
-/* One op on one page, the space's lock held: what vm_map and vm_batch are made of. */
-static int ev_vm_op_locked(struct ev_sandbox *sb, struct ev_vm *vm,
-			   const struct ev_vm_op *op)
+/*
+ * One op on one page, the space's lock held, under rcu_read_lock (for the
+ * grant's lookup): what vm_map and vm_batch are made of.  A map takes its
+ * page from *reserved, reserving up to more at once when none is left.
+ */
+static __always_inline int ev_vm_op_locked(struct ev_sandbox *sb, struct ev_vm *vm,
+					   const struct ev_vm_op *op, long *reserved,
+					   long more)
 {
 	struct page *page;
 	int ret;
@@ -560,10 +677,11 @@ static int ev_vm_op_locked(struct ev_sandbox *sb, struct ev_vm *vm,
 	case EV_VM_OP_MAP:
 		if (!ev_prot_ok(op->prot))
 			return -EINVAL;
-		page = ev_grant_page(&sb->grant, op->frame);
+		page = ev_grant_page_rcu(&sb->grant, op->frame);
 		if (!page)
 			return -EACCES;
-		return ev_map_one(sb, vm, op->va, ev_pte(page_to_pfn(page), op->prot));
+		return ev_map_one(sb, vm, op->va, ev_pte(page_to_pfn(page), op->prot),
+				  reserved, more);
 	case EV_VM_OP_PROTECT:
 		if (!ev_prot_ok(op->prot))
 			return -EINVAL;
@@ -588,19 +706,45 @@ static void ev_flush(struct ev_vm *vm, unsigned long start, unsigned long end)
 		ev_linux.flush_tlb_mm_range(vm->mm, start, end, PAGE_SHIFT, false);
 }
 
+/*
+ * What to flush now, the space's lock held: [*lo, *hi), which this call
+ * changed, with whatever deferred calls left; or, with defer, nothing now:
+ * the range is added to what the next call that flushes will flush.
+ */
+static void ev_flush_range(struct ev_vm *vm, unsigned long *lo, unsigned long *hi,
+			   bool defer)
+{
+	if (vm->flush_lo < vm->flush_hi) {
+		*lo = min(*lo, vm->flush_lo);
+		*hi = max(*hi, vm->flush_hi);
+	}
+	if (defer) {
+		vm->flush_lo = *lo;
+		vm->flush_hi = *hi;
+		*lo = ULONG_MAX;
+		*hi = 0;
+	} else {
+		vm->flush_lo = ULONG_MAX;
+		vm->flush_hi = 0;
+	}
+}
+
 /* vm_map(vm, va, frame, prot): one page, no flush (the entry was empty). */
 long ev_svc_vm_map(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 		   unsigned long frame, unsigned long prot, unsigned long a4)
 {
 	struct ev_vm_op op = { .op = EV_VM_OP_MAP, .prot = prot, .va = va, .frame = frame };
-	struct ev_vm *vm = ev_vm_get_locked(v->sb, handle, true);
-	long ret;
+	struct ev_vm *vm = ev_vm_get_locked(v, handle, true);
+	long ret, reserved = 0;
 
 	if (IS_ERR(vm))
 		return PTR_ERR(vm);
-	ret = ev_vm_op_locked(v->sb, vm, &op);
+	rcu_read_lock();
+	ret = ev_vm_op_locked(v->sb, vm, &op, &reserved, 1);
+	rcu_read_unlock();
+	atomic_long_sub(reserved, &v->sb->vm_pages);
 	ev_vm_unlock(vm, true);
-	ev_vm_put(vm);
+	ev_vm_release(v, vm);
 	return ret;
 }
 
@@ -608,14 +752,15 @@ long ev_svc_vm_map(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 static long ev_vm_range(struct ev_vcpu *v, unsigned long handle, unsigned int kind,
 			unsigned long va, unsigned long pages, unsigned long prot)
 {
-	struct ev_vm *vm = ev_vm_get_locked(v->sb, handle, true);
+	struct ev_vm *vm = ev_vm_get_locked(v, handle, true);
+	unsigned long lo = va, hi = va + (pages << PAGE_SHIFT);
 	long ret;
 
 	if (IS_ERR(vm))
 		return PTR_ERR(vm);
 	if (!ev_va_ok(va, pages) || (kind == EV_VM_OP_PROTECT && !ev_prot_ok(prot))) {
 		ev_vm_unlock(vm, true);
-		ev_vm_put(vm);
+		ev_vm_release(v, vm);
 		return -EINVAL;
 	}
 	ret = ev_check_mapped(vm, va, pages);
@@ -625,11 +770,14 @@ static long ev_vm_range(struct ev_vcpu *v, unsigned long handle, unsigned int ki
 			vm->mapped -= pages;
 			atomic_long_sub(pages, &v->sb->vm_pages);
 		}
+	} else {
+		lo = ULONG_MAX;
+		hi = 0;
 	}
+	ev_flush_range(vm, &lo, &hi, false);
 	ev_vm_unlock(vm, true);
-	if (!ret)
-		ev_flush(vm, va, va + (pages << PAGE_SHIFT));
-	ev_vm_put(vm);
+	ev_flush(vm, lo, hi);
+	ev_vm_release(v, vm);
 	return ret;
 }
 
@@ -647,55 +795,214 @@ long ev_svc_vm_unmap(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 	return ev_vm_range(v, handle, EV_VM_OP_UNMAP, va, pages, 0);
 }
 
-#define EV_BATCH_CHUNK	64
-
 /*
- * vm_batch(vm, ops, count): count single-page ops from sandbox memory under
- * one hold of the locks, with one flush at the end for whatever protect or
- * unmap changed.  The first op to fail stops the batch: the ones before it
- * stay done, its op field gets EV_VM_OP_FAILED, and its error is returned.
+ * vm_batch(vm, ops, count, flags): count single-page ops from sandbox
+ * memory under one hold of the locks, with one flush at the end for
+ * whatever protect or unmap changed.  The first op to fail stops the
+ * batch: the ones before it stay done, its op field gets
+ * EV_VM_OP_FAILED, and its error is returned.  With EV_BATCH_DEFER the
+ * flush is left to the space's next vm_batch without it (or vm_protect,
+ * vm_unmap, vm_share of it): a cursor defers all its batches but the last.
+ * The ops stay the sandbox's throughout: the batch is one read section
+ * (ev_heap_read_begin), inside the space's lock as the copies' are, and
+ * they are checked once and read in place.
  */
 long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
-		     unsigned long count, unsigned long a3, unsigned long a4)
+		     unsigned long count, unsigned long flags, unsigned long a4)
 {
-	struct ev_vm_op chunk[EV_BATCH_CHUNK];
-	unsigned long lo = ULONG_MAX, hi = 0, done = 0;
+	struct ev_vm_op *op = (struct ev_vm_op *)ops, one;
+	unsigned long lo = ULONG_MAX, hi = 0, done;
+	long ret = 0, reserved = 0;
 	struct ev_vm *vm;
-	long ret = 0;
 
-	if (count == 0 || count > EV_BATCH_MAX)
+	if (count == 0 || count > EV_BATCH_MAX || (flags & ~EV_BATCH_DEFER))
 		return -EINVAL;
-	if (!ev_sandbox_owns(v->sb, (void *)ops, count * sizeof(struct ev_vm_op), true))
-		return -EFAULT;	/* checked again, chunk by chunk, as it is read */
-	vm = ev_vm_get_locked(v->sb, handle, true);
+	vm = ev_vm_get_locked(v, handle, true);
 	if (IS_ERR(vm))
 		return PTR_ERR(vm);
-	while (done < count && !ret) {
-		unsigned long n = min_t(unsigned long, count - done, EV_BATCH_CHUNK), i;
-		struct ev_vm_op *src = (struct ev_vm_op *)ops + done;
-
-		if (ev_sandbox_read(v->sb, chunk, src, n * sizeof(*chunk))) {
-			ret = -EFAULT;
+	ev_heap_read_begin(v);
+	if (!ev_vcpu_owns(v, op, count * sizeof(*op), true)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	rcu_read_lock();
+	for (done = 0; done < count; done++) {
+		/* A copy: the sandbox's other vCPUs may be writing the ops. */
+		one = op[done];
+		ret = ev_vm_op_locked(v->sb, vm, &one, &reserved, count - done);
+		if (ret) {
+			WRITE_ONCE(op[done].op, one.op | EV_VM_OP_FAILED);
 			break;
 		}
-		for (i = 0; i < n; i++, done++) {
-			ret = ev_vm_op_locked(v->sb, vm, &chunk[i]);
-			if (ret) {
-				u32 failed = chunk[i].op | EV_VM_OP_FAILED;
-
-				ev_sandbox_write(v->sb, &src[i].op, &failed, sizeof(failed));
-				break;
-			}
-			if (chunk[i].op != EV_VM_OP_MAP) {
-				lo = min_t(unsigned long, lo, chunk[i].va);
-				hi = max_t(unsigned long, hi, chunk[i].va + PAGE_SIZE);
-			}
+		if (one.op != EV_VM_OP_MAP) {
+			lo = min_t(unsigned long, lo, one.va);
+			hi = max_t(unsigned long, hi, one.va + PAGE_SIZE);
 		}
 	}
+	rcu_read_unlock();
+	atomic_long_sub(reserved, &v->sb->vm_pages);
+out:
+	ev_heap_read_end(v);
+	ev_flush_range(vm, &lo, &hi, flags & EV_BATCH_DEFER);
 	ev_vm_unlock(vm, true);
 	ev_flush(vm, lo, hi);
-	ev_vm_put(vm);
+	ev_vm_release(v, vm);
 	return ret ? ret : (long)count;
+}
+
+/*
+ * The page table that maps va's 2 MiB in vm, allocated by Linux if it is
+ * missing, within the sandbox's bound on page tables (as ev_map_alloc):
+ * its first entry, or NULL with *err set.  The space's lock and mmap lock
+ * held.
+ */
+static int ev_pte_leave(pte_t *ptep, unsigned long addr, void *data)
+{
+	return 0;
+}
+
+static pte_t *ev_vm_table(struct ev_sandbox *sb, struct ev_vm *vm, unsigned long va,
+			  int *err)
+{
+	unsigned long base = va & PMD_MASK;
+	pte_t *table = ev_vm_pte(vm, base);
+	long reserve;
+
+	if (table)
+		return table;
+	reserve = ev_tables_needed(vm->mm, base) * PAGE_SIZE;
+	if (atomic_long_add_return(reserve, &sb->vm_table_bytes) >
+	    (long)EV_PT_QUOTA * PAGE_SIZE) {
+		atomic_long_sub(reserve, &sb->vm_table_bytes);
+		*err = -ENOSPC;
+		return NULL;
+	}
+	*err = apply_to_page_range(vm->mm, base, PAGE_SIZE, ev_pte_leave, NULL);
+	atomic_long_sub(reserve, &sb->vm_table_bytes);
+	ev_vm_sync_tables(vm);
+	if (*err)
+		return NULL;
+	table = ev_vm_pte(vm, base);
+	if (!table)
+		*err = -ENOMEM;
+	return table;
+}
+
+/* Locks two spaces, the one in the lower slot first, so two vm_shares cannot deadlock. */
+static void ev_vm_lock_pair(struct ev_vm *a, struct ev_vm *b)
+{
+	if (a->slot > b->slot)
+		swap(a, b);
+	mutex_lock(&a->lock);
+	mutex_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
+	mmap_read_lock(a->mm);
+	down_read_nested(&b->mm->mmap_lock, SINGLE_DEPTH_NESTING);
+}
+
+/*
+ * Share the pages of one page table of src (the 2 MiB from va, [va, end))
+ * with dst: each mapped entry of src set to prot, and the same entry
+ * written into dst, whose entry must be empty.  src's entry is the proof
+ * that its frame is granted: only the endovisor writes entries there, and
+ * only after ev_grant_page said so.  Pages shared go into *shared; the
+ * range changed in src into [*lo, *hi).
+ */
+static int ev_share_table(struct ev_sandbox *sb, struct ev_vm *dst, struct ev_vm *src,
+			  unsigned long va, unsigned long end, unsigned long prot,
+			  unsigned long *shared, unsigned long *lo, unsigned long *hi)
+{
+	pte_t *sp = ev_vm_pte(src, va), *dp = NULL;
+	unsigned long n = (end - va) >> PAGE_SHIFT, i, reserved = 0, start = va;
+	int ret = 0;
+
+	if (!sp)
+		return 0;	/* nothing mapped in these 2 MiB */
+	for (i = 0; i < n; i++, va += PAGE_SIZE) {
+		pte_t pte = ptep_get(sp + i);
+
+		if (!ev_pte_mapped(pte))
+			continue;
+		if (!dp) {
+			/* dst's entries for the same pages: sp's, in dst's table. */
+			dp = ev_vm_table(sb, dst, va, &ret);
+			if (!dp)
+				break;
+			dp += pte_index(start);
+			/* The rest of the pages, reserved at once; what is not used goes back below. */
+			reserved = n - i;
+			if (atomic_long_add_return(reserved, &sb->vm_pages) > EV_MAP_QUOTA) {
+				atomic_long_sub(reserved, &sb->vm_pages);
+				reserved = 0;
+				ret = -ENOSPC;
+				break;
+			}
+		}
+		if (!pte_none(ptep_get(dp + i))) {
+			ret = -EEXIST;
+			break;
+		}
+		pte = ev_pte(pte_pfn(pte), prot);
+		set_pte_at(src->mm, va, sp + i, pte);
+		set_pte_at(dst->mm, va, dp + i, pte);
+		dst->mapped++;
+		reserved--;
+		(*shared)++;
+		*lo = min(*lo, va);
+		*hi = va + PAGE_SIZE;
+	}
+	atomic_long_sub(reserved, &sb->vm_pages);
+	return ret;
+}
+
+/*
+ * vm_share(dst, src, va, pages, prot): every page mapped in src's
+ * [va, va + pages) is set to prot there and mapped with prot at the same
+ * address in dst, whose entries there must be empty; unmapped pages of src
+ * are passed over.  What a fork does, in one pass over src's page tables
+ * rather than a protect and a map per page, and one flush of src at the
+ * end (dst's entries were empty: nothing of them is in any TLB).  The
+ * pages shared, or the error of the first page that could not be: the
+ * ones before it stay shared (-EEXIST, -ENOSPC).
+ */
+long ev_svc_vm_share(struct ev_vcpu *v, unsigned long dst_handle, unsigned long src_handle,
+		     unsigned long va, unsigned long pages, unsigned long prot)
+{
+	unsigned long lo = ULONG_MAX, hi = 0, shared = 0, end, next;
+	struct ev_sandbox *sb = v->sb;
+	struct ev_vm *dst, *src;
+	int ret = 0;
+
+	if (!ev_va_ok(va, pages) || !ev_prot_ok(prot) || dst_handle == src_handle)
+		return -EINVAL;
+	dst = ev_vm_get(sb, dst_handle);
+	src = ev_vm_get(sb, src_handle);
+	if (!dst || !src) {
+		ret = -EBADF;
+		goto put;
+	}
+	ev_vm_lock_pair(dst, src);
+	if (dst->dead || src->dead) {
+		ret = -EBADF;
+		goto unlock;
+	}
+	end = va + (pages << PAGE_SHIFT);
+	for (; va < end && !ret; va = next) {
+		next = min((va & PMD_MASK) + PMD_SIZE, end);
+		ret = ev_share_table(sb, dst, src, va, next, prot, &shared, &lo, &hi);
+	}
+	ev_flush_range(src, &lo, &hi, false);
+unlock:
+	mmap_read_unlock(src->mm);
+	mmap_read_unlock(dst->mm);
+	mutex_unlock(&src->lock);
+	mutex_unlock(&dst->lock);
+	ev_flush(src, lo, hi);
+put:
+	if (dst)
+		ev_vm_put(dst);
+	if (src)
+		ev_vm_put(src);
+	return ret ? ret : (long)shared;
 }
 
 #define EV_COPY_MAX	(1UL << 20)
@@ -706,8 +1013,8 @@ long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
  * The space's lock is held throughout, as the page-table writers hold it:
  * otherwise a copy_to_tenant could find a page writable, lose the
  * processor while another vCPU's fork made the frame read-only and shared
- * with a child, and then write into the child's memory.  It is taken
- * before free_sem, in the order vm_batch takes them.
+ * with a child, and then write into the child's memory.  The read section
+ * is inside it, as vm_batch's is.
  */
 static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned long kaddr,
 			   unsigned long uaddr, unsigned long len, bool to_tenant)
@@ -719,25 +1026,23 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 		return -EINVAL;
 	if (uaddr < EV_TENANT_BASE || uaddr - EV_TENANT_BASE > EV_TENANT_SIZE - len)
 		return -EFAULT;	/* outside the tenant region: a kernel address, say */
-	vm = ev_vm_get_locked(v->sb, handle, false);
+	vm = ev_vm_get_locked(v, handle, false);
 	if (IS_ERR(vm))
 		return PTR_ERR(vm);
 	/*
-	 * The sandbox's buffer stays its own until the copy is done: free_sem
-	 * is held for reading from the check to the last page, as
-	 * ev_sandbox_write holds it for its one small copy.
+	 * The sandbox's buffer stays its own until the copy is done: one read
+	 * section from the check to the last page, as ev_sandbox_write has for
+	 * its one small copy.
 	 */
-	down_read(&v->sb->heap.free_sem);
-	if (!ev_sandbox_owns(v->sb, (void *)kaddr, len, !to_tenant)) {
-		up_read(&v->sb->heap.free_sem);
-		ev_vm_unlock(vm, false);
-		ev_vm_put(vm);
-		return -EFAULT;
+	ev_heap_read_begin(v);
+	if (!ev_vcpu_owns(v, (void *)kaddr, len, !to_tenant)) {
+		ret = -EFAULT;
+		len = 0;
 	}
 	while (len) {
 		unsigned long off = uaddr & ~PAGE_MASK, n = min(len, PAGE_SIZE - off);
 		bool writable = false;
-		unsigned long pfn = ev_walk_pfn(vm->mm, uaddr & PAGE_MASK, &writable);
+		unsigned long pfn = ev_vm_pfn(vm, uaddr & PAGE_MASK, &writable);
 		char *frame = pfn ? pfn_to_kaddr(pfn) : NULL;
 
 		if (!frame || (to_tenant && !writable)) {
@@ -752,9 +1057,9 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 		kaddr += n;
 		len -= n;
 	}
-	up_read(&v->sb->heap.free_sem);
+	ev_heap_read_end(v);
 	ev_vm_unlock(vm, false);
-	ev_vm_put(vm);
+	ev_vm_release(v, vm);
 	return ret;
 }
 
@@ -782,7 +1087,7 @@ long ev_svc_vm_query(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 		     unsigned long a2, unsigned long a3, unsigned long a4)
 {
 	unsigned long pfn, prot = EV_PROT_READ;
-	struct ev_vm *vm = ev_vm_get_locked(v->sb, handle, false);
+	struct ev_vm *vm = ev_vm_get_locked(v, handle, false);
 	pte_t *ptep = NULL;
 	pte_t pte;
 
@@ -790,13 +1095,13 @@ long ev_svc_vm_query(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 		return PTR_ERR(vm);
 	/* A bad handle is -EBADF whatever va is, as the other services have it. */
 	if (ev_va_ok(va, 1))
-		ptep = ev_walk(vm->mm, va);
+		ptep = ev_vm_pte(vm, va);
 	pte = ptep ? ptep_get(ptep) : __pte(0);
 	ev_vm_unlock(vm, false);
-	ev_vm_put(vm);
+	ev_vm_release(v, vm);
 	if (!ev_va_ok(va, 1))
 		return -EINVAL;
-	if (!pte_present(pte) || !pte_special(pte))
+	if (!ev_pte_mapped(pte))
 		return -ENOENT;
 	pfn = pte_pfn(pte);
 	if (pte_write(pte))
@@ -807,12 +1112,34 @@ long ev_svc_vm_query(struct ev_vcpu *v, unsigned long handle, unsigned long va,
 }
 
 /*
+ * For calibrate: what a space makes Linux and the endovisor hold beyond
+ * the frames it maps: its page tables as Linux counts them, its top-level
+ * table (two pages with page-table isolation), and its record here; not
+ * the mm_struct, the mapping's VMA and file, which are of fixed size.
+ * -EBADF for no such space.
+ */
+long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle)
+{
+	struct ev_vm *vm = ev_vm_use(v, handle);
+	long bytes;
+
+	if (!vm)
+		return -EBADF;
+	bytes = mm_pgtables_bytes(vm->mm) +
+		(PAGE_SIZE << (cpu_feature_enabled(X86_FEATURE_PTI) ? 1 : 0)) + ksize(vm);
+	ev_vm_release(v, vm);
+	return bytes;
+}
+
+/*
  * For calibrate: n software walks of the pages pages from va, a page
- * further each time, each timed into s[i]; -EFAULT if one is not mapped,
- * -EBADF if the space was destroyed since the caller took it.
+ * further each time, each timed into s[i], as the copies walk (through the
+ * space's last page table) or, with full, from the top each time; -EFAULT
+ * if one is not mapped, -EBADF if the space was destroyed since the caller
+ * took it.
  */
 int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
-		   u64 *s, unsigned int n)
+		   u64 *s, unsigned int n, bool full)
 {
 	unsigned int i;
 	int ret = 0;
@@ -824,7 +1151,9 @@ int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
 		unsigned long at = va + (i % pages) * PAGE_SIZE, pfn;
 		u64 t0 = rdtsc_ordered();
 
-		pfn = ev_walk_pfn(vm->mm, at, NULL);
+		if (full)
+			vm->walk_base = 1;
+		pfn = ev_vm_pfn(vm, at, NULL);
 		s[i] = rdtsc_ordered() - t0;
 		if (!pfn) {
 			ret = -EFAULT;
@@ -848,3 +1177,4 @@ void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n)
 		s[i] = rdtsc_ordered() - t0;
 	}
 }
+

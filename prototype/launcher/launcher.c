@@ -237,7 +237,7 @@ static void print_stats(int fd, const char *label)
 
 	if (ioctl(fd, EV_STATS, &st))
 		die("EV_STATS");
-	for (i = 0; i < st.nr_vcpus && i < 8; i++) {
+	for (i = 0; i < st.nr_vcpus && i < EV_MAX_VCPUS; i++) {
 		struct ev_vcpu_stats *v = &st.vcpu[i];
 
 		printf("launcher: vCPU %u stolen_ns=%llu preemptions=%llu kicks=%llu ipis=%llu wakeups=%llu upcalls=%llu timer_upcalls=%llu deferred=%llu idle_ns=%llu arm_to_upcall_ns=%llu stolen_sandbox_ns=%llu stolen_masked_ns=%llu kick_retries=%llu\n",
@@ -315,7 +315,7 @@ static pid_t start_reader(int fd, const char *label, int *ready)
 int main(int argc, char **argv)
 {
 	struct ev_create create = { .nr_vcpus = 1 };
-	struct carrier carriers[8];
+	struct carrier carriers[EV_MAX_VCPUS];
 	const char *cpus = NULL, *label = NULL, *group = NULL;
 	sigset_t all, old;
 	char cgroup[256];
@@ -348,7 +348,7 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (optind != argc - 1 || create.nr_vcpus < 1 || create.nr_vcpus > 8)
+	if (optind != argc - 1 || create.nr_vcpus < 1 || create.nr_vcpus > EV_MAX_VCPUS)
 		goto usage;
 	if (strlen(argv[optind]) >= sizeof(create.kernel)) {
 		fprintf(stderr, "launcher: kernel name too long\n");

@@ -82,46 +82,25 @@ SYM_FUNC_START(ev_stub_enter)
 SYM_FUNC_END(ev_stub_enter)
 
 /*
- * long ev_stub_cross(unsigned long svc, unsigned long a0, ..., a4)
- *
- * Called by sandbox code, on a sandbox stack.  Runs
- * ev_service_table[svc](vcpu, a0, ..., a4) on the carrier's Linux stack and
- * returns its result on the sandbox stack.  The sandbox stack pointer lives
- * in %rbp across the call, which the service, being C, preserves.
+ * The end of a crossing, once the service has returned its result in
+ * %rax (rbx is the vCPU, rbp the crossing's frame on the sandbox stack):
+ * back to the sandbox stack and to the caller, unless the service set the
+ * bail word.  name keeps the labels of its two uses apart.
  */
-SYM_FUNC_START(ev_stub_cross)
-	pushq	%rbp
-	movq	%rsp, %rbp
-	pushq	%rbx
-	movq	PER_CPU_VAR(ev_cur_vcpu), %rbx
-	testq	%rbx, %rbx
-	jz	.Lnot_a_carrier
-	cmpq	$EV_NR_SERVICES, %rdi
-	jae	.Lno_such_service
-	/* Clamp the index under speculation too (array_index_nospec). */
-	sbbq	%rax, %rax
-	andq	%rax, %rdi
-	leaq	ev_service_table(%rip), %rax
-	movq	(%rax, %rdi, 8), %rax
-	movq	%rbx, %rdi
-	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
-	CALL_NOSPEC rax
+.macro EV_CROSS_RETURN name
 	movq	EV_VCPU_BAIL(%rbx), %rcx
 	testq	%rcx, %rcx
-	jnz	.Lbail
+	jnz	.L\name\()_bail
 	leaq	-8(%rbp), %rsp
-.Lout:
+.L\name\()_out:
 	popq	%rbx
 	popq	%rbp
 	UNWIND_HINT_SAVE
 	RET
-.Lno_such_service:
-	movq	$-ENOSYS, %rax
-	jmp	.Lout
-.Lnot_a_carrier:
+.L\name\()_not_a_carrier:
 	movq	$-EPERM, %rax
-	jmp	.Lout
-.Lbail:
+	jmp	.L\name\()_out
+.L\name\()_bail:
 	movq	$-EINTR, %rax
 	cmpq	$EV_BAIL_SUSPEND, %rcx
 	jne	1f
@@ -145,7 +124,87 @@ SYM_FUNC_START(ev_stub_cross)
 	/* The same state as any return: objtool takes it from .Lout's. */
 	UNWIND_HINT_RESTORE
 	RET
+.endm
+
+/* The crossing's beginning: a frame, and the vCPU in rbx (none: -EPERM). */
+.macro EV_CROSS_ENTER name
+	pushq	%rbp
+	movq	%rsp, %rbp
+	pushq	%rbx
+	movq	PER_CPU_VAR(ev_cur_vcpu), %rbx
+	testq	%rbx, %rbx
+	jz	.L\name\()_not_a_carrier
+.endm
+
+/*
+ * long ev_stub_cross(unsigned long svc, unsigned long a0, ..., a4)
+ *
+ * Called by sandbox code, on a sandbox stack: a sandbox kernel links
+ * against this symbol, so the call is a direct one.  Runs
+ * ev_service_call(vcpu, a0, ..., a4, svc) on the carrier's Linux stack and
+ * returns its result on the sandbox stack.  The sandbox stack pointer
+ * lives in %rbp across the call, which the service, being C, preserves.
+ * The service number goes on the Linux stack as ev_service_call's seventh
+ * argument; ev_service_call picks the service with compares and direct
+ * calls, so the crossing has no indirect branch.
+ */
+SYM_FUNC_START(ev_stub_cross)
+	EV_CROSS_ENTER cross
+	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
+	pushq	%rdi
+	movq	%rbx, %rdi
+	call	ev_service_call
+	EV_CROSS_RETURN cross
 SYM_FUNC_END(ev_stub_cross)
+
+/*
+ * long ev_stub_cross_NAME(unsigned long svc, unsigned long a0, ..., a4)
+ *
+ * One for each service of ev_services.h: the crossing of ev_stub_cross,
+ * with a direct call of ev_svc_NAME where ev_stub_cross calls
+ * ev_service_call.  svc is not read (the argument registers line up with
+ * ev_stub_cross's).  A sandbox kernel calls these when it knows the
+ * service at compile time, which is almost always.
+ */
+.macro EV_CROSS_ONE name
+SYM_FUNC_START(ev_stub_cross_\name)
+	EV_CROSS_ENTER \name
+	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
+	movq	%rbx, %rdi
+	call	ev_svc_\name
+	EV_CROSS_RETURN \name
+SYM_FUNC_END(ev_stub_cross_\name)
+.endm
+
+#define EV_SERVICE(nr, name)	EV_CROSS_ONE name
+#include "ev_services.h"
+#undef EV_SERVICE
+
+/*
+ * long ev_stub_cross_table(unsigned long svc, unsigned long a0, ..., a4)
+ *
+ * The crossing as it was before ev_stub_cross: the service found in
+ * ev_service_table and called through a pointer (a retpoline, on this
+ * kernel), the index clamped under speculation too.  Kept so that
+ * calibration can time both in one boot (crossing.c); no sandbox calls it.
+ */
+SYM_FUNC_START(ev_stub_cross_table)
+	EV_CROSS_ENTER table
+	cmpq	$EV_NR_SERVICES, %rdi
+	jae	.Lno_such_service
+	/* Clamp the index under speculation too (array_index_nospec). */
+	sbbq	%rax, %rax
+	andq	%rax, %rdi
+	leaq	ev_service_table(%rip), %rax
+	movq	(%rax, %rdi, 8), %rax
+	movq	%rbx, %rdi
+	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
+	CALL_NOSPEC rax
+	EV_CROSS_RETURN table
+.Lno_such_service:
+	movq	$-ENOSYS, %rax
+	jmp	.Ltable_out
+SYM_FUNC_END(ev_stub_cross_table)
 
 /*
  * Where an interrupt sends a carrier that must die while it runs sandbox

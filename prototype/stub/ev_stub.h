@@ -18,8 +18,9 @@ struct ev_vcpu;
 /* fn is a long (*)(T *) for the T that arg points to. */
 long ev_stub_enter(struct ev_vcpu *v, const void *fn, void *arg,
 		   unsigned long sandbox_sp);
-long ev_stub_cross(unsigned long svc, unsigned long a0, unsigned long a1,
-		   unsigned long a2, unsigned long a3, unsigned long a4);
+/* The crossing as it was, through ev_service_table: for crossing.c to time. */
+long ev_stub_cross_table(unsigned long svc, unsigned long a0, unsigned long a1,
+			 unsigned long a2, unsigned long a3, unsigned long a4);
 /* Return ret from the crossing a suspend left; the frame is like ev_stub_enter's. */
 long ev_stub_resume(struct ev_vcpu *v, long ret);
 /* Not called: an interrupt returns to it (kick.c, ev_abandon_divert). */

@@ -211,20 +211,34 @@ long vostd_cursor_init(struct vostd_cursor *c, struct vostd_vmspace *vs,
 	return c->ops ? 0 : (c->err = -ENOMEM);
 }
 
-/* Send what is queued: one vm_batch crossing for the lot. */
-long vostd_cursor_flush(struct vostd_cursor *c)
+/*
+ * Send what is queued: one vm_batch crossing for the lot.  All but a
+ * cursor's last batch leave their TLB flush to the last (EV_BATCH_DEFER),
+ * so a cursor flushes once, when it is done: what it unmapped or made
+ * read-only is not to be relied on before vostd_cursor_finish (or
+ * vostd_cursor_flush) returns, as with OSTD's flusher.
+ */
+static long vostd_cursor_send(struct vostd_cursor *c, bool last)
 {
 	long ret;
 
 	if (c->err || !c->n)
 		return c->err;
-	ret = vostd_call(EV_SVC_VM_BATCH, c->vs->handle, (unsigned long)c->ops, c->n, 0, 0);
+	ret = vostd_call(EV_SVC_VM_BATCH, c->vs->handle, (unsigned long)c->ops, c->n,
+			 last ? 0 : EV_BATCH_DEFER, 0);
 	c->n = 0;
+	c->crossings++;
 	if (vostd_is_err(ret))
 		c->err = ret;
 	return c->err;
 }
 
+long vostd_cursor_flush(struct vostd_cursor *c)
+{
+	return vostd_cursor_send(c, true);
+}
+
+/* A full batch goes out (deferred) when the next op comes, so the last is always the finish's. */
 static long vostd_cursor_push(struct vostd_cursor *c, u32 op, unsigned long frame,
 			      unsigned int prot)
 {
@@ -232,10 +246,12 @@ static long vostd_cursor_push(struct vostd_cursor *c, u32 op, unsigned long fram
 		return c->err;
 	if (c->va >= c->end)
 		return c->err = -EINVAL;
+	if (c->n == c->batch && vostd_cursor_send(c, false))
+		return c->err;
 	c->ops[c->n++] = (struct ev_vm_op){ .op = op, .prot = prot, .va = c->va,
 					   .frame = frame };
 	c->va += VOSTD_PAGE_SIZE;
-	return c->n == c->batch ? vostd_cursor_flush(c) : 0;
+	return 0;
 }
 
 long vostd_cursor_map(struct vostd_cursor *c, void *frame, unsigned int prot)
@@ -260,6 +276,39 @@ long vostd_cursor_unmap(struct vostd_cursor *c, unsigned long len)
 	while (pages-- && !c->err)
 		vostd_cursor_push(c, EV_VM_OP_UNMAP, 0, 0);
 	return c->err;
+}
+
+/*
+ * Share len bytes from src's position with dst (OSTD's CursorMut::copy_from):
+ * every page mapped there in src's space is set to prot in it and mapped
+ * with prot at the same address in dst's, whose pages there must be
+ * unmapped; both move on by len.  What a fork does, in one vm_share
+ * crossing, after what either cursor has queued.
+ */
+long vostd_cursor_copy_from(struct vostd_cursor *dst, struct vostd_cursor *src,
+			    unsigned long len, unsigned int prot)
+{
+	long ret;
+
+	if (dst->err)
+		return dst->err;
+	if (src->err)
+		return dst->err = src->err;
+	if (dst->va != src->va || len & (VOSTD_PAGE_SIZE - 1) ||
+	    len > dst->end - dst->va || len > src->end - src->va)
+		return dst->err = -EINVAL;
+	if (!len)
+		return 0;
+	if (vostd_cursor_flush(src) || vostd_cursor_flush(dst))
+		return dst->err = src->err ? src->err : dst->err;
+	ret = vostd_call(EV_SVC_VM_SHARE, dst->vs->handle, src->vs->handle, dst->va,
+			 len / VOSTD_PAGE_SIZE, prot);
+	dst->crossings++;
+	if (vostd_is_err(ret))
+		return dst->err = ret;
+	dst->va += len;
+	src->va += len;
+	return 0;
 }
 
 long vostd_cursor_jump(struct vostd_cursor *c, unsigned long va)

@@ -44,8 +44,10 @@ long vostd_vm_query(struct vostd_vmspace *vs, unsigned long va, void **frame,
  * A cursor over [va, end) of an address space, as OSTD's CursorMut: it
  * maps, protects and unmaps at its position and moves forward.  Its work
  * reaches the endovisor in batches of up to batch operations, one crossing
- * and one TLB flush per batch; a batch of 1 crosses once per page.  Errors
- * stick: the first one is returned by every later call and by the finish.
+ * per batch, and one TLB flush for them all when the cursor finishes; a
+ * batch of 1 crosses once per page.  Errors stick: the first one is
+ * returned by every later call and by the finish.  crossings counts the
+ * calls it made.
  */
 struct vostd_cursor {
 	struct vostd_vmspace *vs;
@@ -53,6 +55,7 @@ struct vostd_cursor {
 	struct ev_vm_op *ops;
 	unsigned int n, batch;
 	long err;
+	unsigned long crossings;
 };
 
 long vostd_cursor_init(struct vostd_cursor *c, struct vostd_vmspace *vs,
@@ -61,6 +64,8 @@ long vostd_cursor_map(struct vostd_cursor *c, void *frame, unsigned int prot);
 long vostd_cursor_protect_next(struct vostd_cursor *c, unsigned long len,
 			       unsigned int prot);
 long vostd_cursor_unmap(struct vostd_cursor *c, unsigned long len);
+long vostd_cursor_copy_from(struct vostd_cursor *dst, struct vostd_cursor *src,
+			    unsigned long len, unsigned int prot);
 long vostd_cursor_jump(struct vostd_cursor *c, unsigned long va);
 long vostd_cursor_flush(struct vostd_cursor *c);
 long vostd_cursor_finish(struct vostd_cursor *c);

@@ -73,15 +73,38 @@ void vostd_upcall(void);
 void vostd_upcall_taken(void);
 
 /*
- * One service call through the stub.  A kick that arrived while the
- * carrier was in the service could not be taken there; take it now.
+ * The crossing of service svc: its own, a direct call with no dispatch,
+ * when svc is known at compile time (as it is but in the hostile kernel's
+ * calls of unknown numbers); the generic one otherwise.
  */
-static inline long vostd_call(unsigned long svc, unsigned long a0,
-			      unsigned long a1, unsigned long a2,
-			      unsigned long a3, unsigned long a4)
+static __always_inline long vostd_cross(unsigned long svc, unsigned long a0,
+					unsigned long a1, unsigned long a2,
+					unsigned long a3, unsigned long a4)
+{
+	if (__builtin_constant_p(svc)) {
+		switch (svc) {
+#define EV_SERVICE(nr, name)	case nr: return ev_stub_cross_##name(svc, a0, a1, a2, a3, a4);
+#include "ev_services.h"
+#undef EV_SERVICE
+		}
+	}
+	return ev_stub_cross(svc, a0, a1, a2, a3, a4);
+}
+
+/*
+ * One service call through the stub, counted in the vCPU's shared page.
+ * A kick that arrived while the carrier was in the service could not be
+ * taken there; take it now.
+ */
+static __always_inline long vostd_call(unsigned long svc, unsigned long a0,
+				       unsigned long a1, unsigned long a2,
+				       unsigned long a3, unsigned long a4)
 {
 	struct ev_vcpu_shared *sh = vostd_vcpu();
-	long ret = sh->cross(svc, a0, a1, a2, a3, a4);
+	long ret;
+
+	sh->calls++;
+	ret = vostd_cross(svc, a0, a1, a2, a3, a4);
 
 	if (unlikely(READ_ONCE(sh->kick_pending)) && !READ_ONCE(sh->upcall_mask))
 		vostd_upcall();

@@ -24,6 +24,22 @@ struct hostile_mem {
 void memory_cases(struct hostile_mem *m);
 void memory_race_ap(struct hostile_mem *m);
 void memory_fill(const char *what);
+long map_until_refused(void *frame, long *err);
+
+/* racing.c: caches and lock-free paths raced from two vCPUs */
+struct hostile_race {
+	u32 phase, ap_phase, step;
+	char *cache_blk;
+	long cache_before, cache_after;
+	char *blk;			/* free_copy: vCPU 0's block now, or NULL */
+	u32 copies, copies_done, copies_refused, copies_other;
+	u32 rebuild_copies, rebuild_refused;
+	long parent;			/* share: the space both race on */
+	void *frame;
+	u32 protects, protects_failed, churns;
+};
+void racing_cases(void);
+void racing_ap(void);
 
 /* The kernel's state, in the sandbox's globals: one per sandbox. */
 struct hostile {
@@ -33,6 +49,7 @@ struct hostile {
 	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
 	u32 race_done;		/* traps.c: vCPU 0's tenants are done, stop kicking */
 	struct hostile_mem mem;
+	struct hostile_race race;
 };
 
 static inline struct hostile *H(void)

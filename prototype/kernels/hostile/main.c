@@ -144,6 +144,10 @@ static void vcpu_cases(void)
 	expect("service_1000", -ENOSYS, call(1000, 0, 0, 0, 0));
 	expect("calibrate_unknown", -EINVAL, call(EV_SVC_CALIBRATE, 999, 0, 0, 0));
 	expect("calibrate_copy_bad_space", -EBADF, call(EV_SVC_CALIBRATE, EV_CAL_COPY, 0, 0, 0));
+	expect("calibrate_kmalloc_too_many", -EINVAL, call(EV_SVC_CALIBRATE, EV_CAL_KMALLOC, ~0UL, 0, 0));
+	expect("calibrate_owns_linux_memory", -EFAULT,
+	       call(EV_SVC_CALIBRATE, EV_CAL_OWNS, KERNEL_VA, 8, 1));
+	expect("calibrate_owns_huge", -EINVAL, call(EV_SVC_CALIBRATE, EV_CAL_OWNS, (unsigned long)blk, ~0UL, 0));
 	vostd_free(blk);
 }
 
@@ -394,6 +398,7 @@ static long after_teardown_began(void)
 	WRITE_ONCE(h->busy_fpu, f);
 	call(EV_SVC_VCPU_KICK, 0, 0, 0, 0);
 	memory_race_ap(&h->mem);
+	racing_ap();
 	while (!READ_ONCE(h->vcpu0_done))
 		vostd_idle();
 	/* vCPU 0 is on its way out: the sandbox ends when its entry returns. */
@@ -504,6 +509,7 @@ static long hostile_main(void)
 		fpu_cases();
 		hostile_registry_cases();
 		memory_cases(&h->mem);
+		racing_cases();
 		grant_quota_case();
 		vostd_println("HOSTILE vcpu0 done: %u cases, %u failed", h->cases, h->failed);
 		WRITE_ONCE(h->vcpu0_done, 1);

@@ -50,7 +50,7 @@ static struct ev_vm_op *map_ops(struct ev_vm_op *ops, unsigned long va, unsigned
  * Map frame at page after page of a new space until a map is refused: the
  * pages mapped, and the refusal in *err.  The space goes after.
  */
-static long map_until_refused(void *frame, long *err)
+long map_until_refused(void *frame, long *err)
 {
 	struct ev_vm_op *ops = map_ops(NULL, EV_TENANT_BASE, EV_BATCH_MAX, frame);
 	long vm = call(EV_SVC_VM_CREATE, 0, 0, 0, 0), n = 0, r = -ENOMEM;
