@@ -478,22 +478,56 @@ static u64 calls(void)
 	return READ_ONCE(vostd_vcpu()->calls);
 }
 
+/*
+ * The process a fork measurement forks: pages of data over FORK_FRAMES
+ * frames, each mapped many times over, so that the data stays in the
+ * cache and what is timed is page tables.  NULL if it cannot be made.
+ */
+static struct tenant *fork_parent(unsigned long pages, void ***frames)
+{
+	struct tenant *parent = tenant_new(0);
+	int i;
+
+	*frames = vostd_alloc(FORK_FRAMES * sizeof(void *), true);
+	if (!*frames || !parent)
+		goto fail;
+	for (i = 0; i < FORK_FRAMES; i++)
+		if (!((*frames)[i] = vostd_frame_alloc()))
+			goto fail;
+	if (!map_range(parent->vs, DATA_VA, pages, *frames, FORK_FRAMES, RW))
+		return parent;
+fail:
+	if (parent)
+		tenant_free(parent);
+	if (*frames) {
+		for (i = 0; i < FORK_FRAMES && (*frames)[i]; i++)
+			vostd_frame_free((*frames)[i]);
+		vostd_free(*frames);
+	}
+	return NULL;
+}
+
+static void fork_parent_free(struct tenant *parent, void **frames)
+{
+	int i;
+
+	tenant_free(parent);
+	for (i = 0; i < FORK_FRAMES; i++)
+		vostd_frame_free(frames[i]);
+	vostd_free(frames);
+}
+
 static void perf_fork(void)
 {
 	u64 fork_c[FORK_ROUNDS], cursor_c[FORK_ROUNDS], child_c[FORK_ROUNDS];
 	u64 parent_c[FORK_ROUNDS], unmap_c[FORK_ROUNDS], unmap_each_c[FORK_ROUNDS];
 	u64 child_f = 0, parent_f = 0, faults, calls0, fork_calls = 0, cursor_calls = 0;
 	unsigned long pt_calls = 0, cursor_pt_calls = 0;
-	void **frames = vostd_alloc(FORK_FRAMES * sizeof(void *), false);
-	struct tenant *parent = tenant_new(0), *child;
-	int r, i;
+	void **frames;
+	struct tenant *parent = fork_parent(FORK_PAGES, &frames), *child;
+	int r;
 
-	if (!frames || !parent)
-		goto fail;
-	for (i = 0; i < FORK_FRAMES; i++)
-		if (!(frames[i] = vostd_frame_alloc()))
-			goto fail;
-	if (map_range(parent->vs, DATA_VA, FORK_PAGES, frames, FORK_FRAMES, RW))
+	if (!parent)
 		goto fail;
 	for (r = 0; r < FORK_ROUNDS; r++) {
 		u64 t0;
@@ -554,10 +588,7 @@ static void perf_fork(void)
 	report_count("mem.parent_reread_faults", parent_f, "faults");
 	report("mem.unmap_64m", unmap_c, FORK_ROUNDS, "cycles", "linux.munmap_64m");
 	report("mem.unmap_64m_flush_each", unmap_each_c, FORK_ROUNDS, "cycles", "linux.munmap_64m");
-	tenant_free(parent);
-	for (i = 0; i < FORK_FRAMES; i++)
-		vostd_frame_free(frames[i]);
-	vostd_free(frames);
+	fork_parent_free(parent, frames);
 	return;
 fail:
 	vostd_println("mem: the fork measurement failed");
@@ -686,20 +717,18 @@ static void scale_owns(const char *prefix)
 static void scale_fork(unsigned int mib)
 {
 	unsigned long pages = mib * 256UL, crossings;
-	void **frames = vostd_alloc(FORK_FRAMES * sizeof(void *), false);
-	struct tenant *parent = tenant_new(0), *child;
+	void **frames;
+	struct tenant *parent = fork_parent(pages, &frames), *child;
 	u64 fork_c[SCALE_ROUNDS], unmap_c[SCALE_ROUNDS];
 	char key[40], base[40];
-	int r, i;
+	int r;
 
-	if (!frames || !parent)
+	if (!parent)
 		goto fail;
-	for (i = 0; i < FORK_FRAMES; i++)
-		if (!(frames[i] = vostd_frame_alloc()))
-			goto fail;
-	if (map_range(parent->vs, DATA_VA, pages, frames, FORK_FRAMES, RW) ||
-	    vostd_vm_activate(parent->vs))
+	if (vostd_vm_activate(parent->vs)) {
+		fork_parent_free(parent, frames);
 		goto fail;
+	}
 	for (r = 0; r < SCALE_ROUNDS; r++) {
 		u64 t0 = vostd_cycles();
 
@@ -719,10 +748,7 @@ static void scale_fork(unsigned int mib)
 	vostd_snprintf(base, sizeof(base), "linux.munmap_%um", mib);
 	report(key, unmap_c, SCALE_ROUNDS, "cycles", base);
 	vostd_vm_activate(NULL);
-	tenant_free(parent);
-	for (i = 0; i < FORK_FRAMES; i++)
-		vostd_frame_free(frames[i]);
-	vostd_free(frames);
+	fork_parent_free(parent, frames);
 	return;
 fail:
 	vostd_println("mem: the scale fork of %u MiB failed", mib);
