@@ -20,7 +20,8 @@
 #   make check   check the book against the logs and the code; write nothing
 #   make test    go vet, gofmt, every test (which boots the guest), and the
 #                check of the real book (which runs the bench if it has no logs);
-#                go test -short ./... runs the tests that boot nothing
+#                go test -short ./... runs those that boot nothing and
+#                start no browser
 #   make fuzz    the fuzz targets of the log parser, the placeholders and the
 #                scanners of the sources, FUZZTIME each (default 1m); make test runs their seeds only
 #   make clean   remove everything built

@@ -24,8 +24,13 @@ import (
 
 // chromium finds Debian's Chromium: $CHROMIUM, or the package's binary.
 // With none, the test is skipped, naming the package, or fails in CI.
+// With -short it is skipped: a browser test takes longer than all of
+// mkbook's other tests together.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("drives Chromium; run without -short")
+	}
 	bin := findChromium()
 	testenv.Need(t, bin != "", "Chromium (or set $CHROMIUM)", "chromium")
 	return bin
