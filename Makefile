@@ -6,7 +6,9 @@
 #                the console lands in prototype/.build/hello.log
 #   make bench   every measurement, BOOTS boots each (default 5): sched-perf,
 #                sched-fair and mem-perf; and scale, SCALE_BOOTS boots
-#                (default 3); logs in prototype/.build/SUITE-N.log
+#                (default 3); logs in prototype/.build/SUITE-N.log.  The
+#                defaults, and each suite's bound on a boot, are the suite's
+#                plan in internal/guest/run.go, which mkbook follows too
 #   make scale   how the costs grow: 1 to 100,000 heap blocks, 1 to 512
 #                frames, 2 and 16 vCPUs, 4 to 64 MiB forks, 1 to 64
 #                sandboxes; SCALE_BOOTS boots
@@ -17,17 +19,21 @@
 #                boot that failed and why; summary in prototype/.build/soak.log
 #   make check   check the book against the logs and the code; write nothing
 #   make test    go vet, gofmt, every test (which boots the guest), and the
-#                check of the real book (which runs the bench if it has no logs)
+#                check of the real book (which runs the bench if it has no logs);
+#                go test -short ./... runs those that boot nothing and
+#                start no browser
 #   make fuzz    the fuzz targets of the log parser, the placeholders and the
 #                scanners of the sources, FUZZTIME each (default 1m); make test runs their seeds only
 #   make clean   remove everything built
 GO ?= go
-BOOTS ?= 5
-SCALE_BOOTS ?= 3
+BOOTS ?=
+SCALE_BOOTS ?=
 SOAK ?= 20
 FUZZTIME ?= 1m
 BUILD := prototype/.build
 GUEST := $(GO) run ./tools/guest
+# -boots N where N is set; the suite's plan otherwise.
+boots = $(if $(1),-boots $(1))
 MKBOOK := $(GO) run ./cmd/mkbook
 
 .PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test \
@@ -42,19 +48,19 @@ sched-test:
 	$(GUEST) run sched-test
 
 sched-perf:
-	$(GUEST) run -boots $(BOOTS) sched-perf
+	$(GUEST) run $(call boots,$(BOOTS)) sched-perf
 
 sched-fair:
-	$(GUEST) run -boots $(BOOTS) -timeout 10m sched-fair
+	$(GUEST) run $(call boots,$(BOOTS)) sched-fair
 
 mem-test:
 	$(GUEST) run mem-test
 
 mem-perf:
-	$(GUEST) run -boots $(BOOTS) -timeout 15m mem-perf
+	$(GUEST) run $(call boots,$(BOOTS)) mem-perf
 
 scale:
-	$(GUEST) run -boots $(SCALE_BOOTS) -timeout 10m scale
+	$(GUEST) run $(call boots,$(SCALE_BOOTS)) scale
 
 proc-test:
 	$(GUEST) run proc-test
@@ -71,13 +77,13 @@ bench: hello sched-perf sched-fair mem-perf scale
 $(BUILD)/hello.log:
 	$(GUEST) run hello
 $(BUILD)/sched-perf-1.log:
-	$(GUEST) run -boots $(BOOTS) sched-perf
+	$(GUEST) run $(call boots,$(BOOTS)) sched-perf
 $(BUILD)/sched-fair-1.log:
-	$(GUEST) run -boots $(BOOTS) -timeout 10m sched-fair
+	$(GUEST) run $(call boots,$(BOOTS)) sched-fair
 $(BUILD)/mem-perf-1.log:
-	$(GUEST) run -boots $(BOOTS) -timeout 15m mem-perf
+	$(GUEST) run $(call boots,$(BOOTS)) mem-perf
 $(BUILD)/scale-1.log:
-	$(GUEST) run -boots $(SCALE_BOOTS) -timeout 10m scale
+	$(GUEST) run $(call boots,$(SCALE_BOOTS)) scale
 $(BUILD)/proc-test.log:
 	$(GUEST) run proc-test
 $(BUILD)/hostile.log:

@@ -83,7 +83,7 @@ func (b *book) readTOC() ([]*chapter, error) {
 	toc := filepath.Join(b.c.src, "SUMMARY.md")
 	text, err := readSource(b.path(toc))
 	if err != nil {
-		return nil, fmt.Errorf("table of contents: %v", err)
+		return nil, fmt.Errorf("table of contents: %w", err)
 	}
 	var chapters []*chapter
 	pages := map[string]int{} // page, lower case, to the line naming it
@@ -143,7 +143,7 @@ func load(c config) (*book, error) {
 	}
 	b.chapters = chapters
 	if b.index, err = buildIndex(b.path(".")); err != nil {
-		return nil, fmt.Errorf("reading the sources: %v", err)
+		return nil, fmt.Errorf("reading the sources: %w", err)
 	}
 	if b.srcGroups, err = b.sourceGroups(b.index); err != nil {
 		return nil, err

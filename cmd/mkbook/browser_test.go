@@ -15,13 +15,28 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"endovisor/internal/testenv"
+
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
 // chromium finds Debian's Chromium: $CHROMIUM, or the package's binary.
-func chromium() string {
+// With none, the test is skipped, naming the package, or fails in CI.
+// With -short it is skipped: a browser test takes longer than all of
+// mkbook's other tests together.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("drives Chromium; run without -short")
+	}
+	bin := findChromium()
+	testenv.Need(t, bin != "", "Chromium (or set $CHROMIUM)", "chromium")
+	return bin
+}
+
+func findChromium() string {
 	if p := os.Getenv("CHROMIUM"); p != "" {
 		return p
 	}
@@ -76,10 +91,7 @@ func browser(t *testing.T, bin string) context.Context {
 // which links to both its figures; print.html has no id twice; and every
 // internal link of every page lands on a page and an anchor that exist.  Screenshots go to $EV_SCREENSHOTS if set.
 func TestSiteInBrowser(t *testing.T) {
-	bin := chromium()
-	if bin == "" {
-		t.Fatal("no Chromium: install Debian's chromium package (.ci/run does), or set $CHROMIUM")
-	}
+	bin := chromium(t)
 	root := fixture(t, "good")
 	if code := run([]string{"-root", root, "-logs-only", "build"}, io.Discard, os.Stderr); code != 0 {
 		t.Fatalf("mkbook build: exit %d", code)

@@ -150,7 +150,7 @@ type claim struct {
 func (k claimKind) resolve(b *book, args []string) (use, error) {
 	c, err := b.parseClaim(args)
 	if err != nil {
-		return use{}, fmt.Errorf("%v (want %s)", err, k.usage())
+		return use{}, fmt.Errorf("%w (want %s)", err, k.usage())
 	}
 	c.eval()
 	u := use{claim: c, aggs: append(c.x.aggs(), c.y.aggs()...)}

@@ -49,7 +49,7 @@ var (
 	tagName    = regexp.MustCompile(`^(struct|union|enum) ([A-Za-z_][A-Za-z0-9_]*)$`)
 	dotted     = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)(\(\))?$`)
 	makeTarget = regexp.MustCompile(`^make ([A-Za-z0-9_.-]+)$`)
-	pathName   = regexp.MustCompile(`^(prototype|tools|cmd|book|testdata)/[^\s]*$`)
+	pathName   = regexp.MustCompile(`^(prototype|tools|cmd|internal|book|testdata)/[^\s]*$`)
 	chapterRef = regexp.MustCompile(`(?i)\bchapters?\s+(\d+)((?:(?:,\s+|,?\s+and\s+|\s+to\s+)\d+)*)`)
 	numberRE   = regexp.MustCompile(`\d+`)
 )
@@ -106,7 +106,7 @@ func (b *book) linkNames(ch *chapter) ([]edit, error) {
 		}
 		l, err := b.codeName(text, qual)
 		if err != nil {
-			return nil, fmt.Errorf("%s: `%s`: %v", at, text, err)
+			return nil, fmt.Errorf("%s: `%s`: %w", at, text, err)
 		}
 		if l == nil {
 			continue

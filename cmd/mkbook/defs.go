@@ -14,7 +14,7 @@ import (
 )
 
 // The definition index: every name the sources define, with its file and
-// lines, read from prototype/, cmd/, tools/ and the top Makefile (not
+// lines, read from prototype/, cmd/, internal/, tools/ and the top Makefile (not
 // tests, fixtures or the build's output).  Listings ({{code}}) and the
 // code names of the prose resolve through it.  C and assembly are read by
 // a scanner at file scope (cdefs.go, asmdefs.go), Go by go/parser
@@ -94,7 +94,7 @@ type defIndex struct {
 const maxSourceFile = 1 << 20
 
 // sourceRoots are where the index looks, below the root.
-var sourceRoots = []string{"prototype", "cmd", "tools", "Makefile"}
+var sourceRoots = []string{"prototype", "cmd", "internal", "tools", "Makefile"}
 
 // isSourcePath: a file the index reads, by its slash path from the root.
 func isSourcePath(p string) bool {

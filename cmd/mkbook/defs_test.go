@@ -264,7 +264,7 @@ func TestIndexOfTheTree(t *testing.T) {
 		{"prototype/endovisor/vcpu.c", "ev_cur_vcpu", kVar},
 		{"prototype/endovisor/registry.c", "ev_registry_lock", kVar},
 		{"prototype/kernelet/sched.c", "kl_schedule", kFunc},
-		{"tools/guest/build.go", "buildTenants", kFunc},
+		{"internal/guest/build.go", "buildTenants", kFunc},
 		{"Makefile", "bench", kTarget},
 	} {
 		found := false

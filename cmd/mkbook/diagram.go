@@ -124,7 +124,7 @@ func (k diagramKind) resolve(b *book, args []string) (use, error) {
 	file := filepath.Join(b.c.src, "diagrams", name+".svg")
 	svg, title, err := readDiagram(b.path(file), "d-"+name+"-")
 	if err != nil {
-		return use{}, fmt.Errorf("%s: %v", file, err)
+		return use{}, fmt.Errorf("%s: %w", file, err)
 	}
 	n := 1
 	for _, ch := range b.diagrams {
@@ -212,7 +212,7 @@ func rewriteSVG(data []byte, prefix string) (string, string, error) {
 			if errors.As(err, &se) {
 				return "", "", fmt.Errorf("line %d: not well-formed XML: %s", se.Line, se.Msg)
 			}
-			return "", "", fmt.Errorf("line %d: %v", line(), err)
+			return "", "", fmt.Errorf("line %d: %w", line(), err)
 		}
 		switch t := tok.(type) {
 		case xml.ProcInst:

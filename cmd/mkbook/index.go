@@ -157,7 +157,7 @@ func (b *book) checkIndex() error {
 	}
 	data, err := os.ReadFile(b.path("INDEX.md"))
 	if err != nil {
-		return fmt.Errorf("INDEX.md: %v: run go run ./cmd/mkbook -logs-only index", err)
+		return fmt.Errorf("INDEX.md: %w: run go run ./cmd/mkbook -logs-only index", err)
 	}
 	if have := string(data); have != want {
 		hl, wl := strings.Split(have, "\n"), strings.Split(want, "\n")

@@ -21,11 +21,8 @@ import (
 // element carries an event handler, or if any link leads anywhere but to
 // a file of the site or the web.
 func TestInjectionInBrowser(t *testing.T) {
-	bin := chromium()
-	if bin == "" {
-		t.Fatal("no Chromium: install Debian's chromium package (.ci/run does), or set $CHROMIUM")
-	}
-	ar, err := txtar.ParseFile("../../testdata/scripts/mkbook_injection.txtar")
+	bin := chromium(t)
+	ar, err := txtar.ParseFile("testdata/scripts/mkbook_injection.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}

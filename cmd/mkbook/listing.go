@@ -66,7 +66,7 @@ func (k codeKind) resolve(b *book, args []string) (use, error) {
 func (k codeKind) resolveRaw(b *book, raw string) (use, error) {
 	spec, err := parseListing(raw)
 	if err != nil {
-		return use{}, fmt.Errorf("%v; want %s", err, k.usage())
+		return use{}, fmt.Errorf("%w; want %s", err, k.usage())
 	}
 	l, err := b.listing(spec)
 	if err != nil {
@@ -138,7 +138,7 @@ func parseListing(raw string) (*listingSpec, error) {
 	compile := func(k int) (*lineRegexp, error) {
 		re, err := compileShort(words[k])
 		if err != nil {
-			return nil, fmt.Errorf("/%s/: %v", words[k], err)
+			return nil, fmt.Errorf("/%s/: %w", words[k], err)
 		}
 		return &lineRegexp{src: words[k], re: re}, nil
 	}
@@ -179,7 +179,7 @@ func parseListing(raw string) (*listingSpec, error) {
 		i++
 		a, b, err := pair()
 		if err != nil {
-			return nil, fmt.Errorf("omit: %v", err)
+			return nil, fmt.Errorf("omit: %w", err)
 		}
 		s.omits = append(s.omits, [2]*lineRegexp{a, b})
 		if len(s.omits) > maxOmits {

@@ -82,7 +82,7 @@ func (b *book) expand(ch *chapter) (string, error) {
 		}
 		u, err := b.placeholder(ph[2 : len(ph)-2])
 		if err != nil {
-			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
+			return "", fmt.Errorf("%s: %s: %w", at, ph, err)
 		}
 		u.at, u.ph = at, ph
 		if u.claim != nil && s.where(m.start, m.stop) != "prose" {
@@ -90,7 +90,7 @@ func (b *book) expand(ch *chapter) (string, error) {
 		}
 		repl, err := ch.splice(s.where(m.start, m.stop), u, block)
 		if err != nil {
-			return "", fmt.Errorf("%s: %s: %v", at, ph, err)
+			return "", fmt.Errorf("%s: %s: %w", at, ph, err)
 		}
 		edits = append(edits, edit{m.start, m.stop, repl})
 		ch.refs = append(ch.refs, u.refs...)
@@ -362,7 +362,7 @@ func (b *book) baseline(a *figlog.Aggregate) (*figlog.Aggregate, error) {
 	}
 	c, err := b.suiteFigure(a.Suite, name)
 	if err != nil {
-		return nil, fmt.Errorf("the baseline of %s: %v", a.Key, err)
+		return nil, fmt.Errorf("the baseline of %s: %w", a.Key, err)
 	}
 	if c.Unit != a.Unit {
 		return nil, fmt.Errorf("the baseline %s of %s is in %s, but %s is in %s", name, a.Key, c.Unit, a.Key, a.Unit)

@@ -96,7 +96,7 @@ func stripTags(s string) string {
 func chapterHTML(ch *chapter, prefix string) (string, []section, error) {
 	var body bytes.Buffer
 	if err := md.Convert([]byte(ch.body), &body); err != nil {
-		return "", nil, fmt.Errorf("%s: %v", ch.src, err)
+		return "", nil, fmt.Errorf("%s: %w", ch.src, err)
 	}
 	s, err := ch.fill(body.String())
 	if err != nil {

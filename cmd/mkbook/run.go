@@ -1,25 +1,19 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
+	"endovisor/internal/guest"
 	"endovisor/tools/figlog"
 )
 
-var (
-	// The guest runner's line for a boot that went well.
-	bootLine = regexp.MustCompile(`^guest: (\S+) boot (\d+)/(\d+) ok in (\S+):`)
-	// A boot's number at the end of a log's name: SUITE-3.log.
-	bootSuffixRE = regexp.MustCompile(`-[1-9][0-9]*$`)
-)
+// A boot's number at the end of a log's name: SUITE-3.log.
+var bootSuffixRE = regexp.MustCompile(`-[1-9][0-9]*$`)
 
 // referencedSuites lists, in order of first use, the suites the chapters of
 // the table of contents draw figures from.
@@ -31,8 +25,9 @@ func referencedSuites(c config) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	var suites []string
-	// A suite is run as a make target: a name like -f or A=B would be
-	// an option or a variable to make, and is refused.
+	// A suite names its logs, SUITE.log or SUITE-N.log: a name that
+	// would read another suite's boots, or leave the logs directory, is
+	// refused.
 	var bad error
 	add := func(s string) {
 		if s != "" && !seen[s] {
@@ -90,8 +85,25 @@ func logfileSuite(c config, ref string) string {
 	return base
 }
 
-// runSuites runs, with make, every suite the book uses that has no logs
-// yet (every one, with -fresh), printing a line per boot and per suite.
+// bootSuite runs one suite's boots, its logs going to logs, and reports
+// each boot to progress.  Tests put a fake in its place.
+var bootSuite = func(root, logs, suite string, progress guest.Progress) error {
+	p, err := guest.New(root, progress)
+	if err != nil {
+		return err
+	}
+	unlock, err := p.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = p.Run(suite, guest.PlanOf(suite), filepath.Join(logs, suite+".log"))
+	return err
+}
+
+// runSuites runs, through the guest pipeline (internal/guest), every suite
+// the book uses that has no logs yet (every one, with -fresh), printing a
+// line per boot and per suite.
 func runSuites(c config, progress io.Writer) error {
 	suites, err := referencedSuites(c)
 	if err != nil {
@@ -106,50 +118,32 @@ func runSuites(c config, progress io.Writer) error {
 		if !c.fresh && len(logs) > 0 {
 			continue
 		}
-		if err := runSuite(b, s, progress); err != nil {
-			return err
+		start := time.Now()
+		fmt.Fprintf(progress, "mkbook: suite %s: running its boots\n", s)
+		if err := bootSuite(b.path("."), b.path(c.logs), s, suiteProgress{progress, s}); err != nil {
+			return fmt.Errorf("suite %s: %w", s, err)
 		}
+		fmt.Fprintf(progress, "mkbook: suite %s: done in %s\n", s, time.Since(start).Round(time.Second))
 	}
 	return nil
 }
 
-func runSuite(b *book, suite string, progress io.Writer) error {
-	start := time.Now()
-	outName := filepath.Join(b.path(b.c.logs), "mkbook-"+suite+".out")
-	if err := os.MkdirAll(filepath.Dir(outName), 0o755); err != nil {
-		return err
-	}
-	out, err := os.Create(outName)
-	if err != nil {
-		return err
-	}
-	defer out.Close()
-	fmt.Fprintf(progress, "mkbook: suite %s: running make %s (output in %s)\n", suite, suite, b.rel(outName))
-	cmd := exec.Command("make", "-C", b.path("."), suite)
-	pipe, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	var tail []string
-	sc := bufio.NewScanner(pipe)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		line := sc.Text()
-		fmt.Fprintln(out, line)
-		if tail = append(tail, line); len(tail) > 30 {
-			tail = tail[1:]
-		}
-		if m := bootLine.FindStringSubmatch(line); m != nil {
-			fmt.Fprintf(progress, "mkbook: suite %s: boot %s/%s ok in %s\n", m[1], m[2], m[3], m[4])
-		}
-	}
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("make %s failed (%v); the end of its output:\n%s", suite, err, strings.Join(tail, "\n"))
-	}
-	fmt.Fprintf(progress, "mkbook: suite %s: done in %s\n", suite, time.Since(start).Round(time.Second))
-	return nil
+// suiteProgress prints what the guest pipeline reports of one suite's
+// run, a line each.
+type suiteProgress struct {
+	w     io.Writer
+	suite string
+}
+
+func (p suiteProgress) Step(msg string) {
+	fmt.Fprintf(p.w, "mkbook: suite %s: %s\n", p.suite, msg)
+}
+
+func (p suiteProgress) Booted(b guest.Boot) {
+	fmt.Fprintf(p.w, "mkbook: suite %s: boot %d/%d ok in %.1fs\n", b.Suite, b.N, b.Of, b.Elapsed.Seconds())
+}
+
+func (p suiteProgress) Retried(b guest.Boot) {
+	fmt.Fprintf(p.w, "mkbook: suite %s: boot %d/%d broken by the emulator (%s), booting again; its console is in %s\n",
+		b.Suite, b.N, b.Of, b.Emulator, b.Log)
 }

@@ -156,7 +156,7 @@ func (c *interrupt) swap(out, next, old string) error {
 	if err := os.Rename(next, out); err != nil {
 		if had {
 			if err2 := os.Rename(old, out); err2 != nil {
-				return fmt.Errorf("%v; and the old site could not be put back from %s: %v", err, old, err2)
+				return fmt.Errorf("%w; and the old site could not be put back from %s: %w", err, old, err2)
 			}
 		}
 		return err

@@ -1,23 +1,21 @@
-// Command guest is the prototype's guest pipeline. It fetches the pinned
-// Debian guest kernel, builds the endovisor, the sandbox kernels and the
-// guest programs against it, packs an initramfs, and boots QEMU, writing
-// each boot's console to a log under prototype/.build/.
+// Command guest runs the prototype's guest pipeline (internal/guest) from
+// the command line: make's targets call it, and it prints how the pipeline
+// goes on stderr.
 //
 // Usage:
 //
 //	guest deps                 check the Debian packages (installs them as root)
 //	guest kernel               fetch and unpack the pinned guest kernel
 //	guest build                build the modules, programs and initramfs
-//	guest run [-boots N] [-out DIR/SUITE.log] SUITE
-//	                           build, then boot N times running SUITE
+//	guest run [-boots N] [-timeout D] [-out DIR/SUITE.log] SUITE
+//	                           build, then boot N times running SUITE (the
+//	                           suite's own number and bound by default,
+//	                           guest.PlanOf), and print its figures
 //	guest survey [-boots N] MODEL...
 //	                           boot the hello suite N times per CPU model
 //	guest soak [-rounds N] SUITE...
 //	                           boot each SUITE once per round, N rounds,
 //	                           reporting every boot that failed and why
-//
-// Every command runs the ones before it that it needs; each step is cheap
-// when its output is already up to date.
 package main
 
 import (
@@ -25,33 +23,28 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
+	"strings"
+	"time"
+
+	"endovisor/internal/guest"
 )
 
-// paths names everything the pipeline reads and writes, relative to the
-// repository root.
-type paths struct {
-	root  string // repository root
-	proto string // prototype/
-	build string // prototype/.build/
-}
+// stderrProgress prints the pipeline's progress, a line each, on stderr.
+type stderrProgress struct{}
 
-func newPaths(root string) paths {
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		fatalf("%v", err)
-	}
-	proto := filepath.Join(abs, "prototype")
-	return paths{root: abs, proto: proto, build: filepath.Join(proto, ".build")}
-}
-
-func fatalf(format string, args ...any) {
+func say(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "guest: "+format+"\n", args...)
-	os.Exit(1)
 }
 
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "guest: "+format+"\n", args...)
+func (stderrProgress) Step(msg string) { say("%s", msg) }
+
+func (stderrProgress) Booted(b guest.Boot) {
+	say("%s boot %d/%d ok in %.1fs: %s", b.Suite, b.N, b.Of, b.Elapsed.Seconds(), b.Log)
+}
+
+func (stderrProgress) Retried(b guest.Boot) {
+	say("%s boot %d/%d failed, and %s (%s); its console is in %s; booting again",
+		b.Suite, b.N, b.Of, b.Emulator, strings.SplitN(b.Err.Error(), "\n", 2)[0], b.Log)
 }
 
 func main() {
@@ -65,68 +58,71 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	p := newPaths(*root)
-	if err := os.MkdirAll(p.build, 0o755); err != nil {
-		fatalf("%v", err)
-	}
-	args := flag.Args()[1:]
-	unlock, err := lockBuild(p)
+	p, err := guest.New(*root, stderrProgress{})
 	if err != nil {
-		fatalf("%v", err)
+		say("%v", err)
+		os.Exit(1)
 	}
-	defer unlock()
-	switch flag.Arg(0) {
+	unlock, err := p.Lock()
+	if err != nil {
+		say("%v", err)
+		os.Exit(1)
+	}
+	err = command(p, flag.Arg(0), flag.Args()[1:])
+	unlock()
+	if err != nil {
+		say("%v", err)
+		os.Exit(1)
+	}
+}
+
+func command(p *guest.Pipeline, name string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ExitOnError)
+	switch name {
 	case "deps":
-		err = ensureDeps()
+		return p.Deps()
 	case "kernel":
-		_, err = prepare(p, false)
+		return p.Kernel()
 	case "build":
-		_, err = prepare(p, true)
+		return p.Build()
 	case "run":
-		err = cmdRun(p, args)
-	case "survey":
-		err = cmdSurvey(p, args)
-	case "soak":
-		err = cmdSoak(p, args)
-	default:
-		flag.Usage()
-		os.Exit(2)
-	}
-	if err != nil {
-		unlock()
-		fatalf("%v", err)
-	}
-}
-
-// lockBuild takes the build directory for this process alone: two guest
-// runs at once would build over each other, and their boots would share two
-// processors and perturb each other's measurements.
-func lockBuild(p paths) (func(), error) {
-	f, err := os.OpenFile(filepath.Join(p.build, "lock"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		logf("waiting for another guest run to finish")
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-			return nil, err
+		boots := fs.Int("boots", 0, "number of boots (default: the suite's)")
+		timeout := fs.Duration("timeout", 0, "bound on one boot (default: the suite's)")
+		out := fs.String("out", "", "log file, named SUITE.log (default prototype/.build/SUITE.log)")
+		fs.Parse(args)
+		if fs.NArg() != 1 || *boots < 0 {
+			return fmt.Errorf("usage: guest run [-boots N] [-timeout D] [-out FILE] SUITE")
 		}
+		suite := fs.Arg(0)
+		plan := guest.PlanOf(suite)
+		if *boots > 0 {
+			plan.Boots = *boots
+		}
+		if *timeout > 0 {
+			plan.Timeout = *timeout
+		}
+		log, err := p.Run(suite, plan, *out)
+		if err != nil {
+			return err
+		}
+		return guest.PrintSummary(os.Stdout, filepath.Dir(log), suite)
+	case "survey":
+		boots := fs.Int("boots", 10, "boots per model")
+		fs.Parse(args)
+		if fs.NArg() == 0 || *boots < 1 {
+			return fmt.Errorf("usage: guest survey [-boots N] MODEL...")
+		}
+		return p.Survey(fs.Args(), *boots, os.Stdout)
+	case "soak":
+		rounds := fs.Int("rounds", 20, "boots of each suite")
+		timeout := fs.Duration("timeout", 15*time.Minute, "bound on one boot")
+		fs.Parse(args)
+		if fs.NArg() == 0 || *rounds < 1 {
+			return fmt.Errorf("usage: guest soak [-rounds N] SUITE...")
+		}
+		return p.Soak(fs.Args(), *rounds, *timeout, os.Stdout)
 	}
-	return func() { f.Close() }, nil
-}
-
-// prepare runs the steps every boot needs: packages, kernel and, if
-// build is set, modules, programs and the initramfs.
-func prepare(p paths, build bool) (*kernel, error) {
-	if err := ensureDeps(); err != nil {
-		return nil, err
-	}
-	k, err := fetchKernel(p)
-	if err != nil || !build {
-		return k, err
-	}
-	if err := buildAll(p, k); err != nil {
-		return nil, err
-	}
-	return k, nil
+	flag.Usage()
+	os.Exit(2)
+	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package guest
 
 import (
 	"bufio"
@@ -23,7 +23,7 @@ var objM = regexp.MustCompile(`(?m)^obj-m\s*:=\s*(\S+)\.o\s*$`)
 
 // findModules lists the endovisor first (the others link against its
 // symbols), then every sandbox kernel in prototype/kernels/.
-func findModules(p paths) ([]module, error) {
+func findModules(p *Pipeline) ([]module, error) {
 	kbuilds, _ := filepath.Glob(filepath.Join(p.proto, "kernels", "*", "Kbuild"))
 	sort.Strings(kbuilds)
 	kbuilds = append([]string{filepath.Join(p.proto, "endovisor", "Kbuild")}, kbuilds...)
@@ -46,7 +46,7 @@ func findModules(p paths) ([]module, error) {
 // mirror fills dir with a link to every C, assembly, header and make
 // fragment of prototype/, at the same relative path, so that Kbuild writes
 // its objects into dir and never into the source tree.
-func mirror(p paths, dir string) error {
+func mirror(p *Pipeline, dir string) error {
 	want := map[string]bool{}
 	err := filepath.WalkDir(p.proto, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -93,7 +93,7 @@ func mirror(p paths, dir string) error {
 
 // buildModule runs Kbuild for one module; a compiler, objtool or modpost
 // warning fails the build, as an error would.
-func buildModule(p paths, k *kernel, m module, extraSymbols string, tenants []string) error {
+func buildModule(p *Pipeline, k *kernel, m module, extraSymbols string, tenants []string) error {
 	if err := os.MkdirAll(m.dir, 0o755); err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func checkSandboxImports(ko string) error {
 }
 
 // buildAll builds every module, every guest program and the initramfs.
-func buildAll(p paths, k *kernel) error {
+func buildAll(p *Pipeline, k *kernel) error {
 	mods, err := findModules(p)
 	if err != nil {
 		return err
@@ -197,7 +197,7 @@ func buildAll(p paths, k *kernel) error {
 		}
 		kos = append(kos, ko)
 	}
-	logf("built %d modules against %s", len(mods), k.version)
+	p.logf("built %d modules against %s", len(mods), k.version)
 	progs, err := buildPrograms(p)
 	if err != nil {
 		return err
@@ -217,7 +217,7 @@ var tenantFlags = []string{"-static", "-nostdlib", "-ffreestanding", "-fno-pie",
 
 // buildTenants builds every prototype/tenants/*.c, with the tenants'
 // library, into .build/tenants/NAME.elf, and returns those paths.
-func buildTenants(p paths) ([]string, error) {
+func buildTenants(p *Pipeline) ([]string, error) {
 	dir := filepath.Join(p.proto, "tenants")
 	out := filepath.Join(p.build, "tenants")
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -272,7 +272,7 @@ var programs = []program{
 	{"scale", "scale"},
 }
 
-func buildPrograms(p paths) ([]string, error) {
+func buildPrograms(p *Pipeline) ([]string, error) {
 	bin := filepath.Join(p.build, "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package main
+package guest
 
 import (
 	"debug/elf"
@@ -64,7 +64,7 @@ var deps = []dep{
 
 // ensureDeps installs the missing packages when run as root, and otherwise
 // says exactly what to install.
-func ensureDeps() error {
+func (p *Pipeline) ensureDeps() error {
 	var missing []string
 	for _, d := range deps {
 		if !d.present() {
@@ -78,7 +78,7 @@ func ensureDeps() error {
 		return fmt.Errorf("missing Debian packages; run as root: apt-get install --no-install-recommends %s",
 			strings.Join(missing, " "))
 	}
-	logf("installing %s", strings.Join(missing, " "))
+	p.logf("installing %s", strings.Join(missing, " "))
 	install := func() error {
 		return run("", nil, "apt-get", append([]string{"install", "-y", "-q", "--no-install-recommends"}, missing...)...)
 	}
@@ -108,7 +108,7 @@ func run(dir string, env []string, name string, args ...string) error {
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Env = append(cmd.Env, "DEBIAN_FRONTEND=noninteractive")
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s %s: %v", name, strings.Join(args, " "), err)
+		return fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
 	}
 	return nil
 }
@@ -120,7 +120,7 @@ func output(dir string, env []string, name string, args ...string) (string, erro
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return string(out), fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		return string(out), fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, out)
 	}
 	return string(out), nil
 }

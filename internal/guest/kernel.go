@@ -1,4 +1,4 @@
-package main
+package guest
 
 import (
 	"bufio"
@@ -22,7 +22,7 @@ type pin struct {
 	abi, version, suite, flavour string
 }
 
-func readPin(p paths) (pin, error) {
+func readPin(p *Pipeline) (pin, error) {
 	name := filepath.Join(p.proto, "guest", "kernel.pin")
 	f, err := os.Open(name)
 	if err != nil {
@@ -83,7 +83,7 @@ func debianMirror() string {
 // fetchKernel downloads the pinned .debs with apt-get, using a sources list
 // and state directory of its own so that the machine's apt setup is never
 // touched, and unpacks them into one tree.
-func fetchKernel(p paths) (*kernel, error) {
+func fetchKernel(p *Pipeline) (*kernel, error) {
 	pn, err := readPin(p)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func fetchKernel(p paths) (*kernel, error) {
 		"-o", "Dir::Cache=" + filepath.Join(apt, "cache"),
 		"-o", "APT::Sandbox::User=root",
 	}
-	logf("fetching guest kernel %s from %s %s", pn.version, mirror, pn.suite)
+	p.logf("fetching guest kernel %s from %s %s", pn.version, mirror, pn.suite)
 	if _, err := output("", nil, "apt-get", append(opts, "-q", "update")...); err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func fetchKernel(p paths) (*kernel, error) {
 	if err := os.WriteFile(stamp, []byte(pn.version+"\n"), 0o644); err != nil {
 		return nil, err
 	}
-	logf("guest kernel %s unpacked in %s", pn.version, kroot)
+	p.logf("guest kernel %s unpacked in %s", pn.version, kroot)
 	return k, nil
 }
 

@@ -1,4 +1,4 @@
-package main
+package guest
 
 import (
 	"bufio"
@@ -60,7 +60,7 @@ func (c *cpio) file(name, src string, mode uint32) {
 // packInitramfs writes .build/initramfs.cpio: busybox, /init and the suites
 // from prototype/guest/, the guest programs in /bin and the modules in
 // /lib/ev.
-func packInitramfs(p paths, kos, progs []string) error {
+func packInitramfs(p *Pipeline, kos, progs []string) error {
 	bb, err := busyboxPath()
 	if err != nil {
 		return err

@@ -1,12 +1,10 @@
-package main
+package guest
 
 import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +39,7 @@ const (
 )
 
 // cpuModel reads the TCG CPU model chosen by the survey.
-func cpuModel(p paths) (string, error) {
+func cpuModel(p *Pipeline) (string, error) {
 	name := filepath.Join(p.proto, "guest", "cpu-model")
 	b, err := os.ReadFile(name)
 	if err != nil {
@@ -58,7 +56,7 @@ func cpuModel(p paths) (string, error) {
 // chooseAccel probes KVM once per build directory: a guest that boots to
 // user space within the bound means KVM works.  The answer is cached in
 // .build/accel so that every later boot uses the same.
-func chooseAccel(p paths, k *kernel) (accel, error) {
+func chooseAccel(p *Pipeline, k *kernel) (accel, error) {
 	model, err := cpuModel(p)
 	if err != nil {
 		return accel{}, err
@@ -105,6 +103,7 @@ type bootResult struct {
 	err      error
 	sawProbe bool
 	emulator string // why the failure is the emulator's, if it is (emulatorFault)
+	attempt  int
 	elapsed  time.Duration
 }
 
@@ -135,7 +134,7 @@ func hostCPU() string {
 // fails, if it runs past timeout, if the console shows a panic, BUG, oops
 // or warning, or if the guest's init did not report EV-DONE status=ok.  A
 // failed boot's console is kept in out.failed and out is left alone.
-func boot(p paths, k *kernel, a accel, suite string, n, of, attempt int, out string, timeout time.Duration) bootResult {
+func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out string, timeout time.Duration) bootResult {
 	start := time.Now()
 	// tsc=reliable: under TCG the clocksource watchdog sometimes finds
 	// the TSC skewed against the emulated HPET, switches clocksource in
@@ -153,7 +152,7 @@ func boot(p paths, k *kernel, a accel, suite string, n, of, attempt int, out str
 	cmd := exec.CommandContext(ctx, "qemu-system-x86_64", args...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return bootResult{err: err}
+		return bootResult{err: err, attempt: attempt}
 	}
 	cmd.Stderr = cmd.Stdout
 	header := fmt.Sprintf("EVRUN suite=%s boot=%d of=%d attempt=%d accel=%s cpu=%s smp=%d mem=%s kernel=%s qemu=%s host=%q date=%s",
@@ -161,7 +160,7 @@ func boot(p paths, k *kernel, a accel, suite string, n, of, attempt int, out str
 		time.Now().UTC().Format(time.RFC3339))
 	lines := []string{header}
 	if err := cmd.Start(); err != nil {
-		return bootResult{err: err}
+		return bootResult{err: err, attempt: attempt}
 	}
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
@@ -169,7 +168,7 @@ func boot(p paths, k *kernel, a accel, suite string, n, of, attempt int, out str
 		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
 	}
 	waitErr := cmd.Wait()
-	r := bootResult{elapsed: time.Since(start)}
+	r := bootResult{elapsed: time.Since(start), attempt: attempt}
 
 	var bad []string
 	done, began := false, false
@@ -191,7 +190,7 @@ func boot(p paths, k *kernel, a accel, suite string, n, of, attempt int, out str
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		r.err = fmt.Errorf("boot %d of %s ran past %v", n, suite, timeout)
 	case waitErr != nil:
-		r.err = fmt.Errorf("qemu: %v", waitErr)
+		r.err = fmt.Errorf("qemu: %w", waitErr)
 	case len(bad) > 0:
 		r.err = fmt.Errorf("boot %d of %s: the console shows %q", n, suite, bad[0])
 	case !done:
@@ -206,22 +205,29 @@ func boot(p paths, k *kernel, a accel, suite string, n, of, attempt int, out str
 		if len(tail) > 40 {
 			tail = tail[len(tail)-40:]
 		}
-		r.err = fmt.Errorf("%v\nconsole tail (whole console in %s.failed):\n%s", r.err, out, strings.Join(tail, "\n"))
-		os.WriteFile(out+".failed", []byte(text), 0o644)
+		if err := writeAtomic(out+".failed", []byte(text)); err != nil {
+			r.err = fmt.Errorf("%w\n(and its console could not be kept: %v)", r.err, err)
+			r.emulator = "" // with no console kept, it is not booted again
+			return r
+		}
+		r.err = fmt.Errorf("%w\nconsole tail (whole console in %s.failed):\n%s", r.err, out, strings.Join(tail, "\n"))
 		return r
 	}
-	os.Remove(out + ".failed")
+	if err := os.Remove(out + ".failed"); err != nil && !os.IsNotExist(err) {
+		r.err = err
+		return r
+	}
 	if err := writeAtomic(out, []byte(text)); err != nil {
 		r.err = err
 	}
 	return r
 }
 
-// emulatorFault names the two failures that multi-threaded TCG causes on
-// its own, seen on boots that otherwise pass: a guest that dies before its
-// init began the suite (nothing of the prototype has run; see
-// prototype/guest/cpu-model), and a trap on an int3 that is no longer in
-// memory.  Linux patches live code (static keys, kprobes) by writing an
+// emulatorFault names the three failures that multi-threaded TCG causes
+// on its own, seen on boots that otherwise pass.  The first: a guest that
+// dies before its init began the suite (nothing of the prototype has run;
+// see prototype/guest/cpu-model).  The second: a trap on an int3 that is
+// no longer in memory.  Linux patches live code (static keys, kprobes) by writing an
 // int3 first and the new instruction after, synchronizing every processor
 // in between; a processor can only trap on that int3 after it is gone by
 // running stale translated code, which no real processor does.  The oops
@@ -314,49 +320,9 @@ func bootLog(out string, n, boots int) string {
 	return fmt.Sprintf("%s-%d.log", strings.TrimSuffix(out, ".log"), n)
 }
 
-func cmdRun(p paths, args []string) error {
-	fs := flag.NewFlagSet("run", flag.ExitOnError)
-	boots := fs.Int("boots", 1, "number of boots")
-	out := fs.String("out", "", "log file, named SUITE.log (default prototype/.build/SUITE.log)")
-	timeout := fs.Duration("timeout", 5*time.Minute, "bound on one boot")
-	fs.Parse(args)
-	if fs.NArg() != 1 || *boots < 1 {
-		return fmt.Errorf("usage: guest run [-boots N] [-out FILE] SUITE")
-	}
-	suite := fs.Arg(0)
-	if _, err := os.Stat(filepath.Join(p.proto, "guest", "suites", suite+".sh")); err != nil {
-		return fmt.Errorf("no suite %q in prototype/guest/suites", suite)
-	}
-	if *out == "" {
-		*out = filepath.Join(p.build, suite+".log")
-	}
-	// A log is named for its suite, which figlog checks against its header.
-	if filepath.Base(*out) != suite+".log" {
-		return fmt.Errorf("-out %s: a log of suite %s must be named %s.log", *out, suite, suite)
-	}
-	k, a, err := prepareBoot(p)
-	if err != nil {
-		return err
-	}
-	logf("accelerator %s, CPU model %s (%s)", a.name, a.cpu, a.reason)
-	removeStaleLogs(*out, *boots)
-	for i := 1; i <= *boots; i++ {
-		log := bootLog(*out, i, *boots)
-		r := bootRetrying(p, k, a, suite, i, *boots, log, *timeout, func(r bootResult, kept string) {
-			logf("%s boot %d/%d failed, and %s (%s); its console is in %s; booting again",
-				suite, i, *boots, r.emulator, strings.SplitN(r.err.Error(), "\n", 2)[0], kept)
-		})
-		if r.err != nil {
-			return r.err
-		}
-		logf("%s boot %d/%d ok in %.1fs: %s", suite, i, *boots, r.elapsed.Seconds(), log)
-	}
-	return printSummary(os.Stdout, filepath.Dir(*out), strings.TrimSuffix(filepath.Base(*out), ".log"))
-}
-
 // prepareBoot builds what a boot needs and chooses the accelerator.
-func prepareBoot(p paths) (*kernel, accel, error) {
-	k, err := prepare(p, true)
+func (p *Pipeline) prepareBoot() (*kernel, accel, error) {
+	k, err := p.prepare(true)
 	if err != nil {
 		return nil, accel{}, err
 	}
@@ -366,15 +332,18 @@ func prepareBoot(p paths) (*kernel, accel, error) {
 
 // bootRetrying boots as boot does, and boots again, at most
 // emulatorRetries times, while the failure is the emulator's
-// (emulatorFault); each such console is kept as out.emulator-N and passed
-// to retried, so that the caller says so.
-func bootRetrying(p paths, k *kernel, a accel, suite string, n, of int, out string,
-	timeout time.Duration, retried func(r bootResult, kept string)) bootResult {
+// (emulatorFault); each such console is kept as out.emulator-N and
+// reported to the progress as retried.
+func (p *Pipeline) bootRetrying(k *kernel, a accel, suite string, n, of int, out string,
+	timeout time.Duration) bootResult {
 	r := boot(p, k, a, suite, n, of, 1, out, timeout)
 	for try := 1; r.err != nil && r.emulator != "" && try <= emulatorRetries; try++ {
 		kept := fmt.Sprintf("%s.emulator-%d", out, try)
-		os.Rename(out+".failed", kept)
-		retried(r, kept)
+		if err := os.Rename(out+".failed", kept); err != nil {
+			return bootResult{err: fmt.Errorf("keeping the console of a boot the emulator broke: %w", err)}
+		}
+		p.progress.Retried(Boot{Suite: suite, N: n, Of: of, Attempt: try, Elapsed: r.elapsed,
+			Log: kept, Err: r.err, Emulator: r.emulator})
 		r = boot(p, k, a, suite, n, of, try+1, out, timeout)
 	}
 	return r
@@ -383,136 +352,23 @@ func bootRetrying(p paths, k *kernel, a accel, suite string, n, of int, out stri
 // removeStaleLogs removes the logs an earlier run with another number of
 // boots left under the same name, so that a suite's logs are always one
 // run's.
-func removeStaleLogs(out string, boots int) {
+func removeStaleLogs(out string, boots int) error {
 	base := strings.TrimSuffix(out, ".log")
+	var stale []string
 	if boots > 1 {
-		os.Remove(out)
+		stale = append(stale, out)
 	}
-	stale, _ := filepath.Glob(base + "-*.log")
-	for _, name := range stale {
+	numbered, _ := filepath.Glob(base + "-*.log")
+	for _, name := range numbered {
 		var n int
 		if _, err := fmt.Sscanf(strings.TrimPrefix(name, base+"-"), "%d.log", &n); err == nil && (boots == 1 || n > boots) {
-			os.Remove(name)
+			stale = append(stale, name)
 		}
 	}
-}
-
-// cmdSurvey boots the hello suite several times under each CPU model and
-// counts the clean boots: the evidence behind prototype/guest/cpu-model.
-func cmdSurvey(p paths, args []string) error {
-	fs := flag.NewFlagSet("survey", flag.ExitOnError)
-	boots := fs.Int("boots", 10, "boots per model")
-	fs.Parse(args)
-	if fs.NArg() == 0 {
-		return fmt.Errorf("usage: guest survey [-boots N] MODEL...")
-	}
-	k, err := prepare(p, true)
-	if err != nil {
-		return err
-	}
-	var report []string
-	for _, model := range fs.Args() {
-		a := accel{name: "tcg", cpu: model}
-		clean := 0
-		for i := 1; i <= *boots; i++ {
-			log := filepath.Join(p.build, "survey", fmt.Sprintf("%s-%d.log", strings.ReplaceAll(model, ",", "_"), i))
-			r := boot(p, k, a, "hello", i, *boots, 1, log, 5*time.Minute)
-			res := "clean"
-			if r.err != nil {
-				res = "FAILED: " + strings.SplitN(r.err.Error(), "\n", 2)[0]
-			} else {
-				clean++
-			}
-			line := fmt.Sprintf("survey model=%s boot=%d %.1fs %s", model, i, r.elapsed.Seconds(), res)
-			logf("%s", line)
-			report = append(report, line)
+	for _, name := range stale {
+		if err := os.Remove(name); err != nil && !os.IsNotExist(err) {
+			return err
 		}
-		report = append(report, fmt.Sprintf("survey model=%s clean=%d of=%d", model, clean, *boots))
-	}
-	text := strings.Join(report, "\n") + "\n"
-	fmt.Print(text)
-	return writeAtomic(filepath.Join(p.build, "cpu-survey.log"), []byte(text))
-}
-
-// cmdSoak boots every suite named once per round, for rounds rounds,
-// without stopping at a failure, and reports each boot that failed and why:
-// the lines go to stdout and to .build/soak.log, and each failed boot's
-// console is kept in .build/soak/.  A boot the emulator broke is retried as
-// cmdRun retries it, and counted apart.  It fails if any boot failed.
-func cmdSoak(p paths, args []string) error {
-	fs := flag.NewFlagSet("soak", flag.ExitOnError)
-	rounds := fs.Int("rounds", 20, "boots of each suite")
-	timeout := fs.Duration("timeout", 15*time.Minute, "bound on one boot")
-	fs.Parse(args)
-	if fs.NArg() == 0 || *rounds < 1 {
-		return fmt.Errorf("usage: guest soak [-rounds N] SUITE...")
-	}
-	k, a, err := prepareBoot(p)
-	if err != nil {
-		return err
-	}
-	var report []string
-	say := func(format string, args ...any) {
-		line := fmt.Sprintf(format, args...)
-		fmt.Println(line)
-		report = append(report, line)
-	}
-	say("soak: %d rounds of %s, accelerator %s, CPU model %s", *rounds, strings.Join(fs.Args(), " "), a.name, a.cpu)
-	failed, retried, boots := 0, 0, 0
-	start := time.Now()
-	for i := 1; i <= *rounds; i++ {
-		for _, suite := range fs.Args() {
-			log := filepath.Join(p.build, "soak", fmt.Sprintf("%s-%d.log", suite, i))
-			r := bootRetrying(p, k, a, suite, i, *rounds, log, *timeout, func(r bootResult, kept string) {
-				say("soak round %d %s: retried: %s (console in %s)", i, suite, r.emulator, kept)
-				retried++
-			})
-			boots++
-			if r.err != nil {
-				failed++
-				say("soak round %d %s: FAILED in %.1fs: %s", i, suite, r.elapsed.Seconds(),
-					strings.SplitN(r.err.Error(), "\n", 2)[0])
-				continue
-			}
-			os.Remove(log) // a clean boot's console is not kept
-			say("soak round %d %s: ok in %.1fs", i, suite, r.elapsed.Seconds())
-		}
-	}
-	say("soak: %d boots, %d failed, %d retried as the emulator's, in %s", boots, failed, retried,
-		time.Since(start).Round(time.Second))
-	if err := writeAtomic(filepath.Join(p.build, "soak.log"), []byte(strings.Join(report, "\n")+"\n")); err != nil {
-		return err
-	}
-	if failed > 0 {
-		return fmt.Errorf("soak: %d of %d boots failed", failed, boots)
-	}
-	return nil
-}
-
-// printSummary prints every figure of a suite's logs aggregated over its
-// boots, with its Linux baseline and the ratio where it names one.
-func printSummary(w io.Writer, dir, suite string) error {
-	s, err := figlog.ReadSuite(dir, suite)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%s: %d boot(s); median of boot medians, worst p99\n", suite, len(s.Logs))
-	for _, key := range s.Keys() {
-		a, err := s.Figure(key)
-		if err != nil {
-			fmt.Fprintf(w, "  %-28s %v\n", key, err)
-			continue
-		}
-		line := fmt.Sprintf("  %-28s %12.1f %s", key, a.Value, a.Unit)
-		if a.HasP99 {
-			line += fmt.Sprintf("  p99 %.0f", a.P99)
-		}
-		if b := a.Primary.Fields["baseline"]; b != "" {
-			if base, err := s.Figure(b); err == nil && base.Value != 0 {
-				line += fmt.Sprintf("  vs %s %.0f: ratio %.3f", b, base.Value, a.Value/base.Value)
-			}
-		}
-		fmt.Fprintln(w, line)
 	}
 	return nil
 }
