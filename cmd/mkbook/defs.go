@@ -94,7 +94,7 @@ type defIndex struct {
 const maxSourceFile = 1 << 20
 
 // sourceRoots are where the index looks, below the root.
-var sourceRoots = []string{"prototype", "cmd", "tools", "Makefile"}
+var sourceRoots = []string{"prototype", "cmd", "internal", "tools", "Makefile"}
 
 // isSourcePath: a file the index reads, by its slash path from the root.
 func isSourcePath(p string) bool {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 var (

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // accel is how QEMU runs the guest: KVM where a probe shows it works,

@@ -11,7 +11,7 @@ import (
 )
 
 // FuzzRead reads arbitrary bytes as a log.  Plain go test runs the seeds;
-// go test -fuzz FuzzRead ./tools/figlog runs it for as long as asked (make
+// go test -fuzz FuzzRead ./internal/figlog runs it for as long as asked (make
 // fuzz).  Whatever the input, Read must not panic, and a log it accepts
 // must hold only figures the book can print: a valid key, a finite plain
 // number, a unit, fields without control characters, a line that exists.
