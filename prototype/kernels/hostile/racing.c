@@ -50,10 +50,15 @@ static struct hostile_race *R(void)
 	return &H()->race;
 }
 
-/* Wait for the other vCPU to set *flag to want. */
+/*
+ * Wait for the other vCPU to bring *flag to want.  Every flag only goes
+ * up, and the other vCPU may already be past want when this one looks
+ * (vCPU 1 moves from AP_FREE_COPY_DONE to AP_REBUILD_COPYING while vCPU
+ * 0's carrier may be preempted), so at or past it is there.
+ */
 static void await(u32 *flag, u32 want)
 {
-	while (READ_ONCE(*flag) != want)
+	while (READ_ONCE(*flag) < want)
 		asm volatile("pause");
 }
 
