@@ -46,7 +46,7 @@ func (t Test) String() string {
 }
 
 var (
-	testPlace = regexp.MustCompile(`^(?:\[(?:endovisor|[A-Za-z0-9_-]+\.[0-9]+)\] )?EVTEST\b`)
+	testPlace = regexp.MustCompile(tagged + `EVTEST\b`)
 	testName  = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
 )
 
