@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // chapter is one source file of the book, with its placeholders resolved.

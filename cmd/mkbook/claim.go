@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // A claim is what a sentence says of its figures, written after the

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // The prose's code names, paths and chapter numbers, resolved and linked:

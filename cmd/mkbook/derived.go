@@ -5,7 +5,7 @@ import (
 	"html"
 	"strings"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // A ratio or a difference of two figures, as {{ratio}}, {{diff}}, a

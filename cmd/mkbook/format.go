@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // formatRatio prints a ratio with two significant digits below 10 (2.5,

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // The logs as the book shows them: a line named by {{logfile}}, the lines

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // Placeholders, written in chapter sources between {{ and }} on one line:

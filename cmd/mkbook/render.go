@@ -22,7 +22,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 //go:embed site/page.html

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"endovisor/internal/figlog"
 	"endovisor/internal/guest"
-	"endovisor/tools/figlog"
 )
 
 // A boot's number at the end of a log's name: SUITE-3.log.

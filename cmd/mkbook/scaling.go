@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // {{scaling SUITE SIZE=KEY SIZE=KEY ...}}, alone on its line: how a cost

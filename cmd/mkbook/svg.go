@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // plotSVG draws a figure's boots on one axis: a dot at each boot's value,

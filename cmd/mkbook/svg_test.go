@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // TestPlotEscapes: the plot writes the key and unit as SVG text, escaped,

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // accel is how QEMU runs the guest: KVM where a probe shows it works,
@@ -132,8 +132,9 @@ func hostCPU() string {
 // boot runs one guest boot of suite and writes its console to out, after a
 // header line that says how the boot was made.  A boot fails if QEMU
 // fails, if it runs past timeout, if the console shows a panic, BUG, oops
-// or warning, or if the guest's init did not report EV-DONE status=ok.  A
-// failed boot's console is kept in out.failed and out is left alone.
+// or warning, or a test case that failed, or if the guest's init did not
+// report EV-DONE status=ok.  A failed boot's console is kept in
+// out.failed and out is left alone.
 func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out string, timeout time.Duration) bootResult {
 	start := time.Now()
 	// tsc=reliable: under TCG the clocksource watchdog sometimes finds
@@ -170,7 +171,7 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 	waitErr := cmd.Wait()
 	r := bootResult{elapsed: time.Since(start), attempt: attempt}
 
-	var bad []string
+	var bad, failedTests []string
 	done, began := false, false
 	for _, l := range lines[1:] {
 		if strings.HasPrefix(l, "EV-BOOT ") {
@@ -178,6 +179,12 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 		}
 		if badConsole.MatchString(l) {
 			bad = append(bad, l)
+		}
+		// A test line (prototype/abi/ev_report.h) that failed, or is malformed.
+		if t, ok, err := figlog.ParseTest(l); ok && err != nil {
+			failedTests = append(failedTests, fmt.Sprintf("%q: %v", l, err))
+		} else if ok && !t.OK {
+			failedTests = append(failedTests, t.String())
 		}
 		if figlog.Done(l) {
 			done = true
@@ -191,6 +198,8 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 		r.err = fmt.Errorf("boot %d of %s ran past %v", n, suite, timeout)
 	case waitErr != nil:
 		r.err = fmt.Errorf("qemu: %w", waitErr)
+	case len(failedTests) > 0:
+		r.err = fmt.Errorf("boot %d of %s: %d test case(s) failed, the first: %s", n, suite, len(failedTests), failedTests[0])
 	case len(bad) > 0:
 		r.err = fmt.Errorf("boot %d of %s: the console shows %q", n, suite, bad[0])
 	case !done:

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"endovisor/tools/figlog"
+	"endovisor/internal/figlog"
 )
 
 // A Plan is how a suite is run unless told otherwise: how many boots, and

@@ -78,6 +78,7 @@
 #include <x86intrin.h>
 
 #include "../guest/cgroup.h"
+#include "../guest/report.h"
 
 #define WARMUP 100
 static uint64_t cycles(void)
@@ -96,29 +97,6 @@ static void pin(int cpu)
 		die("sched_setaffinity");
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest rank, as vOSTD's vostd_percentile. */
-static uint64_t percentile(const uint64_t *sorted, size_t n, unsigned int pct)
-{
-	size_t rank = (n * pct + 99) / 100;
-
-	return sorted[rank ? rank - 1 : 0];
-}
-
-static void report(const char *key, uint64_t *s, size_t n)
-{
-	qsort(s, n, sizeof(*s), cmp_u64);
-	printf("EVFIG %s value=%llu stat=median p99=%llu n=%zu unit=cycles\n", key,
-	       (unsigned long long)percentile(s, n, 50),
-	       (unsigned long long)percentile(s, n, 99), n);
-	fflush(stdout);
-}
 
 /* Into a cgroup of its own (on cpus, if given), as the launcher puts a sandbox in one. */
 static void own_cgroup(char *path, size_t size, const char *cpus)
@@ -164,7 +142,7 @@ static void yield_rt(size_t n)
 	}
 	*done = 1;
 	waitpid(child, NULL, 0);
-	report("linux.sched_yield_rt", s, n);
+	fig_median("linux.sched_yield_rt", s, n);
 }
 
 /*
@@ -203,13 +181,13 @@ static void syscall_rt(size_t n, const char *key)
 		if (percentile(round, per, 50) > hi)
 			hi = percentile(round, per, 50);
 	}
-	report(key, s, n);
+	fig_median(key, s, n);
 	snprintf(k, sizeof(k), "%s_round_min", key);
-	printf("EVFIG %s value=%llu stat=min n=%d unit=cycles\n", k, (unsigned long long)lo,
-	       SYSCALL_ROUNDS);
+	printf(EV_FIG("%s", "%llu", "min", "cycles") EV_FIELD("n", "%d") "\n", k,
+	       (unsigned long long)lo, SYSCALL_ROUNDS);
 	snprintf(k, sizeof(k), "%s_round_max", key);
-	printf("EVFIG %s value=%llu stat=max n=%d unit=cycles\n", k, (unsigned long long)hi,
-	       SYSCALL_ROUNDS);
+	printf(EV_FIG("%s", "%llu", "max", "cycles") EV_FIELD("n", "%d") "\n", k,
+	       (unsigned long long)hi, SYSCALL_ROUNDS);
 	fflush(stdout);
 	free(round);
 	free(s);
@@ -306,7 +284,7 @@ static void pipe_rt(size_t n, int busy, const char *key)
 	waitpid(child, NULL, 0);
 	close(ready[0]);
 	close(ready[1]);
-	report(key, s, n);
+	fig_median(key, s, n);
 	free(s);
 }
 
@@ -362,7 +340,7 @@ static void wake_local(size_t n)
 	if (sched_setscheduler(0, SCHED_OTHER, &fifo))
 		die("sched_setscheduler");
 	waitpid(child, NULL, 0);
-	report("linux.wake_local", s, n);
+	fig_median("linux.wake_local", s, n);
 	free(s);
 }
 
@@ -431,8 +409,8 @@ static void touch(size_t n, int populate, int write, const char *key)
 	f0 = faults();
 	for (i = 0; i < n; i++)
 		s[i] = write ? timed_write(p + i * 4096) : timed_read(p + i * 4096);
-	printf("EVFIG %s_faults value=%ld stat=sum unit=faults\n", key, faults() - f0);
-	report(key, s, n);
+	printf(EV_FIG("%s_faults", "%ld", "sum", "faults") "\n", key, faults() - f0);
+	fig_median(key, s, n);
 	munmap(p, len);
 	free(s);
 }
@@ -454,7 +432,7 @@ static void mprotect_2m(size_t rounds)
 		if (mprotect(p, len, PROT_READ | PROT_WRITE))
 			die("mprotect");
 	}
-	report("linux.mprotect_2m", s, rounds);
+	fig_median("linux.mprotect_2m", s, rounds);
 	munmap(p, len);
 	free(s);
 }
@@ -481,7 +459,7 @@ static void fork_mib(size_t rounds, size_t mib)
 		s[r] = cycles() - t0;
 		waitpid(child, NULL, 0);
 	}
-	report(key, s, rounds);
+	fig_median(key, s, rounds);
 	munmap(p, len);
 	free(s);
 }
@@ -531,7 +509,7 @@ static void munmap_mib(size_t rounds, size_t mib)
 		close(fds[1]);
 		waitpid(child, NULL, 0);
 	}
-	report(key, s, rounds);
+	fig_median(key, s, rounds);
 	free(s);
 }
 
@@ -586,7 +564,7 @@ static void sibling(const char *label, int secs, const char *group)
 		waitpid(kids[i], NULL, 0);
 	}
 	enter_cgroup(CGROUP_ROOT);
-	printf("EVFIG %s.sibling_share value=%.3f stat=mean n=%d unit=processors\n",
+	printf(EV_FIG("%s.sibling_share", "%.3f", "mean", "processors") EV_FIELD("n", "%d") "\n",
 	       label, (u1 - u0) / (t1 - t0), secs);
 	fflush(stdout);
 }
@@ -699,9 +677,10 @@ static void threads(const char *label, int secs, unsigned int n, const char *gro
 	else
 		leave_cgroup(cgroup);
 	printf("threads done label=%s secs=%d threads=%u\n", label, secs, n);
-	printf("EVFIG %s.max_runnable_threads value=%u stat=max samples=%llu unit=threads\n",
-	       label, w.max, w.samples);
-	printf("EVFIG %s.mean_runnable_threads value=%.2f stat=mean samples=%llu unit=threads\n",
+	printf(EV_FIG("%s.max_runnable_threads", "%u", "max", "threads")
+	       EV_FIELD("samples", "%llu") "\n", label, w.max, w.samples);
+	printf(EV_FIG("%s.mean_runnable_threads", "%.2f", "mean", "threads")
+	       EV_FIELD("samples", "%llu") "\n",
 	       label, w.samples ? (double)w.sum / w.samples : 0, w.samples);
 	fflush(stdout);
 }

@@ -31,7 +31,8 @@
  *	what the space makes Linux hold but for the frames it maps, in
  *	bytes, returned (vm.c: ev_vm_bytes), for the scale suite
  *
- * Each result of the first two is an EVFIG line in the sandbox's log.
+ * Each result of the first two is a figure line (ev_report.h) in the
+ * sandbox's log.
  */
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -40,6 +41,7 @@
 #include <asm/msr.h>
 
 #include "endovisor.h"
+#include "ev_report.h"
 
 #define EV_CAL_ROUNDS	7
 #define EV_CAL_PAIRS	1000
@@ -50,7 +52,7 @@ static void ev_cal_report_min(struct ev_vcpu *v, const char *key, u64 best, unsi
 	u64 t = DIV_ROUND_CLOSEST_ULL(best * 10, n);
 
 	ev_log_printf(&v->sb->log,
-		      "[endovisor] EVFIG %s value=%llu.%llu stat=min unit=cycles rounds=%d calls=%u\n",
+		      "[endovisor] " EV_FIG_BEST("%s", "%llu.%llu", "%d", "%u") "\n",
 		      key, t / 10, t % 10, EV_CAL_ROUNDS, n);
 }
 
@@ -124,7 +126,7 @@ static void ev_cal_report_samples(struct ev_vcpu *v, const char *key, u64 *s, si
 {
 	sort(s, n, sizeof(*s), ev_cmp_u64, NULL);
 	ev_log_printf(&v->sb->log,
-		      "[endovisor] EVFIG %s value=%llu stat=median p99=%llu n=%zu unit=cycles\n",
+		      "[endovisor] " EV_FIG_MEDIAN("%s", "%llu", "cycles", "%zu") "\n",
 		      key, ev_percentile(s, n, 50), ev_percentile(s, n, 99), n);
 }
 

@@ -21,6 +21,7 @@
 #include <asm/msr.h>
 
 #include "endovisor.h"
+#include "ev_report.h"
 #include "ev_stub.h"
 
 #define EV_CROSSING_ROUNDS	8
@@ -91,7 +92,7 @@ static void ev_crossing_report(struct ev_vcpu *v, const char *key, u64 best)
 	u64 t = ev_tenths_per_call(best);
 
 	ev_log_printf(&v->sb->log,
-		      "[endovisor] EVFIG crossing.%s value=%llu.%llu stat=min unit=cycles rounds=%d calls=%d\n",
+		      "[endovisor] " EV_FIG_BEST("crossing.%s", "%llu.%llu", "%d", "%d") "\n",
 		      key, t / 10, t % 10, EV_CROSSING_ROUNDS, EV_CROSSING_CALLS);
 	pr_info("endovisor: sandbox %llu crossing.%s %llu.%llu cycles per call\n",
 		v->sb->id, key, t / 10, t % 10);

@@ -7,7 +7,8 @@
  * Sends SIGKILL to the launcher PID, then polls the endovisor's live counts
  * every millisecond until no sandbox and no vCPU is left: every carrier has
  * left sandbox code and the sandbox is torn down.  Prints the time it took
- * as EVFIG KEY value=MS stat=max unit=ms, or fails after a minute.  Only
+ * as EVFIG KEY value=MS stat=max unit=ms, or fails after a minute (an
+ * EVTEST killwait KEY FAIL line: ev_report.h).  Only
  * one sandbox may be alive when it is used.
  */
 #define _GNU_SOURCE
@@ -18,6 +19,8 @@
 #include <string.h>
 #include <sys/types.h>
 #include <time.h>
+
+#include "ev_report.h"
 
 #define LIVE "/sys/class/misc/endovisor/live"
 
@@ -67,11 +70,12 @@ int main(int argc, char **argv)
 	}
 	while (!ended()) {
 		if (now_ms() - t0 > 60000) {
-			printf("killwait: FAIL: %s not ended a minute after the kill\n", argv[2]);
+			printf(EV_TEST("killwait", "%s", EV_TEST_FAIL)
+			       " not ended a minute after the kill\n", argv[2]);
 			return 1;
 		}
 		nanosleep(&ms, NULL);
 	}
-	printf("EVFIG %s value=%.1f stat=max unit=ms\n", argv[2], now_ms() - t0);
+	printf(EV_FIG("%s", "%.1f", "max", "ms") "\n", argv[2], now_ms() - t0);
 	return 0;
 }

@@ -45,6 +45,7 @@
 
 #include "ev_ioctl.h"
 #include "../guest/cgroup.h"
+#include "../guest/report.h"
 
 
 struct carrier {
@@ -69,12 +70,12 @@ static void copy_log(int fd, const char *label)
 		len += n;
 		buf[len] = 0;
 		while ((nl = memchr(line, '\n', buf + len - line))) {
-			char *fig = label ? strstr(line, "EVFIG ") : NULL;
+			char *fig = label ? strstr(line, EV_FIG_WORD " ") : NULL;
 
 			*nl = 0;
 			if (fig && fig < nl)
-				printf("%.*sEVFIG %s.%s\n", (int)(fig - line), line,
-				       label, fig + 6);
+				printf("%.*s" EV_FIG_WORD " %s.%s\n", (int)(fig - line), line,
+				       label, fig + strlen(EV_FIG_WORD " "));
 			else
 				printf("%s\n", line);
 			line = nl + 1;
@@ -263,19 +264,22 @@ static void print_stats(int fd, const char *label)
 	       st.census_samples ? (double)st.census_sum / st.census_samples : 0,
 	       st.census_max_threads);
 	if (label) {
-		printf("EVFIG %s.max_runnable value=%u stat=max samples=%llu unit=carriers\n",
+		printf(EV_FIG("%s.max_runnable", "%u", "max", "carriers")
+		       EV_FIELD("samples", "%llu") "\n",
 		       label, st.census_max, (unsigned long long)st.census_samples);
-		printf("EVFIG %s.mean_runnable value=%.2f stat=mean samples=%llu unit=carriers\n",
+		printf(EV_FIG("%s.mean_runnable", "%.2f", "mean", "carriers")
+		       EV_FIELD("samples", "%llu") "\n",
 		       label, st.census_samples ? (double)st.census_sum / st.census_samples : 0,
 		       (unsigned long long)st.census_samples);
-		printf("EVFIG %s.max_runnable_threads value=%u stat=max samples=%llu unit=threads\n",
+		printf(EV_FIG("%s.max_runnable_threads", "%u", "max", "threads")
+		       EV_FIELD("samples", "%llu") "\n",
 		       label, st.census_max_threads, (unsigned long long)st.census_samples);
-		printf("EVFIG %s.stolen value=%.1f stat=sum preemptions=%llu unit=ms\n",
+		printf(EV_FIG("%s.stolen", "%.1f", "sum", "ms") EV_FIELD("preemptions", "%llu") "\n",
 		       label, stolen / 1e6, preempt);
 		/* Of that, preempted in sandbox code; and in it, masked (a guard, a lock). */
-		printf("EVFIG %s.stolen_sandbox value=%.1f stat=sum unit=ms\n",
+		printf(EV_FIG("%s.stolen_sandbox", "%.1f", "sum", "ms") "\n",
 		       label, in_sandbox / 1e6);
-		printf("EVFIG %s.stolen_masked value=%.1f stat=sum unit=ms\n",
+		printf(EV_FIG("%s.stolen_masked", "%.1f", "sum", "ms") "\n",
 		       label, masked / 1e6);
 	}
 }
@@ -414,10 +418,10 @@ int main(int argc, char **argv)
 		       carriers[i].exit_code, carriers[i].err ? " " : "",
 		       carriers[i].err ? strerror(carriers[i].err) : "");
 		failed |= carriers[i].exit_code != 0;
-		if (carriers[i].fpu_changed) {
-			printf("launcher: vCPU %u FAIL: its FPU registers came back changed\n", i);
-			failed = 1;
-		}
+		printf(EV_TEST("launcher", "vcpu%u_fpu_kept", "%s") "%s\n", i,
+		       carriers[i].fpu_changed ? EV_TEST_FAIL : EV_TEST_OK,
+		       carriers[i].fpu_changed ? " its FPU registers came back changed" : "");
+		failed |= carriers[i].fpu_changed;
 	}
 	print_stats(fd, label);
 	close(fd);

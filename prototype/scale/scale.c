@@ -43,6 +43,7 @@
 
 #include "ev_ioctl.h"
 #include "../guest/cgroup.h"
+#include "../guest/report.h"
 
 #define MAX_SANDBOXES	64
 #define HEAD_START_MS	100	/* the spinners run this long before the measuring one starts */
@@ -83,7 +84,8 @@ static void *carry(void *arg)
  * the most into *max.  -1 if a thread's clock went with it: it ended
  * inside the window.
  */
-static int window_shares(const pthread_t *threads, unsigned int n, double *min, double *max)
+static int window_shares(const char *name, const pthread_t *threads, unsigned int n,
+			 double *min, double *max)
 {
 	static clockid_t clock[MAX_SANDBOXES];
 	static double cpu[MAX_SANDBOXES];
@@ -111,7 +113,8 @@ static int window_shares(const pthread_t *threads, unsigned int n, double *min, 
 		double share = cpu[i] / wall / fair;
 
 		if (cpu[i] < 0) {
-			printf("scale: thread %u FAIL: it ended inside the window\n", i);
+			printf(EV_TEST("scale", "%s_%u", EV_TEST_FAIL)
+			       " thread %u ended inside the window\n", name, n, i);
 			return -1;
 		}
 		if (share < *min)
@@ -119,6 +122,7 @@ static int window_shares(const pthread_t *threads, unsigned int n, double *min, 
 		if (share > *max)
 			*max = share;
 	}
+	printf(EV_TEST("scale", "%s_%u", EV_TEST_OK) "\n", name, n);
 	return 0;
 }
 
@@ -148,7 +152,7 @@ static int linux_shares(unsigned int n, const pthread_attr_t *attr, double *min,
 			die("pthread_create");
 	}
 	usleep(HEAD_START_MS * 1000);
-	ret = window_shares(threads, n, min, max);
+	ret = window_shares("linux_window", threads, n, min, max);
 	spinners_stop = 1;
 	for (i = 0; i < n; i++)
 		pthread_join(threads[i], NULL);
@@ -170,24 +174,18 @@ static long mem_available_kib(void)
 	return kib;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static void report_median(const char *key, unsigned int n, uint64_t *s)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	char k[64];
 
-	return x < y ? -1 : x > y;
-}
-
-static void report_median(const char *key, unsigned int n, uint64_t *s, unsigned int count)
-{
-	qsort(s, count, sizeof(*s), cmp_u64);
-	printf("EVFIG scale.%s_%u value=%llu stat=median p99=%llu n=%u unit=cycles\n", key, n,
-	       (unsigned long long)s[(count - 1) / 2],
-	       (unsigned long long)s[(count * 99 + 99) / 100 - 1], count);
+	snprintf(k, sizeof(k), "scale.%s_%u", key, n);
+	fig_median(k, s, n);
 }
 
 /*
  * The measuring sandbox's figures, from its log, renamed for the suite:
- * EVFIG crossing.stub ... becomes EVFIG scale.crossing_stub_N ...
+ * EVFIG crossing.stub ... becomes EVFIG scale.crossing_stub_N ...; and any
+ * line of it that failed, as it is.
  */
 static void relabel_log(int fd, unsigned int n)
 {
@@ -205,15 +203,18 @@ static void relabel_log(int fd, unsigned int n)
 		len += got;
 	buf[len] = 0;
 	for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
-		char *fig = strstr(line, "EVFIG ");
+		char *fig = strstr(line, EV_FIG_WORD " ");
 
 		*nl = 0;
-		if (strstr(line, "FAIL"))
+		if (strstr(line, EV_TEST_FAIL))
 			printf("scale: the measuring sandbox logged: %s\n", line);
-		for (k = 0; fig && k < sizeof(keys) / sizeof(keys[0]); k++)
-			if (!strncmp(fig + 6, keys[k][0], strlen(keys[k][0])))
-				printf("EVFIG scale.%s_%u %s\n", keys[k][1], n,
-				       fig + 6 + strlen(keys[k][0]));
+		for (k = 0; fig && k < sizeof(keys) / sizeof(keys[0]); k++) {
+			const char *key = fig + strlen(EV_FIG_WORD " ");
+
+			if (!strncmp(key, keys[k][0], strlen(keys[k][0])))
+				printf(EV_FIG_WORD " scale.%s_%u %s\n", keys[k][1], n,
+				       key + strlen(keys[k][0]));
+		}
 	}
 }
 
@@ -228,7 +229,7 @@ int main(int argc, char **argv)
 	struct ev_stats st;
 	pthread_attr_t attr;
 	char cgroup[64];
-	int failed = 0;
+	int failed = 0, exits_failed = 0;
 
 	if (argc != 3 || !(n = strtoul(argv[1], NULL, 10)) || n > MAX_SANDBOXES ||
 	    (ms = strtoul(argv[2], NULL, 10)) < HEAD_START_MS + WINDOW_MS + 500) {
@@ -279,15 +280,19 @@ int main(int argc, char **argv)
 			die("pthread_create");
 	}
 	/* The window: all run now, and for MS from their start, which is longer. */
-	if (window_shares(carriers, n, &share_min, &share_max))
+	if (window_shares("window", carriers, n, &share_min, &share_max))
 		failed = 1;
 	for (i = 0; i < n; i++) {
 		pthread_join(carriers[i], NULL);
 		if (sb[i].exit_code) {
-			printf("scale: sandbox %u FAIL: exit %ld\n", i, sb[i].exit_code);
-			failed = 1;
+			printf(EV_TEST("scale", "exits_%u", EV_TEST_FAIL) " sandbox %u exit=%ld\n", n, i,
+			       sb[i].exit_code);
+			exits_failed = 1;
 		}
 	}
+	if (!exits_failed)
+		printf(EV_TEST("scale", "exits_%u", EV_TEST_OK) "\n", n);
+	failed |= exits_failed;
 	relabel_log(sb[n - 1].fd, n);
 	for (i = 0; i < n; i++) {
 		uint64_t t0 = cycles();
@@ -297,20 +302,20 @@ int main(int argc, char **argv)
 	}
 	leave_cgroup(cgroup);
 
-	report_median("create", n, create, n);
-	report_median("destroy", n, destroy, n);
-	printf("EVFIG scale.mem_per_sandbox_%u value=%llu stat=mean unit=KiB sandboxes=%u\n", n,
-	       (unsigned long long)st.mem_bytes / 1024, n);
-	printf("EVFIG scale.mem_avail_per_sandbox_%u value=%ld stat=mean unit=KiB sandboxes=%u\n",
-	       n, (avail0 - avail1) / (long)n, n);
-	printf("EVFIG scale.share_min_%u value=%.3f stat=min unit=share sandboxes=%u\n", n,
-	       share_min, n);
-	printf("EVFIG scale.share_max_%u value=%.3f stat=max unit=share sandboxes=%u\n", n,
-	       share_max, n);
-	printf("EVFIG scale.linux_share_min_%u value=%.3f stat=min unit=share threads=%u\n", n,
-	       linux_min, n);
-	printf("EVFIG scale.linux_share_max_%u value=%.3f stat=max unit=share threads=%u\n", n,
-	       linux_max, n);
+	report_median("create", n, create);
+	report_median("destroy", n, destroy);
+	printf(EV_FIG("scale.mem_per_sandbox_%u", "%llu", "mean", "KiB")
+	       EV_FIELD("sandboxes", "%u") "\n", n, (unsigned long long)st.mem_bytes / 1024, n);
+	printf(EV_FIG("scale.mem_avail_per_sandbox_%u", "%ld", "mean", "KiB")
+	       EV_FIELD("sandboxes", "%u") "\n", n, (avail0 - avail1) / (long)n, n);
+	printf(EV_FIG("scale.share_min_%u", "%.3f", "min", "share") EV_FIELD("sandboxes", "%u") "\n",
+	       n, share_min, n);
+	printf(EV_FIG("scale.share_max_%u", "%.3f", "max", "share") EV_FIELD("sandboxes", "%u") "\n",
+	       n, share_max, n);
+	printf(EV_FIG("scale.linux_share_min_%u", "%.3f", "min", "share") EV_FIELD("threads", "%u") "\n",
+	       n, linux_min, n);
+	printf(EV_FIG("scale.linux_share_max_%u", "%.3f", "max", "share") EV_FIELD("threads", "%u") "\n",
+	       n, linux_max, n);
 	fflush(stdout);
 	return failed;
 }

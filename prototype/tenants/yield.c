@@ -15,14 +15,6 @@
 
 static u64 s[N], s2[N];	/* s2: the second thread's */
 
-static void report(const char *key, u64 *v, unsigned long n, const char *baseline)
-{
-	sort(v, n);
-	print("EVFIG %s value=%lu stat=median p99=%lu n=%lu unit=cycles%s%s", key,
-	      percentile(v, n, 50), percentile(v, n, 99), n,
-	      baseline ? " baseline=" : "", baseline ? baseline : "");
-}
-
 /*
  * The null call, until N round trips are timed here; timed calls in set
  * (if not 0) until the kernel proper has kept N trips too (it returns
@@ -121,9 +113,9 @@ int main(void)
 		buf[i * 4096] = 1;
 
 	null_calls(0);
-	report("tenant.syscall_rt", s, N, "linux.getppid_rt");
+	fig_median("tenant.syscall_rt", s, N, "linux.getppid_rt");
 	null_calls(TIMED_NOP);
-	report("tenant.syscall_rt_timed", s, N, NULL);
+	fig_median("tenant.syscall_rt_timed", s, N, NULL);
 
 	/*
 	 * The child starts on this vCPU, behind the parent: each of the
@@ -140,11 +132,11 @@ int main(void)
 		return 0;
 	}
 	pingpong(0, s, N, NULL);
-	report("tenant.yield_rt", s, N, "linux.sched_yield_rt");
+	fig_median("tenant.yield_rt", s, N, "linux.sched_yield_rt");
 	pingpong(TIMED_PROCS, s, N, NULL);
-	report("tenant.yield_rt_timed", s, N, NULL);
+	fig_median("tenant.yield_rt_timed", s, N, NULL);
 	touch_after_yield(s);
-	report("tenant.touch_procs", s, N, NULL);
+	fig_median("tenant.touch_procs", s, N, NULL);
 	procs_touch = percentile(s, N, 50);
 	if (wait(child))
 		return 3;
@@ -153,16 +145,16 @@ int main(void)
 	if (thread(second, 0, 1) < 0)
 		return 4;
 	pingpong(0, s, N, NULL);
-	report("tenant.tyield_rt", s, N, NULL);
+	fig_median("tenant.tyield_rt", s, N, NULL);
 	pingpong(TIMED_THREADS, s, N, NULL);
-	report("tenant.tyield_rt_timed", s, N, NULL);
+	fig_median("tenant.tyield_rt_timed", s, N, NULL);
 	touch_after_yield(s);
-	report("tenant.touch_threads", s, N, NULL);
+	fig_median("tenant.touch_threads", s, N, NULL);
 	threads_touch = percentile(s, N, 50);
 	stop = 1;
 	while (!stopped)
 		yield();
-	print("EVFIG tenant.tlb_refill value=%ld stat=derived unit=cycles pages=%d",
+	print(EV_FIG("tenant.tlb_refill", "%ld", "derived", "cycles") EV_FIELD("pages", "%d"),
 	      ((long)procs_touch - (long)threads_touch) / TOUCH, TOUCH);
 	return 0;
 }

@@ -14,6 +14,7 @@ long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared)
 
 	BUILD_BUG_ON(offsetof(struct ev_vcpu_shared, upcall_ip) != EV_SHARED_UPCALL_IP);
 	BUILD_BUG_ON(offsetof(struct ev_stack_base, shared) != EV_STACK_BASE_SHARED);
+	BUILD_BUG_ON(sizeof(struct vostd_globals) > 4096);	/* the globals page */
 	if (shared->abi_version != EV_ABI_VERSION)
 		return -EPROTO;
 	if (vostd_stack_base()->shared != shared ||
@@ -23,5 +24,9 @@ long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared)
 			 0, 0, 0, 0);
 	if (ret)
 		return ret;
-	return fn ? fn() : 0;
+	ret = fn ? fn() : 0;
+	/* A failed test case fails the run, whatever the kernel returned. */
+	if (!ret && vostd_tests_failed())
+		ret = -EIO;
+	return ret;
 }

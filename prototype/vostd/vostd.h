@@ -16,6 +16,7 @@
 #include <asm/segment.h>
 
 #include "ev_abi.h"
+#include "ev_report.h"
 
 /* The vCPU the caller runs on, found from its stack (ev_stack_base). */
 static __always_inline struct ev_stack_base *vostd_stack_base(void)
@@ -169,9 +170,25 @@ enum vostd_slot {
 	VOSTD_NR_SLOTS
 };
 
-static __always_inline void **vostd_slots(void)
+/* A sandbox's count of its test cases, and of those that failed (report.c). */
+struct vostd_tests {
+	u32 cases, failed;
+};
+
+/* The globals page: vOSTD's slots, then its count of the tests. */
+struct vostd_globals {
+	void *slots[VOSTD_NR_SLOTS];
+	struct vostd_tests tests;
+};
+
+static __always_inline struct vostd_globals *vostd_globals(void)
 {
 	return vostd_vcpu()->globals;
+}
+
+static __always_inline void **vostd_slots(void)
+{
+	return vostd_globals()->slots;
 }
 
 /* The slot's object: size zeroed bytes from the heap on first use. */
@@ -239,6 +256,22 @@ bool vostd_has_prefix(const char *s, const char *prefix);
 __printf(1, 2) long vostd_println(const char *fmt, ...);
 
 /*
+ * report.c: figures and tests, in the lines of ev_report.h.  A test case
+ * is one EVTEST line under the kernel's name, counted in the sandbox's
+ * globals page; a sandbox with a failed case ends with -EIO on every vCPU
+ * whose kernel returned 0 (vostd_boot), so a FAIL always fails its run.
+ */
+__printf(3, 4) bool vostd_test(const char *name, bool ok, const char *fmt, ...);
+#define vostd_fail(name, ...)	vostd_test(name, false, __VA_ARGS__)
+long vostd_tests_end(void);
+u32 vostd_tests_failed(void);
+u64 vostd_fig_median(const char *key, u64 *s, unsigned int n, const char *unit,
+		     const char *baseline);
+
+/* The kernel's name, as VOSTD_KERNEL declared it: its test lines' SUITE. */
+extern const char vostd_kernel_name[];
+
+/*
  * A kernel: main runs on vCPU 0, ap_main on every other vCPU (either may
  * be NULL).  The value main returns is vCPU 0's exit code.
  */
@@ -258,6 +291,7 @@ long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared);
 	static const struct vostd_kernel vostd_this_kernel = {		\
 		.main = kmain, .ap_main = kap_main,			\
 	};								\
+	const char vostd_kernel_name[] = #kname;			\
 	static long vostd_entry(struct ev_vcpu_shared *shared)		\
 	{								\
 		return vostd_boot(&vostd_this_kernel, shared);		\

@@ -44,7 +44,7 @@ fill() {
 	launcher -v 1 -s "fill_$what" -a "fill $what" hostile > /tmp/fill.out 2>&1 &
 	filler=$!
 	for i in $(seq 3000); do
-		grep -q "HOSTILE fill $what holding" /tmp/fill.out && break
+		grep -q "hostile: fill $what holding" /tmp/fill.out && break
 		sleep 0.1
 	done
 	during=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
@@ -59,10 +59,12 @@ fill() {
 	kill -9 $filler
 	wait $filler
 	cat /tmp/fill.out
-	grep -q "HOSTILE fill $what holding" /tmp/fill.out || fail "fill $what did not fill"
-	sed -n "s/.*HOSTILE fill $what holding \([a-z]*\)=\([0-9]*\).*/EVFIG hostile.${what}_\1 value=\2 stat=max unit=\1/p" /tmp/fill.out
+	grep -q "hostile: fill $what holding" /tmp/fill.out || fail "fill $what did not fill"
+	# What it held: its first field, as the figure hostile.WHAT_FIELD.
+	set -- $(sed -n "s/.*hostile: fill $what holding \([a-z]*\)=\([0-9]*\).*/\1 \2/p" /tmp/fill.out)
+	fig "hostile.${what}_$1" "$2" max "$1"
 	grown=$((during - before - own))
-	echo "EVFIG hostile.$key value=$grown stat=max unit=KiB bound=$bound launcher=$own"
+	fig "hostile.$key" $grown max KiB bound=$bound launcher=$own
 	[ $grown -le $bound ] || fail "fill $what: $field grew past $bound KiB"
 	live_clear || fail "fill $what left objects live"
 }
@@ -80,10 +82,10 @@ fill tables PageTables tables_growth $((2048 * 4 + 8 + 128))
 launcher -v 1 -s hold -a hold hostile > /tmp/hold.out 2>&1 &
 holder=$!
 for i in $(seq 100); do
-	grep -q 'HOSTILE hold block=' /tmp/hold.out && break
+	grep -q 'hostile: hold block=' /tmp/hold.out && break
 	sleep 0.1
 done
-victim=$(sed -n 's/.*HOSTILE hold block=\([0-9a-f]*\) frame=\([0-9a-f]*\).*/\1 \2/p' /tmp/hold.out)
+victim=$(sed -n 's/.*hostile: hold block=\([0-9a-f]*\) frame=\([0-9a-f]*\).*/\1 \2/p' /tmp/hold.out)
 [ -n "$victim" ] || fail "the holding sandbox did not start"
 launcher -v 1 -s attack -a "attack $victim" hostile || fail "launcher hostile attack"
 killwait $holder kill.holder_ms || fail "the holder outlived its kill"
@@ -132,7 +134,7 @@ start_marked() {
 
 # Kills while the tenant is kicked: ten launchers killed mid-race.
 for round in $(seq 10); do
-	start_marked /tmp/racekill.out 'HOSTILE racekill running' \
+	start_marked /tmp/racekill.out 'hostile: racekill running' \
 		-v 2 -s racekill$round -a racekill hostile
 	sleep 0.2
 	killwait $started kill.racekill_ms >> /tmp/racekill.figs ||
@@ -147,7 +149,7 @@ awk '{ v = $3; sub("value=", "", v); if (v + 0 >= max) { max = v + 0; line = $0 
 	END { print line }' /tmp/racekill.figs
 
 # A kill while the vCPU calls a long service without end.
-start_marked /tmp/calloop.out 'HOSTILE calloop running' -v 1 -s calloop -a calloop hostile
+start_marked /tmp/calloop.out 'hostile: calloop running' -v 1 -s calloop -a calloop hostile
 sleep 0.3
 killwait $started kill.calloop_ms || fail "the calibrate loop outlived its kill"
 wait $started

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the hostile kernel's files share: the case line, raw calls, its state. */
+/* What the hostile kernel's files share: the case, raw calls, its state. */
 #ifndef HOSTILE_H
 #define HOSTILE_H
 
@@ -43,7 +43,6 @@ void racing_ap(void);
 
 /* The kernel's state, in the sandbox's globals: one per sandbox. */
 struct hostile {
-	u32 cases, failed;
 	u32 heap_done;		/* vCPU 0's heap cases are done */
 	u32 vcpu0_done;
 	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
@@ -57,7 +56,7 @@ static inline struct hostile *H(void)
 	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(struct hostile));
 }
 
-/* One case: a HOSTILE case line, counted and, if got is not want, failed. */
+/* One case: an EVTEST line, failed if got is not want (vostd_test). */
 void expect(const char *name, long want, long got);
 
 /* registry.c: services aimed at Linux's tables in the module, and the registry. */

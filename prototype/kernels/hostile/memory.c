@@ -137,7 +137,7 @@ void memory_cases(struct hostile_mem *m)
 		else
 			other++;
 	}
-	vostd_println("HOSTILE race spaces=%u batches=%ld done=%ld refused=%ld other=%ld",
+	vostd_println("hostile: race spaces=%u batches=%ld done=%ld refused=%ld other=%ld",
 		      m->race_rounds, done + refused + other, done, refused, other);
 	expect("race_ran", CHURN_ROUNDS, m->race_rounds);
 	/* Nothing a batch mapped into a destroyed space still counts. */
@@ -159,7 +159,7 @@ static void fill_heap(void)
 			break;
 		n++;
 	}
-	vostd_println("HOSTILE fill heap holding blocks=%ld last=%ld", n, vostd_is_err(r) ? r : 0);
+	vostd_println("hostile: fill heap holding blocks=%ld last=%ld", n, vostd_is_err(r) ? r : 0);
 }
 
 /* A tenant that writes a byte at rdi: a fault, since nothing is mapped there. */
@@ -197,7 +197,7 @@ static void fill_tables(void)
 			if (!map)
 				maps++;
 		}
-	vostd_println("HOSTILE fill tables holding spaces=%u faults=%ld maps=%ld run=%ld map=%ld",
+	vostd_println("hostile: fill tables holding spaces=%u faults=%ld maps=%ld run=%ld map=%ld",
 		      n, faults, maps, run, map);
 }
 

@@ -50,10 +50,15 @@ static struct hostile_race *R(void)
 	return &H()->race;
 }
 
-/* Wait for the other vCPU to set *flag to want. */
+/*
+ * Wait for the other vCPU to bring *flag to want.  Every flag only goes
+ * up, and the other vCPU may already be past want when this one looks
+ * (vCPU 1 moves from AP_FREE_COPY_DONE to AP_REBUILD_COPYING while vCPU
+ * 0's carrier may be preempted), so at or past it is there.
+ */
 static void await(u32 *flag, u32 want)
 {
-	while (READ_ONCE(*flag) != want)
+	while (READ_ONCE(*flag) < want)
 		asm volatile("pause");
 }
 
@@ -112,7 +117,7 @@ static void free_copy_race(struct hostile_race *r)
 	}
 	WRITE_ONCE(r->phase, PHASE_REBUILD);
 	await(&r->ap_phase, AP_FREE_COPY_DONE);
-	vostd_println("HOSTILE race free_copy rounds=%u copies=%u done=%u refused=%u other=%u",
+	vostd_println("hostile: race free_copy rounds=%u copies=%u done=%u refused=%u other=%u",
 		      i, r->copies, r->copies_done, r->copies_refused, r->copies_other);
 	expect("race_free_copy_frees", 0, failed);
 	expect("race_free_copy_whole_or_refused", 0, r->copies_other);
@@ -146,7 +151,7 @@ static void rebuild_race(struct hostile_race *r)
 	}
 	WRITE_ONCE(r->phase, PHASE_SHARE);
 	await(&r->ap_phase, AP_REBUILD_DONE);
-	vostd_println("HOSTILE race rebuild blocks=%u copies=%u refused=%u", n,
+	vostd_println("hostile: race rebuild blocks=%u copies=%u refused=%u", n,
 		      r->rebuild_copies, r->rebuild_refused);
 	expect("race_rebuild_blocks", REBUILD_BLOCKS * REBUILD_ROUNDS, n);
 	expect("race_rebuild_none_refused", 0, r->rebuild_refused);
@@ -193,7 +198,7 @@ static void share_race(struct hostile_race *r)
 	}
 	WRITE_ONCE(r->phase, PHASE_DONE);
 	await(&r->ap_phase, AP_SHARE_DONE);
-	vostd_println("HOSTILE race share rounds=%u full=%u short=%u other=%u protects=%u churns=%u",
+	vostd_println("hostile: race share rounds=%u full=%u short=%u other=%u protects=%u churns=%u",
 		      i, full, short_one, other, r->protects, r->churns);
 	expect("race_share_each_whole", 0, other);
 	expect("race_share_protects_ok", 0, r->protects_failed);

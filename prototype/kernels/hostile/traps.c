@@ -88,7 +88,7 @@ static u32 race_ud2(u32 rounds, u32 *kicks)
 			t.ctx->rip += 2;	/* over the ud2 */
 			exceptions++;
 		} else {
-			vostd_println("HOSTILE race: ud2 gave trap %ld signal %u", trap,
+			vostd_println("hostile: race: ud2 gave trap %ld signal %u", trap,
 				      t.ctx->signal);
 			break;
 		}
@@ -116,7 +116,7 @@ static u32 race_calls(u32 rounds, u32 *kicks, long *inside)
 			calls++;
 		} else {
 			/* A call lost: Linux answered it, and the tenant stopped at ud2. */
-			vostd_println("HOSTILE race: call %u gave trap %ld nr %llu signal %u", calls,
+			vostd_println("hostile: race: call %u gave trap %ld nr %llu signal %u", calls,
 				      trap, t.ctx->syscall_nr, t.ctx->signal);
 			break;
 		}
@@ -133,7 +133,7 @@ static long race(bool forever)
 
 	if (forever) {
 		race_ud2(200, &kicks);
-		vostd_println("HOSTILE racekill running");
+		vostd_println("hostile: racekill running");
 		for (;;) {
 			race_calls(200, &kicks, &inside);
 			race_ud2(200, &kicks);
@@ -144,7 +144,7 @@ static long race(bool forever)
 	expect("race_calls_each_a_call", RACE_CALLS, calls);
 	/* The last call's answer is not yet counted inside. */
 	expect("race_calls_counted_inside", (long)calls - 1, inside);
-	vostd_println("HOSTILE race: %u kick traps among them", kicks);
+	vostd_println("hostile: race: %u kick traps among them", kicks);
 	WRITE_ONCE(H()->race_done, 1);
 	return 0;
 }
@@ -203,14 +203,6 @@ bool traps_mode(const char *args)
 	       vostd_has_prefix(args, "calloop");
 }
 
-static void report(void)
-{
-	struct hostile *h = H();
-
-	vostd_println("HOSTILE all %s: %u cases, %u failed", h->failed ? "FAIL" : "ok",
-		      h->cases, h->failed);
-}
-
 long traps_main(const char *args)
 {
 	struct hostile *h = H();
@@ -224,12 +216,11 @@ long traps_main(const char *args)
 		while (vostd_nr_cpus() > 1 && !READ_ONCE(h->race_done))
 			vostd_idle();
 	} else {
-		vostd_println("HOSTILE calloop running");
+		vostd_println("hostile: calloop running");
 		for (;;)
 			call(EV_SVC_CALIBRATE, EV_CAL_HEAP, 0, 0, 0);
 	}
-	report();
-	return h->failed ? -EIO : 0;
+	return vostd_tests_end();
 }
 
 long traps_ap_main(const char *args)

@@ -7,7 +7,7 @@
  *          or kernel addresses; maps past the sandbox's bounds), zero
  *          faults on first touch and after protect, the flush that makes a
  *          protect seen, a tenant page fault, and copy-on-write after fork;
- *          one MEMTEST line each
+ *          one EVTEST line each
  *   perf   the memory measurements, one EVFIG line each
  *   scale [owns]
  *          how the costs grow, for the scale suite: the heap pair with more
@@ -43,56 +43,34 @@ extern const char tenant_touch_start[], tenant_touch_end[];
 #define GIB		(1UL << 30)
 #define PMD_SPAN	(PAGE * 512)	/* what one page of page table maps */
 
-/* This sandbox's state: module statics are every sandbox's. */
-struct mem_state {
-	u32 failures;
-};
-
-static struct mem_state *state(void)
+/* A test case: on a FAIL, what came back, got, and what it is. */
+static void check(const char *name, bool ok, const char *what, long got)
 {
-	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(struct mem_state));
+	if (ok)
+		vostd_test(name, true, "%s", "");
+	else
+		vostd_fail(name, "%s %ld", what, got);
 }
 
-static u32 *failures(void)
-{
-	struct mem_state *m = state();
-
-	return m ? &m->failures : NULL;
-}
-
-static void check(const char *name, bool ok, const char *fmt, long got)
-{
-	if (ok) {
-		vostd_println("MEMTEST %s ok", name);
-	} else {
-		(*failures())++;
-		vostd_println("MEMTEST %s FAIL: %s %ld", name, fmt, got);
-	}
-}
-
-/* One EVFIG line of the median and p99 of n samples. */
+/* One figure of n samples: their median and p99. */
 static void report(const char *key, u64 *s, unsigned int n, const char *unit,
 		   const char *baseline)
 {
-	vostd_sort_u64(s, n);
-	vostd_println("EVFIG %s value=%llu stat=median p99=%llu n=%u unit=%s%s%s",
-		      key, vostd_percentile(s, n, 50), vostd_percentile(s, n, 99), n,
-		      unit, baseline ? " baseline=" : "", baseline ? baseline : "");
+	vostd_fig_median(key, s, n, unit, baseline);
 }
 
 static void report_count(const char *key, u64 v, const char *unit)
 {
-	vostd_println("EVFIG %s value=%llu stat=sum unit=%s", key, v, unit);
+	vostd_println(EV_FIG("%s", "%llu", "sum", "%s"), key, v, unit);
 }
 
 /*
- * A measurement whose timed operation failed: a FAIL line, counted, so that
- * the run fails instead of reporting an error's quick return as a cost.
+ * A measurement whose timed operation failed is a failed case, so that the
+ * run fails instead of reporting an error's quick return as a cost.
  */
 static void perf_fail(const char *name, const char *what, long got)
 {
-	(*failures())++;
-	vostd_println("MEMTEST perf_%s FAIL: %s %ld", name, what, got);
+	vostd_fail(name, "%s %ld", what, got);
 }
 
 /* ---- tenants ---- */
@@ -238,9 +216,9 @@ static void perf_heap(void)
 		perf_fail("alloc_pair", "a mem_alloc or mem_free of the pair failed:", bad);
 		return;
 	}
-	vostd_println("EVFIG mem.alloc_pair value=%llu.%llu stat=min unit=cycles rounds=7 calls=1000 baseline=heap.kmalloc_pair",
-		      best / 1000, best % 1000 / 100);
-	vostd_println("EVFIG mem.nop_pair value=%llu.%llu stat=min unit=cycles rounds=7 calls=1000",
+	vostd_println(EV_FIG_BEST("mem.alloc_pair", "%llu.%llu", "7", "1000")
+		      EV_BASELINE("heap.kmalloc_pair"), best / 1000, best % 1000 / 100);
+	vostd_println(EV_FIG_BEST("mem.nop_pair", "%llu.%llu", "7", "1000"),
 		      nop / 1000, nop % 1000 / 100);
 	if ((bad = vostd_call(EV_SVC_CALIBRATE, EV_CAL_HEAP, 0, 0, 0, 0)))
 		perf_fail("calibrate_heap", "calibrate(EV_CAL_HEAP) returned", bad);
@@ -303,8 +281,7 @@ out:
 	tenant_free(t);
 	return;
 fail:
-	vostd_println("mem: the first-touch measurement failed");
-	(*failures())++;
+	vostd_fail("first_touch", "the measurement failed");
 }
 
 static void perf_map(u64 *s)
@@ -393,8 +370,7 @@ static void perf_map(u64 *s)
 	vostd_free(frames);
 	return;
 fail:
-	vostd_println("mem: the map measurement failed");
-	(*failures())++;
+	vostd_fail("map", "the measurement failed");
 }
 
 /*
@@ -572,14 +548,14 @@ static void perf_fork(void)
 	 * space included, and of them the page-table calls (vm_share, or the
 	 * cursors' vm_batch calls) that carry its work on the pages.
 	 */
-	vostd_println("EVFIG mem.fork_64m_crossings value=%llu stat=count pages=%u unit=crossings",
-		      fork_calls, FORK_PAGES);
-	vostd_println("EVFIG mem.fork_64m_batches value=%lu stat=count pages=%u unit=crossings",
-		      pt_calls, FORK_PAGES);
-	vostd_println("EVFIG mem.fork_64m_cursor_crossings value=%llu stat=count pages=%u unit=crossings",
-		      cursor_calls, FORK_PAGES);
-	vostd_println("EVFIG mem.fork_64m_cursor_batches value=%lu stat=count pages=%u unit=crossings",
-		      cursor_pt_calls, FORK_PAGES);
+	vostd_println(EV_FIG("mem.fork_64m_crossings", "%llu", "count", "crossings")
+		      EV_FIELD("pages", "%u"), fork_calls, FORK_PAGES);
+	vostd_println(EV_FIG("mem.fork_64m_batches", "%lu", "count", "crossings")
+		      EV_FIELD("pages", "%u"), pt_calls, FORK_PAGES);
+	vostd_println(EV_FIG("mem.fork_64m_cursor_crossings", "%llu", "count", "crossings")
+		      EV_FIELD("pages", "%u"), cursor_calls, FORK_PAGES);
+	vostd_println(EV_FIG("mem.fork_64m_cursor_batches", "%lu", "count", "crossings")
+		      EV_FIELD("pages", "%u"), cursor_pt_calls, FORK_PAGES);
 	report("mem.fork_64m", fork_c, FORK_ROUNDS, "cycles", "linux.fork_64m");
 	report("mem.fork_64m_cursor", cursor_c, FORK_ROUNDS, "cycles", "linux.fork_64m");
 	report("mem.child_read_pass", child_c, FORK_ROUNDS, "cycles", NULL);
@@ -591,8 +567,7 @@ static void perf_fork(void)
 	fork_parent_free(parent, frames);
 	return;
 fail:
-	vostd_println("mem: the fork measurement failed");
-	(*failures())++;
+	vostd_fail("fork", "the measurement failed");
 }
 
 static void perf(void)
@@ -600,7 +575,7 @@ static void perf(void)
 	u64 *s = vostd_alloc(ROUNDS * PAGES_2M * sizeof(u64), false);
 
 	if (!s) {
-		(*failures())++;
+		vostd_fail("perf", "no memory for the samples");
 		return;
 	}
 	perf_heap();
@@ -647,9 +622,10 @@ static void scale_heap(unsigned long live)
 		perf_fail("scale_heap", "a pair, or calibrate(EV_CAL_KMALLOC), failed:", bad ?: k);
 		goto out;
 	}
-	vostd_println("EVFIG scale.kmalloc_pair_live%lu value=%ld.%ld stat=min unit=cycles rounds=7 calls=1000",
+	vostd_println(EV_FIG_BEST("scale.kmalloc_pair_live%lu", "%ld.%ld", "7", "1000"),
 		      live, k / 10, k % 10);
-	vostd_println("EVFIG scale.alloc_pair_live%lu value=%llu.%llu stat=min unit=cycles rounds=7 calls=1000 baseline=scale.kmalloc_pair_live%lu",
+	vostd_println(EV_FIG_BEST("scale.alloc_pair_live%lu", "%llu.%llu", "7", "1000")
+		      EV_BASELINE("scale.kmalloc_pair_live%lu"),
 		      live, best / 1000, best % 1000 / 100, live);
 out:
 	while (held && i--)
@@ -697,17 +673,17 @@ static void scale_owns(const char *prefix)
 				  vostd_is_err(frame_c) ? frame_c : block_c);
 			break;
 		}
-		vostd_println("EVFIG %sowns_frame_g%u_v%u value=%ld stat=median n=1000 unit=cycles",
-			      prefix, grants[g], v, frame_c);
-		vostd_println("EVFIG %sowns_block_g%u_v%u value=%ld stat=median n=1000 unit=cycles",
-			      prefix, grants[g], v, block_c);
+		vostd_println(EV_FIG("%sowns_frame_g%u_v%u", "%ld", "median", "cycles")
+			      EV_FIELD("n", "1000"), prefix, grants[g], v, frame_c);
+		vostd_println(EV_FIG("%sowns_block_g%u_v%u", "%ld", "median", "cycles")
+			      EV_FIELD("n", "1000"), prefix, grants[g], v, block_c);
 	}
 	cached_c = owns_check(blk, false);
 	if (vostd_is_err(cached_c))
 		perf_fail("scale_owns", "calibrate(EV_CAL_OWNS) returned", cached_c);
 	else
-		vostd_println("EVFIG %sowns_cached_v%u value=%ld stat=median n=1000 unit=cycles",
-			      prefix, v, cached_c);
+		vostd_println(EV_FIG("%sowns_cached_v%u", "%ld", "median", "cycles")
+			      EV_FIELD("n", "1000"), prefix, v, cached_c);
 	/* The frames granted here stay the sandbox's; vOSTD's pool never sees them. */
 	vostd_free(blk);
 	vostd_free(out);
@@ -751,8 +727,7 @@ static void scale_fork(unsigned int mib)
 	fork_parent_free(parent, frames);
 	return;
 fail:
-	vostd_println("mem: the scale fork of %u MiB failed", mib);
-	(*failures())++;
+	vostd_fail("scale_fork", "the fork of %u MiB failed", mib);
 }
 
 /*
@@ -770,8 +745,7 @@ static void scale_tenant_memory(void)
 	if (vostd_is_err(bytes))
 		perf_fail("scale_tenant_memory", "calibrate(EV_CAL_VM_BYTES) returned", bytes);
 	else
-		vostd_println("EVFIG scale.mem_per_tenant value=%ld stat=mean unit=KiB",
-			      bytes / 1024);
+		vostd_println(EV_FIG("scale.mem_per_tenant", "%ld", "mean", "KiB"), bytes / 1024);
 	if (vs)
 		vostd_vmspace_destroy(vs);
 	if (frame)
@@ -1064,15 +1038,13 @@ static void tests(void)
 	for (i = 0; i < 4; i++)
 		vostd_frame_free(frames[i]);
 	test_bounds();
-	vostd_println("MEMTEST all %s (%u failed)", *failures() ? "FAIL" : "ok", *failures());
+	vostd_tests_end();
 }
 
 static long mem_main(void)
 {
 	const char *args = vostd_vcpu()->args;
 
-	if (!failures())
-		return -ENOMEM;
 	if (vostd_has_prefix(args, "test"))
 		tests();
 	else if (vostd_has_prefix(args, "perf"))
@@ -1080,10 +1052,10 @@ static long mem_main(void)
 	else if (vostd_has_prefix(args, "scale"))
 		scale(args + 5);
 	else {
-		vostd_println("mem: unknown mode '%s' (want test, perf or scale)", args);
-		(*failures())++;
+		vostd_fail("mode", "unknown mode '%s' (want test, perf or scale)", args);
 	}
-	return *failures() ? -EIO : 0;
+	/* A failed case fails the run (vostd_boot). */
+	return 0;
 }
 
 VOSTD_KERNEL(mem, mem_main, NULL);

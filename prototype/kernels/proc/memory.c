@@ -405,9 +405,8 @@ void mem_release(struct proc *p)
 		kernelet_forget_mm(p->vs);
 		err = vostd_vmspace_destroy(p->vs);
 		if (err) {
-			vostd_println("proc: pid %ld: its space would not go (%ld); %u frames kept out",
-				      p->pid, err, p->npages);
-			procs()->failures++;
+			vostd_fail("space_destroy", "pid %ld: its space would not go (%ld); %u frames kept out",
+				   p->pid, err, p->npages);
 			keep = true;
 		}
 		p->vs = NULL;

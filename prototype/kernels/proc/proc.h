@@ -115,7 +115,6 @@ struct procs {
 	struct proc *list;
 	long next_id;
 	u32 live_procs, live_threads;
-	u32 failures;
 	unsigned int next_vcpu;
 	struct vostd_fpu *loaded[EV_MAX_VCPUS];	/* the context each carrier holds */
 	u64 runs[EV_MAX_VCPUS];			/* tenant runs begun on each vCPU */

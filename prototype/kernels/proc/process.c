@@ -133,8 +133,7 @@ static void thread_exit(struct thread *t)
 	if (ps->loaded[t->vcpu] == t->fpu)
 		ps->loaded[t->vcpu] = NULL;
 	if (vostd_fpu_destroy(t->fpu)) {
-		vostd_println("proc: thread %ld: its FPU context would not go", t->tid);
-		ps->failures++;
+		vostd_fail("fpu_destroy", "thread %ld: its FPU context would not go", t->tid);
 	}
 	proc_lock(p);
 	last = --p->threads == 0;

@@ -25,7 +25,7 @@ static long sys_write(struct thread *t, unsigned long buf, unsigned long len)
 			line[i] = '?';
 	line[len] = 0;
 	/* A tenant's own figures go out as they are, for mkbook to read. */
-	if (len > 6 && vostd_has_prefix(line, "EVFIG "))
+	if (len > 6 && vostd_has_prefix(line, EV_FIG_WORD " "))
 		vostd_println("%s", line);
 	else
 		vostd_println("[pid %ld] %s", t->p->pid, line);

@@ -2,7 +2,7 @@
 /*
  * sched: the sandbox kernel that tests and measures the kernelet.
  *
- *   test              functional tests, one KLTEST line each
+ *   test              functional tests, one EVTEST line each
  *   perf              the scheduling measurements, one EVFIG line each
  *   fair SECS N [guard]
  *                     N busy tasks (and, with guard, one that holds a guard
@@ -66,48 +66,37 @@ static void join_wait(struct join *j)
 		kl_block();
 }
 
-/* This sandbox's count of failures (module statics are every sandbox's). */
-static u32 *failures(void)
-{
-	return vostd_global(VOSTD_SLOT_KERNEL, sizeof(u32));
-}
-
 /*
- * A measurement that could not be made, or whose timed operation failed:
- * a FAIL line, counted, so that the run fails instead of reporting it.
+ * A measurement that could not be made, or whose timed operation failed,
+ * is a failed case (vostd_fail), so that the run fails instead of
+ * reporting it.
  */
-static void perf_fail(const char *name, const char *why)
-{
-	(*failures())++;
-	vostd_println("KLTEST %s FAIL: %s", name, why);
-}
-
 static u64 *samples_alloc(const char *name, unsigned int n)
 {
 	u64 *s = vostd_alloc(n * sizeof(u64), true);
 
 	if (!s)
-		perf_fail(name, "no memory for the samples");
+		vostd_fail(name, "no memory for the samples");
 	return s;
 }
 
-/*
- * One EVFIG line: the median and p99 of n samples, in cycles.  n is the
- * row's design, the same in every boot; a count that varies from boot to
- * boot is logged as samples= instead (figlog wants every boot's n alike).
- */
-static void report_count(const char *key, u64 *s, unsigned int n, const char *count,
-			 const char *baseline)
-{
-	vostd_sort_u64(s, n);
-	vostd_println("EVFIG %s value=%llu stat=median p99=%llu %s=%u unit=cycles%s%s",
-		      key, vostd_percentile(s, n, 50), vostd_percentile(s, n, 99), count, n,
-		      baseline ? " baseline=" : "", baseline ? baseline : "");
-}
-
+/* One figure: the median and p99 of n samples, in cycles. */
 static void report(const char *key, u64 *s, unsigned int n, const char *baseline)
 {
-	report_count(key, s, n, "n", baseline);
+	vostd_fig_median(key, s, n, "cycles", baseline);
+}
+
+/*
+ * The same of a count of samples that varies from boot to boot, logged as
+ * samples= rather than n= (figlog wants every boot's n alike: n is the
+ * row's design).
+ */
+static void report_samples(const char *key, u64 *s, unsigned int n)
+{
+	vostd_sort_u64(s, n);
+	vostd_println(EV_FIG("%s", "%llu", "median", "cycles") EV_FIELD("p99", "%llu")
+		      EV_FIELD("samples", "%u"), key, vostd_percentile(s, n, 50),
+		      vostd_percentile(s, n, 99), n);
 }
 
 /* ---- row 1: two tasks yielding to each other on one vCPU ---- */
@@ -195,9 +184,9 @@ static void wake_low(void *arg)
 		p->ran = 0;
 		p->t0 = vostd_cycles();
 		if (kl_wake(p->high))
-			perf_fail("wake_local", "kl_wake of the high task failed");
+			vostd_fail("wake_local", "kl_wake of the high task failed");
 		else if (!p->ran)
-			perf_fail("wake_local", "the high task had not run when kl_wake returned");
+			vostd_fail("wake_local", "the high task had not run when kl_wake returned");
 	}
 	p->done = 1;
 	kl_wake(p->high);
@@ -247,7 +236,7 @@ static void remote_a(void *arg)
 		u64 t0 = vostd_cycles();
 
 		if (kl_wake(p->b))
-			perf_fail("wake_remote", "kl_wake of the task on vCPU 1 failed");
+			vostd_fail("wake_remote", "kl_wake of the task on vCPU 1 failed");
 		kl_block();
 		if (i >= WARMUP)
 			p->s[i - WARMUP] = vostd_cycles() - t0;
@@ -266,7 +255,7 @@ static void remote_b(void *arg)
 		if (p->done)
 			break;
 		if (kl_wake(p->a))
-			perf_fail("wake_remote", "kl_wake of the task on vCPU 0 failed");
+			vostd_fail("wake_remote", "kl_wake of the task on vCPU 0 failed");
 	}
 	join_done(&p->join);
 }
@@ -331,11 +320,11 @@ static void perf_remote(const char *key, enum background bg, unsigned int n,
 	if (window) {
 		u64 wakes = 2 * (n + WARMUP);
 
-		vostd_println("EVFIG %s_spurious value=%llu stat=count n=%llu unit=upcalls",
+		vostd_println(EV_FIG("%s_spurious", "%llu", "count", "upcalls") EV_FIELD("n", "%llu"),
 			      window, DELTA(upcall_spurious), wakes);
-		vostd_println("EVFIG %s_kicks value=%llu stat=count n=%llu unit=kicks",
+		vostd_println(EV_FIG("%s_kicks", "%llu", "count", "kicks") EV_FIELD("n", "%llu"),
 			      window, DELTA(kicks_sent), wakes);
-		vostd_println("EVFIG %s_rechecked value=%llu stat=count n=%llu unit=kicks",
+		vostd_println(EV_FIG("%s_rechecked", "%llu", "count", "kicks") EV_FIELD("n", "%llu"),
 			      window, DELTA(kicks_rechecked), wakes);
 	}
 	vostd_free(p.s);
@@ -393,12 +382,12 @@ static void perf_spurious_upcall(unsigned int n)
 	p.gaps = vostd_alloc(p.max_gaps * sizeof(*p.gaps), false);
 	if (!stamps || !s || !p.gaps) {
 		if (!p.gaps)
-			perf_fail("spurious_upcall", "no memory for the gaps");
+			vostd_fail("spurious_upcall", "no memory for the gaps");
 		goto out;
 	}
 	kl_spawn("victim", upcall_victim, &p, KL_PRIO_NORMAL, 1);
 	if (!wait_flag(&p.ready, 2000)) {
-		perf_fail("spurious_upcall", "the victim did not start");
+		vostd_fail("spurious_upcall", "the victim did not start");
 		p.done = 1;
 		join_wait(&p.join);
 		goto out;
@@ -409,7 +398,7 @@ static void perf_spurious_upcall(unsigned int n)
 
 		kl_stats(1, &st);
 		if (vostd_kick(1)) {
-			perf_fail("spurious_upcall", "vcpu_kick of vCPU 1 failed");
+			vostd_fail("spurious_upcall", "vcpu_kick of vCPU 1 failed");
 			break;
 		}
 		do {
@@ -435,9 +424,9 @@ static void perf_spurious_upcall(unsigned int n)
 		      kicks, after.upcalls - before.upcalls,
 		      after.upcall_spurious - before.upcall_spurious, p.nr_gaps, got);
 	if (got)
-		report_count("kl.spurious_upcall", s, got, "samples", NULL);
+		report_samples("kl.spurious_upcall", s, got);
 	else
-		perf_fail("spurious_upcall", "no upcall's stamp fell in a gap");
+		vostd_fail("spurious_upcall", "no upcall's stamp fell in a gap");
 out:
 	if (p.gaps)
 		vostd_free(p.gaps);
@@ -467,7 +456,7 @@ static void perf(void)
 	kl_stats(0, &after[0]);
 	kl_stats(1, &after[1]);
 	/* Of the cross-vCPU wakes that wanted the target's attention, how each went. */
-	vostd_println("EVFIG kl.kicks_saved value=%llu stat=count wakes=%llu unit=kicks",
+	vostd_println(EV_FIG("kl.kicks_saved", "%llu", "count", "kicks") EV_FIELD("wakes", "%llu"),
 		      DELTA(kicks_saved),
 		      DELTA(kicks_saved) + DELTA(kicks_sent) + DELTA(kicks_rechecked));
 	perf_spurious_upcall(1000);
@@ -477,12 +466,7 @@ static void perf(void)
 
 static void check(const char *name, bool ok, const char *why)
 {
-	if (ok) {
-		vostd_println("KLTEST %s ok", name);
-	} else {
-		(*failures())++;
-		vostd_println("KLTEST %s FAIL: %s", name, why);
-	}
+	vostd_test(name, ok, "%s", ok ? "" : why);
 }
 
 struct order {
@@ -761,8 +745,7 @@ static void tests(void)
 	test_stale_id();
 	test_kick_race();
 	test_guard();
-	vostd_println("KLTEST all %s (%u failed)", *failures() ? "FAIL" : "ok",
-		      *failures());
+	vostd_tests_end();
 }
 
 /* ---- fairness: busy tasks for Linux to measure against ---- */
@@ -816,8 +799,7 @@ static void fair(const char *args)
 	struct fair f = { .join = { n + guard, kl_self() } };
 
 	if (!secs || !n || n > 200) {
-		vostd_println("fair: want 'fair SECS N [guard]'");
-		(*failures())++;
+		vostd_fail("fair", "want 'fair SECS N [guard]'");
 		return;
 	}
 	f.deadline = vostd_cycles() + ms_cycles(secs * 1000ULL);
@@ -863,30 +845,21 @@ static void coordinator(void *arg)
 	else if (vostd_has_prefix(args, "scale"))
 		scale(args + 5);
 	else {
-		vostd_println("sched: unknown mode '%s' (want test, perf, fair or scale)", args);
-		(*failures())++;
+		vostd_fail("mode", "unknown mode '%s' (want test, perf, fair or scale)", args);
 	}
 	kl_stop();
 }
 
 static long sched_main(void)
 {
-	void **slot = &vostd_slots()[VOSTD_SLOT_KERNEL];
-	u32 failed;
-
 	if (vostd_nr_cpus() < 2 && !vostd_has_prefix(vostd_vcpu()->args, "scale")) {
 		vostd_println("sched: needs two vCPUs (but in scale mode)");
 		return -EINVAL;
 	}
-	if (!failures() ||
-	    !kl_spawn("coordinator", coordinator, NULL, KL_PRIO_NORMAL, 0))
+	if (!kl_spawn("coordinator", coordinator, NULL, KL_PRIO_NORMAL, 0))
 		return -ENOMEM;
-	kl_run();
-	/* The kernelet has freed its own; this is the last of the sandbox's heap. */
-	failed = *failures();
-	vostd_free(*slot);
-	*slot = NULL;
-	return failed ? -EIO : 0;
+	/* A failed case fails the run (vostd_boot). */
+	return kl_run();
 }
 
 static long sched_ap_main(void)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The tenants' library: a line printer, threads, order statistics. */
+/* The tenants' library: a line printer, threads, order statistics, figures. */
 #include <stdarg.h>
 
 #include "tenant.h"
@@ -108,4 +108,16 @@ u64 percentile(const u64 *sorted, unsigned long n, unsigned int pct)
 	unsigned long rank = (n * pct + 99) / 100;
 
 	return sorted[rank ? rank - 1 : 0];
+}
+
+/*
+ * One figure (ev_report.h): the median of n samples, sorted here, with
+ * their 99th percentile, in cycles; baseline names the Linux figure to
+ * read it against, or is NULL.  The proc kernel forwards it as it is.
+ */
+void fig_median(const char *key, u64 *v, unsigned long n, const char *baseline)
+{
+	sort(v, n);
+	print(EV_FIG_MEDIAN("%s", "%lu", "cycles", "%lu") "%s%s", key, percentile(v, n, 50),
+	      percentile(v, n, 99), n, baseline ? EV_BASELINE("") : "", baseline ? baseline : "");
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The tenants' library: system calls, formatting, the cycle counter. */
+/* The tenants' library: system calls, formatting, figures, the cycle counter. */
 #ifndef TENANT_H
 #define TENANT_H
 
 #include <stddef.h>
 
 #include "../abi.h"
+#include "../../abi/ev_report.h"
 
 typedef unsigned long u64;
 typedef unsigned int u32;
@@ -91,5 +92,6 @@ long thread(long (*fn)(void *), void *arg, int same_vcpu);
 int print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sort(u64 *v, unsigned long n);
 u64 percentile(const u64 *sorted, unsigned long n, unsigned int pct);
+void fig_median(const char *key, u64 *v, unsigned long n, const char *baseline);
 
 #endif /* TENANT_H */

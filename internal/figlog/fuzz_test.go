@@ -11,7 +11,7 @@ import (
 )
 
 // FuzzRead reads arbitrary bytes as a log.  Plain go test runs the seeds;
-// go test -fuzz FuzzRead ./tools/figlog runs it for as long as asked (make
+// go test -fuzz FuzzRead ./internal/figlog runs it for as long as asked (make
 // fuzz).  Whatever the input, Read must not panic, and a log it accepts
 // must hold only figures the book can print: a valid key, a finite plain
 // number, a unit, fields without control characters, a line that exists.
@@ -26,6 +26,9 @@ func FuzzRead(f *testing.F) {
 		"EVRUN a=\"\\u0000\" b=\"\\n\"\nEV-DONE status=okay\n",
 		"EVRUN\r\nEVFIG a value=-0.5 unit=ms p99=1e3\r\nEV-DONE status=ok\r\n",
 		"\xef\xbb\xbfEVRUN suite=s\nEVFIG \xff value=1 unit=ms\nEV-DONE status=ok\n",
+		"EVRUN suite=s\n[sched.0] EVTEST sched yield ok\n[sched.0] EVTEST sched all ok cases=1 failed=0\nEV-DONE status=ok\n",
+		"EVRUN suite=s\nEVTEST launcher vcpu0_fpu_kept FAIL its FPU registers came back changed\nEV-DONE status=ok\n",
+		"EVRUN suite=s\n[proc.0] EVTEST proc hello maybe\nEVTEST\nEV-DONE status=ok\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -62,6 +65,12 @@ func FuzzRead(f *testing.F) {
 				if strings.ContainsFunc(v, unicode.IsControl) {
 					t.Fatalf("accepted a control character in %s=%q", k, v)
 				}
+			}
+		}
+		for _, tc := range l.Tests {
+			if !tc.OK || !testName.MatchString(tc.Suite) || !testName.MatchString(tc.Case) ||
+				strings.ContainsFunc(tc.Detail, unicode.IsControl) {
+				t.Fatalf("accepted test %+v", tc)
 			}
 		}
 	})

@@ -26,9 +26,13 @@ import (
 // message) is not a figure, and a log that holds one is refused rather
 // than read with a figure missing or made up.
 var (
-	figurePlace = regexp.MustCompile(`^(?:\[(?:endovisor|[A-Za-z0-9_-]+\.[0-9]+)\] )?EVFIG\b`)
+	figurePlace = regexp.MustCompile(tagged + `EVFIG\b`)
 	mentionRE   = regexp.MustCompile(`\bEVFIG\b`)
 )
+
+// tagged matches the start of a line up to where a figure or a test line
+// (tests.go) may begin: nothing, [endovisor] or [KERNEL.N], and a space.
+const tagged = `^(?:\[(?:endovisor|[A-Za-z0-9_-]+\.[0-9]+)\] )?`
 
 // figureText returns the key and the fields' text of a figure line, which
 // is EVFIG, one space and the key, as a reader's grep for "EVFIG KEY "

@@ -1,13 +1,16 @@
 // Package figlog reads the prototype's logs: the console of a guest boot,
-// with one EVRUN header line saying how the boot was made and one EVFIG
-// line per measured figure.
+// with one EVRUN header line saying how the boot was made, one EVFIG line
+// per measured figure and one EVTEST line per test case (tests.go).
 //
 //	EVRUN suite=hello boot=1 of=1 accel=tcg cpu=qemu64 ...
 //	[endovisor] EVFIG crossing.stub value=36.2 stat=min unit=cycles rounds=7
+//	[sched.0] EVTEST sched yield ok
 //
 // A figure line is the word EVFIG, the figure's key, and name=value
-// fields; a value may be double-quoted.  Every figure carries the file and
-// line it came from, so that whatever prints it can say where it is from.
+// fields; a value may be double-quoted.  The C side writes both kinds of
+// line with the macros of prototype/abi/ev_report.h, which report_test.go
+// compiles and reads back.  Every figure carries the file and line it
+// came from, so that whatever prints it can say where it is from.
 //
 // Logs are untrusted input, written in part by sandbox kernels and their
 // tenants: where a figure line may stand is place.go's rule, what its
@@ -46,6 +49,7 @@ type Log struct {
 	File    string
 	Run     map[string]string // the EVRUN header's fields
 	Figures []Figure
+	Tests   []Test
 	index   map[string]int // Figures by key
 }
 
@@ -111,9 +115,10 @@ func Done(line string) bool {
 	return m != nil && m[1] == "ok"
 }
 
-// Read parses one log.  A malformed EVFIG or EVRUN line is an error that
-// names the file and line, and so is a log that stops before the guest
-// reported EV-DONE status=ok, and a figure after it.
+// Read parses one log.  A malformed EVFIG, EVTEST or EVRUN line is an
+// error that names the file and line, and so is a test that failed, a log
+// that stops before the guest reported EV-DONE status=ok, and a figure
+// after it.
 func Read(name string) (*Log, error) {
 	l := &Log{File: name, index: map[string]int{}}
 	last, done := 0, 0
@@ -145,6 +150,18 @@ func Read(name string) (*Log, error) {
 				at(n, "%v", err)
 			}
 			l.Run = run
+			return nil
+		}
+		if t, ok, err := ParseTest(line); ok {
+			switch {
+			case err != nil:
+				at(n, "%v", err)
+			case !t.OK:
+				at(n, "%s: a test failed, so the boot did not pass", t)
+			default:
+				t.File, t.Line = name, n
+				l.Tests = append(l.Tests, t)
+			}
 			return nil
 		}
 		key, rest, ok, err := figureText(line)
