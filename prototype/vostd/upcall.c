@@ -15,12 +15,12 @@
 
 void vostd_inject_scheduler(const struct vostd_sched_ops *ops)
 {
-	WRITE_ONCE(vostd_slots()[VOSTD_SLOT_SCHED], (void *)ops);
+	WRITE_ONCE(vostd_slots()[VOSTD_SLOT_SCHED_OPS], (void *)ops);
 }
 
 static const struct vostd_sched_ops *vostd_sched(void)
 {
-	return READ_ONCE(vostd_slots()[VOSTD_SLOT_SCHED]);
+	return READ_ONCE(vostd_slots()[VOSTD_SLOT_SCHED_OPS]);
 }
 
 /*
