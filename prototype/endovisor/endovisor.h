@@ -186,6 +186,16 @@ struct ev_kernel_rec {
 	struct ev_range rodata[2];	/* read-only data, read-only after init */
 };
 
+/*
+ * What Linux sees of a sandbox, sampled on every tick (census.c): the
+ * largest number of its carriers, and of all its creator's threads, on a
+ * Linux run queue at once, and the carriers' sum over the samples.
+ */
+struct ev_census {
+	u32 max, max_threads;
+	u64 samples, sum;
+};
+
 struct ev_sandbox {
 	u64 id;
 	struct ev_kernel_rec *kernel;
@@ -215,10 +225,8 @@ struct ev_sandbox {
 	 */
 	bool ending;
 
-	/* census.c */
-	struct hrtimer census_timer;
-	u32 census_max, census_max_threads;
-	u64 census_samples, census_sum;
+	struct hrtimer tick;		/* tick.c: once a millisecond while a vCPU runs */
+	struct ev_census census;
 };
 
 DECLARE_PER_CPU(struct ev_vcpu *, ev_cur_vcpu);
@@ -426,12 +434,15 @@ long ev_svc_set_upcall(struct ev_vcpu *v, unsigned long entry, unsigned long a1,
 bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip);
 bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs);
 void ev_kick_interrupt(struct ev_vcpu *t, int cpu);
-void ev_kick_retry(struct ev_vcpu *v, struct pt_regs *regs);
+void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs);
+
+/* tick.c */
+void ev_tick_init(struct ev_sandbox *sb);
+void ev_tick_start(struct ev_sandbox *sb);
+void ev_tick_stop(struct ev_sandbox *sb);
 
 /* census.c */
-void ev_census_init(struct ev_sandbox *sb);
-void ev_census_start(struct ev_sandbox *sb);
-void ev_census_stop(struct ev_sandbox *sb);
+void ev_census_sample(struct ev_sandbox *sb);
 void ev_stats_read(struct ev_sandbox *sb, struct ev_stats *st);
 
 /* crossing.c */

@@ -33,8 +33,8 @@
  * sandbox stack for good and returns -EINTR from the frame that entered
  * sandbox code, whatever the upcall mask says.  Nothing of Linux's is held
  * there: sandbox code calls Linux only through services, which are not
- * sandbox text and are never diverted.  The census timer sends these
- * interrupts (census.c).
+ * sandbox text and are never diverted.  The sandbox's tick sends these
+ * interrupts (tick.c).
  *
  * Anywhere else (in a service, masked, preempted) the kick stays pending:
  * vOSTD checks for it after every crossing and when it unmasks, and when
@@ -182,13 +182,13 @@ void ev_kick_init(struct ev_vcpu *v)
 }
 
 /*
- * Census tick: v's kick has been pending since the last tick with upcalls
+ * The tick: v's kick has been pending since the last tick with upcalls
  * unmasked, so no interrupt is coming to take it (one that landed in the
  * window before the kick was set, or an earlier one still in flight when
  * the kick was sent).  Send another; regs are the tick's own, if v's carrier
  * is what the tick interrupted.
  */
-void ev_kick_retry(struct ev_vcpu *v, struct pt_regs *regs)
+static void ev_kick_retry(struct ev_vcpu *v, struct pt_regs *regs)
 {
 	int cpu = READ_ONCE(v->cpu);
 
@@ -197,6 +197,24 @@ void ev_kick_retry(struct ev_vcpu *v, struct pt_regs *regs)
 		ev_upcall_divert(v, regs);
 	else if (cpu >= 0 && cpu != smp_processor_id())
 		ev_kick_interrupt(v, cpu);
+}
+
+/*
+ * A kick still pending a tick later, with no kick since and nothing that
+ * would take it by itself (a masked vCPU takes it when it unmasks, an idle
+ * one when it wakes), was stranded: send it again.
+ */
+void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs)
+{
+	u64 kicks = atomic64_read(&v->kicks);
+	bool stranded = READ_ONCE(v->carrying) && !READ_ONCE(v->idling) &&
+			READ_ONCE(v->shared->kick_pending) &&
+			(READ_ONCE(v->in_tenant) || !READ_ONCE(v->shared->upcall_mask)) &&
+			kicks == v->census_kicks;
+
+	v->census_kicks = kicks;
+	if (stranded)
+		ev_kick_retry(v, regs);
 }
 
 /* Linux has put the carrier on cpu: account the time it waited, take a kick. */
