@@ -389,19 +389,26 @@ int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
 void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n);
 
 /* tenant.c */
-int ev_tenant_module_init(void);
-void ev_tenant_module_exit(void);
 void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next);
-bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write);
-void ev_tenant_kick(struct ev_vcpu *v);
+void ev_save_user_regs(struct ev_tenant_ctx *c, const struct pt_regs *regs);
+void ev_segs_scrub(void);
 void ev_tenant_vcpu_init(struct ev_vcpu *v);
 void ev_tenant_carrier_dead(struct ev_vcpu *v);
-long ev_tenant_entered(struct ev_vcpu *v);
 long ev_tenant_finish(struct ev_vcpu *v, long ret);
 long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long vm, unsigned long ctx,
 		       unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long vm, unsigned long a1,
 			unsigned long a2, unsigned long a3, unsigned long a4);
+
+/* trap.c */
+int ev_trap_module_init(void);
+void ev_trap_module_exit(void);
+void ev_trap_vcpu_init(struct ev_vcpu *v);
+u64 ev_linux_faults(void);
+void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap);
+bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write);
+void ev_tenant_kick(struct ev_vcpu *v);
+long ev_tenant_entered(struct ev_vcpu *v);
 
 /* fpu.c */
 long ev_svc_fpu_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,

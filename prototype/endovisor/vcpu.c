@@ -97,6 +97,7 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	preempt_notifier_init(&v->notifier, &ev_vcpu_preempt_ops);
 	ev_kick_init(v);
 	ev_tenant_vcpu_init(v);
+	ev_trap_vcpu_init(v);
 	atomic_inc(&ev_live.vcpus);
 	return v;
 fail:

@@ -46,7 +46,7 @@
  *
  * A page fault in the region (an unmapped page, or a write to a page mapped
  * read-only) reaches the endovisor's fault handler, which hands it to the
- * sandbox kernel as a trap (tenant.c) instead of resolving it.
+ * sandbox kernel as a trap (trap.c) instead of resolving it.
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
