@@ -55,10 +55,10 @@ void ev_stats_read(struct ev_sandbox *sb, struct ev_stats *st)
 	for (i = 0; i < sb->nr_vcpus && i < ARRAY_SIZE(st->vcpu); i++) {
 		struct ev_vcpu *v = sb->vcpus[i];
 
-		st->vcpu[i] = v->stats;
-		st->vcpu[i].kicks = atomic64_read(&v->kicks);
-		st->vcpu[i].ipis = atomic64_read(&v->ipis);
-		st->vcpu[i].wakeups = atomic64_read(&v->wakeups);
+		st->vcpu[i] = v->stat.counts;
+		st->vcpu[i].kicks = atomic64_read(&v->stat.kicks);
+		st->vcpu[i].ipis = atomic64_read(&v->stat.ipis);
+		st->vcpu[i].wakeups = atomic64_read(&v->stat.wakeups);
 		st->mem_bytes += ksize(v) + PAGE_SIZE + EV_STACK_SIZE;
 	}
 	mutex_unlock(&sb->lock);

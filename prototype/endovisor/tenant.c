@@ -74,7 +74,7 @@ void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next)
 
 	if (prev == next)
 		return;
-	if (next != v->home_mm)
+	if (next != v->tenant.home_mm)
 		mmget(next);
 	task_lock(current);
 	local_irq_disable();
@@ -83,7 +83,7 @@ void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next)
 	ev_linux.switch_mm_irqs_off(prev, next, current);
 	local_irq_enable();
 	task_unlock(current);
-	if (prev != v->home_mm)
+	if (prev != v->tenant.home_mm)
 		mmput(prev);
 }
 
@@ -191,12 +191,12 @@ void ev_segs_scrub(void)
  */
 static void ev_adopt(struct ev_vcpu *v, struct ev_vm *vm)
 {
-	if (v->tenant_vm == vm)
+	if (v->tenant.vm == vm)
 		return;		/* the carrier holds it, and took no other reference */
-	ev_switch_mm(v, vm ? ev_vm_mm(vm) : v->home_mm);
-	if (v->tenant_vm)
-		ev_vm_put(v->tenant_vm);
-	WRITE_ONCE(v->tenant_vm, vm);
+	ev_switch_mm(v, vm ? ev_vm_mm(vm) : v->tenant.home_mm);
+	if (v->tenant.vm)
+		ev_vm_put(v->tenant.vm);
+	WRITE_ONCE(v->tenant.vm, vm);
 }
 
 /* vm_activate(vm): the carrier adopts vm's address space, or with 0 its own. */
@@ -241,7 +241,7 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	vm = ev_vm_use(v, handle);
 	if (!vm)
 		return -EBADF;
-	if (!v->home_saved) {
+	if (!v->tenant.home_saved) {
 		/* The launcher's FPU registers are kept; the tenant starts clean. */
 		ret = ev_fpu_tenant_start(v);
 		if (ret) {
@@ -250,26 +250,26 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 		}
 	}
 	ev_adopt(v, vm);
-	if (!v->home_saved) {
+	if (!v->tenant.home_saved) {
 		static const struct ev_user_segs zero;
 
 		preempt_disable();
-		ev_segs_read(&v->home_segs);
+		ev_segs_read(&v->tenant.home_segs);
 		ev_segs_write(&zero);
 		preempt_enable();
-		v->home_regs = *regs;
-		v->home_saved = true;
-		v->home_rseq = current->rseq;
-		v->home_rseq_len = current->rseq_len;
-		v->home_rseq_sig = current->rseq_sig;
+		v->tenant.home_regs = *regs;
+		v->tenant.home_saved = true;
+		v->tenant.home_rseq = current->rseq;
+		v->tenant.home_rseq_len = current->rseq_len;
+		v->tenant.home_rseq_sig = current->rseq_sig;
 		current->rseq = NULL;
 		current->rseq_len = 0;
 	}
 	ev_load_user_regs(regs, &c);
-	v->tenant_ctx = (struct ev_tenant_ctx *)ctx;
-	v->faults_at_entry = ev_linux_faults();
+	v->tenant.ctx = (struct ev_tenant_ctx *)ctx;
+	v->stat.faults_at_entry = ev_linux_faults();
 	v->suspended = true;
-	WRITE_ONCE(v->in_tenant, true);
+	WRITE_ONCE(v->tenant.running, true);
 	WRITE_ONCE(v->bail, EV_BAIL_SUSPEND);
 	/*
 	 * A kick that came during this service found no tenant and waited;
@@ -289,27 +289,27 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
  */
 long ev_tenant_finish(struct ev_vcpu *v, long ret)
 {
-	WRITE_ONCE(v->in_tenant, false);
-	if (v->home_mm && current->mm != v->home_mm)
-		ev_switch_mm(v, v->home_mm);
-	if (v->tenant_vm) {
-		ev_vm_put(v->tenant_vm);
-		WRITE_ONCE(v->tenant_vm, NULL);
+	WRITE_ONCE(v->tenant.running, false);
+	if (v->tenant.home_mm && current->mm != v->tenant.home_mm)
+		ev_switch_mm(v, v->tenant.home_mm);
+	if (v->tenant.vm) {
+		ev_vm_put(v->tenant.vm);
+		WRITE_ONCE(v->tenant.vm, NULL);
 	}
-	if (v->home_saved) {
+	if (v->tenant.home_saved) {
 		struct pt_regs *regs = task_pt_regs(current);
 
-		*regs = v->home_regs;
+		*regs = v->tenant.home_regs;
 		regs->ax = ret;
 		/* Not a system call's return any more: nothing for Linux to restart. */
 		regs->orig_ax = -1;
 		preempt_disable();
-		ev_segs_write(&v->home_segs);
+		ev_segs_write(&v->tenant.home_segs);
 		preempt_enable();
-		v->home_saved = false;
-		current->rseq = v->home_rseq;
-		current->rseq_len = v->home_rseq_len;
-		current->rseq_sig = v->home_rseq_sig;
+		v->tenant.home_saved = false;
+		current->rseq = v->tenant.home_rseq;
+		current->rseq_len = v->tenant.home_rseq_len;
+		current->rseq_sig = v->tenant.home_rseq_sig;
 		rseq_set_notify_resume(current);
 	}
 	return ret;
@@ -318,18 +318,18 @@ long ev_tenant_finish(struct ev_vcpu *v, long ret)
 /* From a work item: the carrier is gone, and so is everything it held but this. */
 static void ev_carrier_died(struct work_struct *work)
 {
-	struct ev_vcpu *v = container_of(work, struct ev_vcpu, death_work);
+	struct ev_vcpu *v = container_of(work, struct ev_vcpu, tenant.death_work);
 
-	irq_work_sync(&v->death_irq);	/* v must not be touched by it once freed */
+	irq_work_sync(&v->tenant.death_irq);	/* v must not be touched by it once freed */
 	pr_info("endovisor: sandbox %llu vCPU %u: its carrier died carrying; ending the vCPU\n",
 		v->sb->id, v->id);
-	if (v->tenant_vm) {
+	if (v->tenant.vm) {
 		/* It died with the tenant's mm, whose reference exit_mm dropped. */
-		mmput(v->home_mm);
-		ev_vm_put(v->tenant_vm);
-		WRITE_ONCE(v->tenant_vm, NULL);
+		mmput(v->tenant.home_mm);
+		ev_vm_put(v->tenant.vm);
+		WRITE_ONCE(v->tenant.vm, NULL);
 	}
-	WRITE_ONCE(v->in_tenant, false);
+	WRITE_ONCE(v->tenant.running, false);
 	WRITE_ONCE(v->carrying, false);
 	ev_kick_stop(v);
 	ev_fpu_vcpu_end(v);
@@ -338,7 +338,7 @@ static void ev_carrier_died(struct work_struct *work)
 
 static void ev_carrier_death_irq(struct irq_work *w)
 {
-	schedule_work(&container_of(w, struct ev_vcpu, death_irq)->death_work);
+	schedule_work(&container_of(w, struct ev_vcpu, tenant.death_irq)->tenant.death_work);
 }
 
 /*
@@ -348,12 +348,12 @@ static void ev_carrier_death_irq(struct irq_work *w)
  */
 void ev_tenant_carrier_dead(struct ev_vcpu *v)
 {
-	irq_work_queue(&v->death_irq);
+	irq_work_queue(&v->tenant.death_irq);
 }
 
 void ev_tenant_vcpu_init(struct ev_vcpu *v)
 {
-	INIT_WORK(&v->death_work, ev_carrier_died);
-	init_irq_work(&v->death_irq, ev_carrier_death_irq);
-	v->home_mm = NULL;
+	INIT_WORK(&v->tenant.death_work, ev_carrier_died);
+	init_irq_work(&v->tenant.death_irq, ev_carrier_death_irq);
+	v->tenant.home_mm = NULL;
 }

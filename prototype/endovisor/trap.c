@@ -1,25 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Traps: catching the sandbox's user code when it comes back into the
- * kernel, as gVisor keeps its platform (what catches the application's
- * system calls and faults) apart from its kernel.  Nothing else in the
- * endovisor is entered from a tenant; tenant.c runs tenants and takes the
- * carrier home.
+ * kernel, kept apart from the rest as gVisor keeps its platform (what
+ * catches the application's system calls and faults) apart from its
+ * kernel.  Every way back from a tenant ends here: the two tracepoint
+ * probes, the fault path (ev_tenant_fault, from vm.c's fault handler), a
+ * kick's interrupt (ev_tenant_kick, from kick.c), and the task work that
+ * reports the trap.  tenant.c runs tenants and takes the carrier home.
  *
  * Whatever brings the tenant back into the kernel (a system call, a page
  * fault in the tenant region, a kick's interrupt, any other exception) is
  * turned into a trap: where it is taken, nothing can sleep, so the
  * endovisor only records it and queues a task work, which Linux runs in
- * process context just before the carrier would return to user mode.  Several can come before that return
- * (a kick's interrupt during a system call's entry), so they are kept as a
- * set and the most telling is reported; none hides another.  There the
- * tenant's registers are saved for the sandbox kernel and its crossing is
- * resumed (ev_stub_resume), with the trap as tenant_run's result, unless
- * the carrier is dying: then no more sandbox code runs on it.  Linux runs no
- * system call for a tenant: the sys_enter tracepoint's probe sets the call
- * number to -1, which since Linux 6.9 makes Linux skip it.  Registering
- * that probe makes every thread take the slower system-call path, which is
- * the price of this design.
+ * process context just before the carrier would return to user mode.
+ * Several can come before that return (a kick's interrupt during a system
+ * call's entry), so they are kept as a set and the most telling is
+ * reported; none hides another.  There the tenant's registers are saved
+ * for the sandbox kernel and its crossing is resumed (ev_stub_resume), with
+ * the trap as tenant_run's result, unless the carrier is dying: then no
+ * more sandbox code runs on it.  Linux runs no system call for a tenant:
+ * the sys_enter tracepoint's probe sets the call number to -1, which since
+ * Linux 6.9 makes Linux skip it.  Registering that probe makes every
+ * thread take the slower system-call path, which is the price of this
+ * design.
  *
  * An exception other than a page fault in the region (a #GP, an invalid
  * opcode, a fault outside the region) makes Linux send the carrier a signal.
@@ -58,10 +61,10 @@ u64 ev_linux_faults(void)
  */
 void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap)
 {
-	if (atomic_long_fetch_or(BIT(trap), &v->traps))
+	if (atomic_long_fetch_or(BIT(trap), &v->trap.owed))
 		return;		/* the work is queued already */
-	if (task_work_add(current, &v->trap_work, TWA_RESUME))
-		atomic_long_set(&v->traps, 0);	/* the carrier is exiting */
+	if (task_work_add(current, &v->trap.work, TWA_RESUME))
+		atomic_long_set(&v->trap.owed, 0);	/* the carrier is exiting */
 }
 
 /*
@@ -80,10 +83,10 @@ static void ev_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
 
-	if (!v || !READ_ONCE(v->in_tenant) || current != v->carrier)
+	if (!v || !READ_ONCE(v->tenant.running) || current != v->carrier)
 		return;
-	ev_stamp(&v->sys_enter_at);
-	v->trap_nr = id;
+	ev_stamp(&v->stat.sys_enter_at);
+	v->trap.nr = id;
 	regs->orig_ax = -1;
 	ev_tenant_queue_trap(v, EV_TRAP_SYSCALL);
 }
@@ -93,11 +96,11 @@ bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write)
 {
 	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
 
-	if (!v || !READ_ONCE(v->in_tenant) || current != v->carrier ||
-	    v->tenant_vm != vm)
+	if (!v || !READ_ONCE(v->tenant.running) || current != v->carrier ||
+	    v->tenant.vm != vm)
 		return false;
-	v->fault_addr = addr;
-	v->fault_write = write;
+	v->trap.fault_addr = addr;
+	v->trap.fault_write = write;
 	ev_tenant_queue_trap(v, EV_TRAP_FAULT);
 	return true;
 }
@@ -111,16 +114,16 @@ static void ev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
 {
 	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
 
-	if (!v || task != current || current != v->carrier || !READ_ONCE(v->in_tenant) ||
+	if (!v || task != current || current != v->carrier || !READ_ONCE(v->tenant.running) ||
 	    sig < 1 || sig > 31 || !(sigmask(sig) & EV_FAULT_SIGNALS) ||
 	    info == SEND_SIG_NOINFO || info == SEND_SIG_PRIV || info->si_code <= 0)
 		return;
 	/* The first is the one reported; every one is taken back. */
-	if (!v->trap_signals) {
-		v->trap_signal = sig;
-		v->signal_addr = (unsigned long)info->si_addr;
+	if (!v->trap.signals) {
+		v->trap.signal = sig;
+		v->trap.signal_addr = (unsigned long)info->si_addr;
 	}
-	v->trap_signals |= sigmask(sig);
+	v->trap.signals |= sigmask(sig);
 	ev_tenant_queue_trap(v, EV_TRAP_EXCEPTION);
 }
 
@@ -130,7 +133,7 @@ static void ev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
  */
 static void ev_take_back_signals(struct ev_vcpu *v)
 {
-	unsigned long sigs = xchg(&v->trap_signals, 0);
+	unsigned long sigs = xchg(&v->trap.signals, 0);
 	kernel_siginfo_t info;
 	enum pid_type type;
 	sigset_t others;
@@ -168,15 +171,15 @@ static u32 ev_trap_reported(unsigned long traps)
 /* The first tenant's rax, over the ioctl's result: see ev_tenant_entered. */
 static void ev_entry_rax(struct ev_vcpu *v)
 {
-	if (v->entry_rax_owed) {
-		task_pt_regs(current)->ax = v->entry_rax;
-		v->entry_rax_owed = false;
+	if (v->trap.entry_rax_owed) {
+		task_pt_regs(current)->ax = v->trap.entry_rax;
+		v->trap.entry_rax_owed = false;
 	}
 }
 
 static void ev_tenant_entry_work(struct callback_head *cb)
 {
-	ev_entry_rax(container_of(cb, struct ev_vcpu, entry_work));
+	ev_entry_rax(container_of(cb, struct ev_vcpu, trap.entry_work));
 }
 
 /*
@@ -189,30 +192,30 @@ static void ev_tenant_entry_work(struct callback_head *cb)
  */
 long ev_tenant_entered(struct ev_vcpu *v)
 {
-	v->entry_rax = task_pt_regs(current)->ax;
-	v->entry_rax_owed = true;
-	if (task_work_add(current, &v->entry_work, TWA_RESUME))
-		v->entry_rax_owed = false;	/* exiting: no return to user mode */
+	v->trap.entry_rax = task_pt_regs(current)->ax;
+	v->trap.entry_rax_owed = true;
+	if (task_work_add(current, &v->trap.entry_work, TWA_RESUME))
+		v->trap.entry_rax_owed = false;	/* exiting: no return to user mode */
 	return 0;
 }
 
 /* A kick's interrupt found the carrier in the tenant: hand the vCPU back. */
 void ev_tenant_kick(struct ev_vcpu *v)
 {
-	if (READ_ONCE(v->in_tenant) && current == v->carrier)
+	if (READ_ONCE(v->tenant.running) && current == v->carrier)
 		ev_tenant_queue_trap(v, EV_TRAP_KICK);
 }
 
 static void ev_tenant_trap_work(struct callback_head *cb)
 {
-	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap_work);
-	unsigned long traps = atomic_long_xchg(&v->traps, 0);
+	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap.work);
+	unsigned long traps = atomic_long_xchg(&v->trap.owed, 0);
 	struct ev_tenant_ctx c = {};
 	long ret;
 
 	ev_stamp(&c.at_work);
-	if (!READ_ONCE(v->in_tenant) || current != v->carrier) {
-		v->trap_signals = 0;
+	if (!READ_ONCE(v->tenant.running) || current != v->carrier) {
+		v->trap.signals = 0;
 		return;
 	}
 	/*
@@ -226,30 +229,30 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	ev_segs_scrub();
 	ev_save_user_regs(&c, task_pt_regs(current));
 	c.trap = ev_trap_reported(traps);
-	c.at_resumed = v->resumed_at;
-	v->resumed_at = (struct ev_stamp){};
+	c.at_resumed = v->stat.resumed_at;
+	v->stat.resumed_at = (struct ev_stamp){};
 	if (c.trap == EV_TRAP_SYSCALL) {
-		c.syscall_nr = v->trap_nr;
-		c.rax = v->trap_nr;
-		c.at_sys_enter = v->sys_enter_at;
+		c.syscall_nr = v->trap.nr;
+		c.rax = v->trap.nr;
+		c.at_sys_enter = v->stat.sys_enter_at;
 	} else if (c.trap == EV_TRAP_FAULT) {
-		c.fault_addr = v->fault_addr;
-		c.fault_write = v->fault_write;
+		c.fault_addr = v->trap.fault_addr;
+		c.fault_write = v->trap.fault_write;
 	} else if (c.trap == EV_TRAP_EXCEPTION) {
-		c.fault_addr = v->signal_addr;
+		c.fault_addr = v->trap.signal_addr;
 	}
 	if (traps & BIT(EV_TRAP_EXCEPTION)) {
-		c.signal = v->trap_signal;
+		c.signal = v->trap.signal;
 		ev_take_back_signals(v);
 	}
-	c.linux_faults = ev_linux_faults() - v->faults_at_entry;
-	WRITE_ONCE(v->in_tenant, false);
-	ret = ev_sandbox_write(v, v->tenant_ctx, &c, sizeof(c)) ? -EFAULT : c.trap;
+	c.linux_faults = ev_linux_faults() - v->stat.faults_at_entry;
+	WRITE_ONCE(v->tenant.running, false);
+	ret = ev_sandbox_write(v, v->tenant.ctx, &c, sizeof(c)) ? -EFAULT : c.trap;
 	v->suspended = false;
 	ret = ev_stub_resume(v, ret);
 	if (v->suspended) {
 		/* tenant_run again: its registers and mm are in place */
-		ev_stamp(&v->resumed_at);
+		ev_stamp(&v->stat.resumed_at);
 		return;
 	}
 	ev_vcpu_end(v, ret);
@@ -306,6 +309,6 @@ void ev_trap_module_exit(void)
 
 void ev_trap_vcpu_init(struct ev_vcpu *v)
 {
-	init_task_work(&v->trap_work, ev_tenant_trap_work);
-	init_task_work(&v->entry_work, ev_tenant_entry_work);
+	init_task_work(&v->trap.work, ev_tenant_trap_work);
+	init_task_work(&v->trap.entry_work, ev_tenant_entry_work);
 }
