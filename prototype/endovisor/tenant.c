@@ -273,7 +273,7 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	WRITE_ONCE(v->bail, EV_BAIL_SUSPEND);
 	/*
 	 * A kick that came during this service found no tenant and waited;
-	 * one from now on finds in_tenant set (ev_upcall_divert).  Pairs with
+	 * one from now on finds tenant.running set (ev_upcall_divert).  Pairs with
 	 * the barrier in vcpu_kick.
 	 */
 	smp_mb();
