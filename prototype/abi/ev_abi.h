@@ -26,7 +26,7 @@
 #define EV_STACK_ORDER		2
 #define EV_STACK_SIZE		(_AC(4096, UL) << EV_STACK_ORDER)
 #define EV_STACK_MAGIC		0x65767374616b6321ULL	/* "evstakc!" */
-/* Offsets the sandbox's assembly uses (stub/switch.S); checked in vostd/boot.c. */
+/* Offsets the sandbox's assembly uses (vostd/switch.S); checked in vostd/boot.c. */
 #define EV_STACK_BASE_SHARED	8
 #define EV_SHARED_UPCALL_IP	112
 

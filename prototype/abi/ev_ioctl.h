@@ -43,7 +43,7 @@ struct ev_stats {
 	__u32 census_max;	/* most carriers Linux had runnable at once */
 	__u32 census_max_threads;	/* the same for all the creator's threads */
 	__u32 pad;
-	__u64 census_samples;	/* census ticks taken, one a millisecond */
+	__u64 census_samples;	/* ticks the census sampled, one a millisecond */
 	__u64 census_sum;	/* sum of runnable carriers over the ticks */
 	/*
 	 * What the endovisor holds for the sandbox itself: its structures, its

@@ -84,7 +84,7 @@ static long ev_cal_heap(struct ev_vcpu *v)
 	for (k = 0; k < EV_HEAP_STEPS; k++)
 		step[k] = U64_MAX;
 	for (r = 0; r < EV_CAL_ROUNDS; r++) {
-		/* A kill must not wait for every round (census.c). */
+		/* A kill must not wait for every round (tick.c). */
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		kmalloc = min(kmalloc, ev_kmalloc_round(EV_CAL_PAIRS));

@@ -53,6 +53,87 @@ struct ev_user_segs {
 	unsigned long fsbase, gsbase;
 };
 
+/*
+ * A vCPU's part that is kick.c's: the idle wait, and the interrupts sent
+ * to its carrier, for upcalls and for the abandon exit.
+ */
+struct ev_vcpu_kick {
+	bool idling;			/* asleep in vcpu_idle */
+	bool abandoned;			/* its carrier was sent out of sandbox code to die */
+	wait_queue_head_t idle_wq;
+	call_single_data_t csd;		/* the kick's interrupt */
+	struct hrtimer upcall_timer;	/* takes a kick as soon as the carrier is back */
+	atomic_t ipis_in_flight;	/* teardown waits for these */
+	u64 seen;			/* stat.kicks at the last tick: ev_kick_stranded */
+};
+
+/*
+ * tenant.c's part: the tenant the carrier runs, and what it keeps of the
+ * launcher meanwhile, to go home with.
+ */
+struct ev_vcpu_tenant {
+	bool running;			/* the carrier runs a tenant in user mode */
+	struct ev_tenant_ctx *ctx;	/* sandbox memory: where its trap is saved */
+	struct ev_vm *vm;		/* its address space, referenced */
+	struct mm_struct *home_mm;	/* the launcher's, while a tenant's is current */
+	struct pt_regs home_regs;	/* the launcher's registers at EV_RUN_VCPU */
+	struct ev_user_segs home_segs;	/* and its FS and GS */
+	bool home_saved;
+	struct rseq __user *home_rseq;	/* parked while tenants run: see tenant.c */
+	u32 home_rseq_len, home_rseq_sig;
+	struct work_struct death_work;	/* the carrier died carrying: end the vCPU */
+	struct irq_work death_irq;	/* queues death_work from the scheduler */
+};
+
+/*
+ * trap.c's part: the traps owed at the carrier's next return to user mode,
+ * what each found, and the task works that report them.
+ */
+struct ev_vcpu_trap {
+	atomic_long_t owed;		/* BIT(EV_TRAP_*) */
+	unsigned long signals;		/* sigmask()s of exceptions' signals to take back */
+	u32 signal;			/* the first of them, for the kernel proper */
+	unsigned long signal_addr;	/* and its si_addr */
+	u64 nr;				/* the system call's number */
+	unsigned long fault_addr;
+	bool fault_write;
+	struct callback_head work;
+	/* The first tenant's rax, which the ioctl's int result cannot carry. */
+	struct callback_head entry_work;
+	u64 entry_rax;
+	bool entry_rax_owed;
+};
+
+/* fpu.c's part: which FPU registers the carrier holds. */
+struct ev_vcpu_fpu {
+	struct ev_fpu *cur;		/* the context loaded on the carrier */
+	struct ev_fpu *home;		/* the launcher's registers, meanwhile */
+};
+
+/*
+ * The measurements: what the launcher reads as struct ev_vcpu_stats
+ * (census.c, ev_stats_read), and the stamps that time the trap path and
+ * stolen time.  Nothing decides anything on them but ev_kick_stranded,
+ * which compares kicks with the tick before.
+ */
+struct ev_vcpu_stat {
+	struct ev_vcpu_stats counts;	/* the fields its own carrier updates */
+	atomic64_t kicks, ipis, wakeups;	/* updated by whoever kicks it */
+	u64 preempted_at;		/* local_clock() when Linux preempted it */
+	bool preempted_in_sandbox;	/* then, in sandbox code */
+	bool preempted_masked;		/* then, in sandbox code with upcalls masked */
+	u64 armed_at;			/* local_clock() when the upcall timer was armed */
+	struct ev_stamp sys_enter_at, resumed_at;	/* for ev_tenant_ctx */
+	u64 faults_at_entry;		/* ev_linux_faults() when the tenant started */
+};
+
+/*
+ * A vCPU.  Its first fields are the stub's, at the offsets its assembly
+ * uses (EV_VCPU_* in stub/ev_stub.h, checked in vcpu.c); then what the
+ * vCPU is and who carries it; then one part per subsystem, each defined
+ * and documented above and written only by its own file, as KVM's
+ * struct kvm_vcpu embeds its arch and stat.
+ */
 struct ev_vcpu {
 	/* The Linux stack pointer while sandbox code runs: stub/cross.S. */
 	unsigned long linux_sp;
@@ -62,66 +143,28 @@ struct ev_vcpu {
 	unsigned long sandbox_frame;
 	/* The sandbox's r12 .. r15 then: the crossing keeps only rbx and rbp. */
 	unsigned long sandbox_r12_r15[4];
+
+	/* What it is, who carries it, where: vcpu.c and sandbox.c */
 	struct ev_sandbox *sb;
 	unsigned int id;
 	enum ev_vcpu_state state;
 	long exit_code;
 	struct task_struct *carrier;
+	struct file *file;		/* held while the vCPU runs, tenants or not */
+	bool carrying;			/* inside ev_vcpu_run */
+	int cpu;			/* where the carrier last ran */
+	bool suspended;			/* sandbox code waits in a crossing: tenant_run */
 	struct preempt_notifier notifier;
 	struct ev_stack_base *boot_stack;
 	struct ev_vcpu_shared *shared;
+	struct ev_owned owned;		/* sandbox.c: the last range ev_vcpu_owns found */
+	unsigned int heap_reading;	/* heap.c: in a read section (ev_heap_read_begin) */
 
-	/* kick.c: idling, kicks and upcalls */
-	int cpu;			/* where the carrier last ran */
-	bool carrying;			/* inside ev_vcpu_run */
-	bool idling;			/* asleep in vcpu_idle */
-	wait_queue_head_t idle_wq;
-	call_single_data_t kick_csd;
-	struct hrtimer upcall_timer;
-	u64 preempted_at;		/* local_clock() when Linux preempted it */
-	bool preempted_in_sandbox;	/* then, in sandbox code */
-	bool preempted_masked;		/* then, in sandbox code with upcalls masked */
-	u64 census_kicks;		/* census.c: kicks counted at the last tick */
-	u64 armed_at;			/* local_clock() when the upcall timer was armed */
-	struct ev_vcpu_stats stats;	/* the fields its own carrier updates */
-	struct ev_owned owned;		/* the last range ev_vcpu_owns found */
-	unsigned int heap_reading;	/* in a read section: ev_heap_read_begin */
-
-	/* tenant.c: user mode */
-	struct file *file;		/* held while the vCPU runs, tenants or not */
-	bool suspended;			/* sandbox code waits in a crossing */
-	bool in_tenant;			/* the carrier runs a tenant in user mode */
-	atomic_long_t traps;		/* BIT(EV_TRAP_*): owed at the next return to user mode */
-	unsigned long trap_signals;	/* sigmask()s of exceptions' signals to take back */
-	u32 trap_signal;		/* the first of them, for the kernel proper */
-	unsigned long signal_addr;	/* and its si_addr */
-	u64 trap_nr;
-	unsigned long fault_addr;
-	bool fault_write;
-	u64 faults_at_entry;
-	struct ev_stamp sys_enter_at, resumed_at;	/* for ev_tenant_ctx */
-	struct ev_tenant_ctx *tenant_ctx;	/* sandbox memory: where to save */
-	struct ev_vm *tenant_vm;	/* its address space, referenced */
-	struct callback_head trap_work;
-	/* The first tenant's rax, which the ioctl's int result cannot carry. */
-	struct callback_head entry_work;
-	u64 entry_rax;
-	bool entry_rax_owed;
-	struct mm_struct *home_mm;	/* the launcher's, while a tenant's is current */
-	struct pt_regs home_regs;	/* the launcher's registers at EV_RUN_VCPU */
-	struct ev_user_segs home_segs;	/* and its FS and GS (tenant.c) */
-	bool home_saved;
-	struct rseq __user *home_rseq;	/* parked while tenants run: see tenant.c */
-	u32 home_rseq_len, home_rseq_sig;
-	struct work_struct death_work;	/* the carrier died carrying: end the vCPU */
-	struct irq_work death_irq;	/* queues death_work from the scheduler */
-
-	/* fpu.c */
-	struct ev_fpu *cur_fpu;		/* the context loaded on the carrier */
-	struct ev_fpu *home_fpu;	/* the launcher's registers, meanwhile */
-	atomic64_t kicks, ipis, wakeups;	/* updated by whoever kicks it */
-	atomic_t ipis_in_flight;	/* teardown waits for these */
-	bool abandoned;			/* its carrier was sent out of sandbox code to die */
+	struct ev_vcpu_kick kick;
+	struct ev_vcpu_tenant tenant;
+	struct ev_vcpu_trap trap;
+	struct ev_vcpu_fpu fpu;
+	struct ev_vcpu_stat stat;
 };
 
 struct ev_log {
@@ -186,6 +229,16 @@ struct ev_kernel_rec {
 	struct ev_range rodata[2];	/* read-only data, read-only after init */
 };
 
+/*
+ * What Linux sees of a sandbox, sampled on every tick (census.c): the
+ * largest number of its carriers, and of all its creator's threads, on a
+ * Linux run queue at once, and the carriers' sum over the samples.
+ */
+struct ev_census {
+	u32 max, max_threads;
+	u64 samples, sum;
+};
+
 struct ev_sandbox {
 	u64 id;
 	struct ev_kernel_rec *kernel;
@@ -215,10 +268,8 @@ struct ev_sandbox {
 	 */
 	bool ending;
 
-	/* census.c */
-	struct hrtimer census_timer;
-	u32 census_max, census_max_threads;
-	u64 census_samples, census_sum;
+	struct hrtimer tick;		/* tick.c: once a millisecond while a vCPU runs */
+	struct ev_census census;
 };
 
 DECLARE_PER_CPU(struct ev_vcpu *, ev_cur_vcpu);
@@ -381,19 +432,26 @@ int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
 void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n);
 
 /* tenant.c */
-int ev_tenant_module_init(void);
-void ev_tenant_module_exit(void);
 void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next);
-bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write);
-void ev_tenant_kick(struct ev_vcpu *v);
+void ev_save_user_regs(struct ev_tenant_ctx *c, const struct pt_regs *regs);
+void ev_segs_scrub(void);
 void ev_tenant_vcpu_init(struct ev_vcpu *v);
 void ev_tenant_carrier_dead(struct ev_vcpu *v);
-long ev_tenant_entered(struct ev_vcpu *v);
 long ev_tenant_finish(struct ev_vcpu *v, long ret);
 long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long vm, unsigned long ctx,
 		       unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long vm, unsigned long a1,
 			unsigned long a2, unsigned long a3, unsigned long a4);
+
+/* trap.c */
+int ev_trap_module_init(void);
+void ev_trap_module_exit(void);
+void ev_trap_vcpu_init(struct ev_vcpu *v);
+u64 ev_linux_faults(void);
+void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap);
+bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write);
+void ev_tenant_kick(struct ev_vcpu *v);
+long ev_tenant_entered(struct ev_vcpu *v);
 
 /* fpu.c */
 long ev_svc_fpu_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
@@ -426,12 +484,15 @@ long ev_svc_set_upcall(struct ev_vcpu *v, unsigned long entry, unsigned long a1,
 bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip);
 bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs);
 void ev_kick_interrupt(struct ev_vcpu *t, int cpu);
-void ev_kick_retry(struct ev_vcpu *v, struct pt_regs *regs);
+void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs);
+
+/* tick.c */
+void ev_tick_init(struct ev_sandbox *sb);
+void ev_tick_start(struct ev_sandbox *sb);
+void ev_tick_stop(struct ev_sandbox *sb);
 
 /* census.c */
-void ev_census_init(struct ev_sandbox *sb);
-void ev_census_start(struct ev_sandbox *sb);
-void ev_census_stop(struct ev_sandbox *sb);
+void ev_census_sample(struct ev_sandbox *sb);
 void ev_stats_read(struct ev_sandbox *sb, struct ev_stats *st);
 
 /* crossing.c */

@@ -85,7 +85,7 @@ static bool ev_fpu_loaded_elsewhere(struct ev_vcpu *v, struct ev_fpu *f)
 	unsigned int i;
 
 	for (i = 0; i < v->sb->nr_vcpus; i++)
-		if (v->sb->vcpus[i] != v && READ_ONCE(v->sb->vcpus[i]->cur_fpu) == f)
+		if (v->sb->vcpus[i] != v && READ_ONCE(v->sb->vcpus[i]->fpu.cur) == f)
 			return true;
 	return false;
 }
@@ -115,14 +115,14 @@ long ev_svc_fpu_create(struct ev_vcpu *v, unsigned long src, unsigned long a1,
 		ev_fpu_init_state(f, &ev_fpstate()->regs);
 	} else if (!from) {
 		ret = -EBADF;
-	} else if (from == v->cur_fpu) {
+	} else if (from == v->fpu.cur) {
 		ev_fpu_to_memory();
 		fpregs_lock();
 		memcpy(&f->regs, &ev_fpstate()->regs, min(f->size, ev_fpstate()->size));
 		fpregs_unlock();
 	} else {
 		for (i = 0; i < sb->nr_vcpus; i++)
-			if (READ_ONCE(sb->vcpus[i]->cur_fpu) == from)
+			if (READ_ONCE(sb->vcpus[i]->fpu.cur) == from)
 				ret = -EBUSY;
 		if (!ret)
 			memcpy(&f->regs, &from->regs, min(f->size, from->size));
@@ -162,8 +162,8 @@ long ev_svc_fpu_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a
 	else if (ev_fpu_loaded_elsewhere(v, f))
 		ret = -EBUSY;
 	if (!ret) {
-		if (v->cur_fpu == f)
-			WRITE_ONCE(v->cur_fpu, NULL);
+		if (v->fpu.cur == f)
+			WRITE_ONCE(v->fpu.cur, NULL);
 		sb->fpus[handle - 1] = NULL;
 		kfree(f);
 		atomic_dec(&ev_live.fpus);
@@ -197,23 +197,23 @@ long ev_svc_fpu_switch(struct ev_vcpu *v, unsigned long handle, unsigned long a1
 
 	mutex_lock(&v->sb->lock);	/* against fpu_destroy */
 	f = ev_fpu_lookup(v->sb, handle);
-	if (!f || (f != v->cur_fpu && ev_fpu_loaded_elsewhere(v, f))) {
+	if (!f || (f != v->fpu.cur && ev_fpu_loaded_elsewhere(v, f))) {
 		mutex_unlock(&v->sb->lock);
 		return f ? -EBUSY : -EBADF;
 	}
-	if (f != v->cur_fpu) {
+	if (f != v->fpu.cur) {
 		/* The first switch keeps the launcher's; later, no context is an orphan's. */
-		from = v->cur_fpu;
-		if (!v->home_fpu) {
-			v->home_fpu = ev_fpu_alloc();
-			if (!v->home_fpu) {
+		from = v->fpu.cur;
+		if (!v->fpu.home) {
+			v->fpu.home = ev_fpu_alloc();
+			if (!v->fpu.home) {
 				mutex_unlock(&v->sb->lock);
 				return -ENOMEM;
 			}
-			from = v->home_fpu;
+			from = v->fpu.home;
 		}
 		ev_fpu_swap(from, &f->regs, f->size);
-		WRITE_ONCE(v->cur_fpu, f);
+		WRITE_ONCE(v->fpu.cur, f);
 	}
 	mutex_unlock(&v->sb->lock);
 	return 0;
@@ -229,15 +229,15 @@ int ev_fpu_tenant_start(struct ev_vcpu *v)
 {
 	struct fpstate *fps;
 
-	if (v->home_fpu)
+	if (v->fpu.home)
 		return 0;
-	v->home_fpu = ev_fpu_alloc();
-	if (!v->home_fpu)
+	v->fpu.home = ev_fpu_alloc();
+	if (!v->fpu.home)
 		return -ENOMEM;
 	ev_fpu_to_memory();
 	fps = ev_fpstate();
 	fpregs_lock();
-	memcpy(&v->home_fpu->regs, &fps->regs, min(v->home_fpu->size, fps->size));
+	memcpy(&v->fpu.home->regs, &fps->regs, min(v->fpu.home->size, fps->size));
 	ev_fpu_init_image(&fps->regs, fps->size, fps->regs.xsave.header.xcomp_bv);
 	fpregs_unlock();
 	return 0;
@@ -246,14 +246,14 @@ int ev_fpu_tenant_start(struct ev_vcpu *v)
 /* The vCPU ends: the carrier gets the launcher's registers back. */
 void ev_fpu_vcpu_end(struct ev_vcpu *v)
 {
-	if (v->home_fpu && v->carrier == current) {
+	if (v->fpu.home && v->carrier == current) {
 		mutex_lock(&v->sb->lock);
-		ev_fpu_swap(v->cur_fpu, &v->home_fpu->regs, v->home_fpu->size);
+		ev_fpu_swap(v->fpu.cur, &v->fpu.home->regs, v->fpu.home->size);
 		mutex_unlock(&v->sb->lock);
 	}
-	WRITE_ONCE(v->cur_fpu, NULL);
-	kfree(v->home_fpu);
-	v->home_fpu = NULL;
+	WRITE_ONCE(v->fpu.cur, NULL);
+	kfree(v->fpu.home);
+	v->fpu.home = NULL;
 }
 
 void ev_fpu_teardown(struct ev_sandbox *sb)

@@ -33,8 +33,8 @@
  * sandbox stack for good and returns -EINTR from the frame that entered
  * sandbox code, whatever the upcall mask says.  Nothing of Linux's is held
  * there: sandbox code calls Linux only through services, which are not
- * sandbox text and are never diverted.  The census timer sends these
- * interrupts (census.c).
+ * sandbox text and are never diverted.  The sandbox's tick sends these
+ * interrupts (tick.c).
  *
  * Anywhere else (in a service, masked, preempted) the kick stays pending:
  * vOSTD checks for it after every crossing and when it unmasks, and when
@@ -71,7 +71,7 @@ bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs)
 	    !fatal_signal_pending(current) || !ev_in_kernel_text(v->sb, regs->ip))
 		return false;
 	regs->ip = (unsigned long)ev_stub_abandon;
-	WRITE_ONCE(v->abandoned, true);
+	WRITE_ONCE(v->kick.abandoned, true);
 	return true;
 }
 
@@ -89,7 +89,7 @@ static bool ev_upcall_divert(struct ev_vcpu *v, struct pt_regs *regs)
 		return false;
 	if (!regs || current != v->carrier || !READ_ONCE(sh->kick_pending))
 		return false;
-	if (READ_ONCE(v->in_tenant)) {
+	if (READ_ONCE(v->tenant.running)) {
 		/*
 		 * A tenant runs, or the carrier is in Linux on its way to or
 		 * from one: take the vCPU back at the next return to user mode.
@@ -99,23 +99,23 @@ static bool ev_upcall_divert(struct ev_vcpu *v, struct pt_regs *regs)
 	}
 	if (READ_ONCE(sh->upcall_mask) || !sb->upcall_entry ||
 	    !ev_in_kernel_text(sb, regs->ip)) {
-		v->stats.deferred++;
+		v->stat.counts.deferred++;
 		return false;
 	}
 	WRITE_ONCE(sh->upcall_ip, regs->ip);
 	WRITE_ONCE(sh->upcall_mask, 1);
 	regs->ip = sb->upcall_entry;
-	v->stats.upcalls++;
+	v->stat.counts.upcalls++;
 	return true;
 }
 
 static enum hrtimer_restart ev_upcall_timer(struct hrtimer *t)
 {
-	struct ev_vcpu *v = container_of(t, struct ev_vcpu, upcall_timer);
+	struct ev_vcpu *v = container_of(t, struct ev_vcpu, kick.upcall_timer);
 
 	if (ev_upcall_divert(v, get_irq_regs())) {
-		v->stats.timer_upcalls++;
-		v->stats.arm_to_upcall_ns += local_clock() - v->armed_at;
+		v->stat.counts.timer_upcalls++;
+		v->stat.counts.arm_to_upcall_ns += local_clock() - v->stat.armed_at;
 	}
 	return HRTIMER_NORESTART;
 }
@@ -156,8 +156,8 @@ void ev_kick_module_exit(void)
 
 static void ev_upcall_arm(struct ev_vcpu *v)
 {
-	v->armed_at = local_clock();
-	hrtimer_start(&v->upcall_timer, 0, HRTIMER_MODE_REL_PINNED_HARD);
+	v->stat.armed_at = local_clock();
+	hrtimer_start(&v->kick.upcall_timer, 0, HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /*
@@ -169,53 +169,71 @@ static void ev_kick_ipi(void *info)
 	struct ev_vcpu *v = info;
 
 	/* The last touch of v: teardown waits for this. */
-	atomic_dec(&v->ipis_in_flight);
+	atomic_dec(&v->kick.ipis_in_flight);
 }
 
 void ev_kick_init(struct ev_vcpu *v)
 {
-	init_waitqueue_head(&v->idle_wq);
-	INIT_CSD(&v->kick_csd, ev_kick_ipi, v);
-	hrtimer_init(&v->upcall_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	v->upcall_timer.function = ev_upcall_timer;
+	init_waitqueue_head(&v->kick.idle_wq);
+	INIT_CSD(&v->kick.csd, ev_kick_ipi, v);
+	hrtimer_init(&v->kick.upcall_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	v->kick.upcall_timer.function = ev_upcall_timer;
 	v->cpu = -1;
 }
 
 /*
- * Census tick: v's kick has been pending since the last tick with upcalls
+ * The tick: v's kick has been pending since the last tick with upcalls
  * unmasked, so no interrupt is coming to take it (one that landed in the
  * window before the kick was set, or an earlier one still in flight when
  * the kick was sent).  Send another; regs are the tick's own, if v's carrier
  * is what the tick interrupted.
  */
-void ev_kick_retry(struct ev_vcpu *v, struct pt_regs *regs)
+static void ev_kick_retry(struct ev_vcpu *v, struct pt_regs *regs)
 {
 	int cpu = READ_ONCE(v->cpu);
 
-	v->stats.kick_retries++;
+	v->stat.counts.kick_retries++;
 	if (v->carrier == current)
 		ev_upcall_divert(v, regs);
 	else if (cpu >= 0 && cpu != smp_processor_id())
 		ev_kick_interrupt(v, cpu);
 }
 
+/*
+ * A kick still pending a tick later, with no kick since and nothing that
+ * would take it by itself (a masked vCPU takes it when it unmasks, an idle
+ * one when it wakes), was stranded: send it again.
+ */
+void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs)
+{
+	u64 kicks = atomic64_read(&v->stat.kicks);
+	bool stranded = READ_ONCE(v->carrying) && !READ_ONCE(v->kick.idling) &&
+			READ_ONCE(v->shared->kick_pending) &&
+			(READ_ONCE(v->tenant.running) || !READ_ONCE(v->shared->upcall_mask)) &&
+			kicks == v->kick.seen;
+
+	v->kick.seen = kicks;
+	if (stranded)
+		ev_kick_retry(v, regs);
+}
+
 /* Linux has put the carrier on cpu: account the time it waited, take a kick. */
 void ev_kick_sched_in(struct ev_vcpu *v, int cpu)
 {
 	WRITE_ONCE(v->cpu, cpu);
-	if (v->preempted_at) {
-		u64 waited = local_clock() - v->preempted_at;
+	if (v->stat.preempted_at) {
+		u64 waited = local_clock() - v->stat.preempted_at;
 
-		v->stats.stolen_ns += waited;
-		if (v->preempted_in_sandbox)
-			v->stats.stolen_sandbox_ns += waited;
-		if (v->preempted_masked)
-			v->stats.stolen_masked_ns += waited;
-		v->preempted_at = 0;
+		v->stat.counts.stolen_ns += waited;
+		if (v->stat.preempted_in_sandbox)
+			v->stat.counts.stolen_sandbox_ns += waited;
+		if (v->stat.preempted_masked)
+			v->stat.counts.stolen_masked_ns += waited;
+		v->stat.preempted_at = 0;
 	}
 	/* Pairs with the barrier in vcpu_kick: it sees the new cpu, or we the kick. */
 	smp_mb();
-	if (READ_ONCE(v->shared->kick_pending) && !v->idling)
+	if (READ_ONCE(v->shared->kick_pending) && !v->kick.idling)
 		ev_upcall_arm(v);
 }
 
@@ -231,20 +249,20 @@ void ev_kick_sched_out(struct ev_vcpu *v)
 		 * and so does the preemption that follows it; a service, a
 		 * tenant's system call or interrupt runs on the carrier's own.
 		 */
-		v->preempted_in_sandbox = !object_is_on_stack((void *)current_stack_pointer);
-		v->preempted_masked = v->preempted_in_sandbox &&
+		v->stat.preempted_in_sandbox = !object_is_on_stack((void *)current_stack_pointer);
+		v->stat.preempted_masked = v->stat.preempted_in_sandbox &&
 				      READ_ONCE(v->shared->upcall_mask);
-		v->preempted_at = local_clock();
-		v->stats.preemptions++;
+		v->stat.preempted_at = local_clock();
+		v->stat.counts.preemptions++;
 	}
 }
 
 /* The vCPU's run is over: no timer or interrupt may touch it any more. */
 void ev_kick_stop(struct ev_vcpu *v)
 {
-	while (atomic_read(&v->ipis_in_flight))
+	while (atomic_read(&v->kick.ipis_in_flight))
 		cpu_relax();
-	hrtimer_cancel(&v->upcall_timer);
+	hrtimer_cancel(&v->kick.upcall_timer);
 }
 
 /*
@@ -260,13 +278,13 @@ long ev_svc_vcpu_idle(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 	u64 t0 = local_clock();
 	int ret;
 
-	WRITE_ONCE(v->idling, true);
+	WRITE_ONCE(v->kick.idling, true);
 	/* Pairs with vcpu_kick: it sees idling, or we see kick_pending. */
 	smp_mb();
-	ret = wait_event_state(v->idle_wq, READ_ONCE(v->shared->kick_pending),
+	ret = wait_event_state(v->kick.idle_wq, READ_ONCE(v->shared->kick_pending),
 			       (TASK_KILLABLE | TASK_NOLOAD));
-	WRITE_ONCE(v->idling, false);
-	v->stats.idle_ns += local_clock() - t0;
+	WRITE_ONCE(v->kick.idling, false);
+	v->stat.counts.idle_ns += local_clock() - t0;
 	if (ret) {
 		WRITE_ONCE(v->bail, EV_BAIL_ABANDON);
 		return -EINTR;
@@ -284,20 +302,20 @@ long ev_svc_vcpu_kick(struct ev_vcpu *v, unsigned long target, unsigned long a1,
 	if (target >= v->sb->nr_vcpus)
 		return -EINVAL;
 	t = v->sb->vcpus[target];
-	atomic64_inc(&t->kicks);
+	atomic64_inc(&t->stat.kicks);
 	WRITE_ONCE(t->shared->kick_pending, 1);
 	smp_mb();
 	if (t == v)
 		return 0;	/* vOSTD takes it when this crossing returns */
-	if (READ_ONCE(t->idling)) {
-		atomic64_inc(&t->wakeups);
-		wake_up(&t->idle_wq);
+	if (READ_ONCE(t->kick.idling)) {
+		atomic64_inc(&t->stat.wakeups);
+		wake_up(&t->kick.idle_wq);
 		return 0;
 	}
 	cpu = READ_ONCE(t->cpu);
 	if (!READ_ONCE(t->carrying) || cpu < 0)
 		return 0;	/* not running yet: it looks when it starts */
-	atomic64_inc(&t->ipis);
+	atomic64_inc(&t->stat.ipis);
 	ev_kick_interrupt(t, cpu);
 	return 0;
 }
@@ -305,10 +323,10 @@ long ev_svc_vcpu_kick(struct ev_vcpu *v, unsigned long target, unsigned long a1,
 /* Interrupt cpu, where t's carrier runs; safe in hard interrupts. */
 void ev_kick_interrupt(struct ev_vcpu *t, int cpu)
 {
-	atomic_inc(&t->ipis_in_flight);
+	atomic_inc(&t->kick.ipis_in_flight);
 	/* -EBUSY: an earlier kick's interrupt is still on its way, and will do. */
-	if (smp_call_function_single_async(cpu, &t->kick_csd))
-		atomic_dec(&t->ipis_in_flight);
+	if (smp_call_function_single_async(cpu, &t->kick.csd))
+		atomic_dec(&t->kick.ipis_in_flight);
 }
 
 /* set_upcall(entry): where upcalls enter; it must be the kernel's own code. */

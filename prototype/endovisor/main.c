@@ -155,9 +155,9 @@ static int __init ev_init(void)
 	ret = ev_kick_module_init();
 	if (ret)
 		goto no_kick;
-	ret = ev_tenant_module_init();
+	ret = ev_trap_module_init();
 	if (ret)
-		goto no_tenant;
+		goto no_trap;
 	preempt_notifier_inc();
 	ret = misc_register(&ev_misc);
 	if (ret)
@@ -167,8 +167,8 @@ static int __init ev_init(void)
 	return 0;
 no_misc:
 	preempt_notifier_dec();
-	ev_tenant_module_exit();
-no_tenant:
+	ev_trap_module_exit();
+no_trap:
 	ev_kick_module_exit();
 no_kick:
 	ev_heap_rbtree_exit();
@@ -181,7 +181,7 @@ static void __exit ev_exit(void)
 
 	misc_deregister(&ev_misc);
 	preempt_notifier_dec();
-	ev_tenant_module_exit();
+	ev_trap_module_exit();
 	ev_kick_module_exit();
 	ev_heap_rbtree_exit();
 	rcu_barrier();		/* grant.c's call_rcu callbacks are this module's code */

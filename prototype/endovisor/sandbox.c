@@ -56,7 +56,7 @@ struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus,
 	strscpy(sb->args, args, sizeof(sb->args));
 	ev_heap_init(&sb->heap, sb);
 	ev_grant_init(&sb->grant);
-	ev_census_init(sb);
+	ev_tick_init(sb);
 	sb->leader = get_task_struct(current->group_leader);
 	sb->id = atomic64_inc_return(&ev_next_sandbox_id);
 	sb->nr_vcpus = nr_vcpus;
@@ -135,12 +135,12 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 		return -EBUSY;
 	}
 	v->state = EV_VCPU_RUNNING;
-	/* Referenced: the census looks at it, and it may die carrying. */
+	/* Referenced: the tick looks at it, and it may die carrying. */
 	v->carrier = get_task_struct(current);
 	/* The vCPU may outlive this call (tenants): it holds the file itself. */
 	v->file = get_file(file);
 	if (sb->nr_running++ == 0)
-		ev_census_start(sb);
+		ev_tick_start(sb);
 	mutex_unlock(&sb->lock);
 
 	ret = ev_vcpu_run(v);
@@ -164,13 +164,13 @@ void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret)
 	v->carrier = NULL;
 	v->file = NULL;
 	if (--sb->nr_running == 0)
-		ev_census_stop(sb);
+		ev_tick_stop(sb);
 	if (++sb->nr_done == sb->nr_vcpus)
 		ev_log_finish(&sb->log);
 	mutex_unlock(&sb->lock);
 	/*
 	 * A carrier that died may have been released already, and then this
-	 * is the last reference: let a census tick that still looks at it end
+	 * is the last reference: let a tick that still looks at it end
 	 * first.
 	 */
 	if (carrier->flags & PF_EXITING)

@@ -97,6 +97,7 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	preempt_notifier_init(&v->notifier, &ev_vcpu_preempt_ops);
 	ev_kick_init(v);
 	ev_tenant_vcpu_init(v);
+	ev_trap_vcpu_init(v);
 	atomic_inc(&ev_live.vcpus);
 	return v;
 fail:
@@ -125,7 +126,7 @@ long ev_vcpu_run(struct ev_vcpu *v)
 	unsigned long sp = (unsigned long)v->boot_stack + EV_STACK_SIZE;
 
 	v->shared->carrier_tid = task_pid_vnr(current);
-	v->home_mm = current->mm;
+	v->tenant.home_mm = current->mm;
 
 	preempt_disable();
 	preempt_notifier_register(&v->notifier);
@@ -168,7 +169,7 @@ long ev_vcpu_end(struct ev_vcpu *v, long ret)
 	preempt_enable();
 	ev_kick_stop(v);
 
-	if (READ_ONCE(v->abandoned))
+	if (READ_ONCE(v->kick.abandoned))
 		pr_info("endovisor: sandbox %llu vCPU %u: its carrier had to die in sandbox code, which was abandoned\n",
 			v->sb->id, v->id);
 	if (v->boot_stack->magic != EV_STACK_MAGIC) {

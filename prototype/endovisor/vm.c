@@ -46,7 +46,7 @@
  *
  * A page fault in the region (an unmapped page, or a write to a page mapped
  * read-only) reaches the endovisor's fault handler, which hands it to the
- * sandbox kernel as a trap (tenant.c) instead of resolving it.
+ * sandbox kernel as a trap (trap.c) instead of resolving it.
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -125,7 +125,7 @@ void ev_vm_put(struct ev_vm *vm)
  */
 struct ev_vm *ev_vm_use(struct ev_vcpu *v, unsigned long handle)
 {
-	struct ev_vm *vm = v->tenant_vm;
+	struct ev_vm *vm = v->tenant.vm;
 
 	if (vm && handle && handle <= EV_MAX_VMS &&
 	    rcu_access_pointer(v->sb->vms[handle - 1]) == vm)
@@ -136,7 +136,7 @@ struct ev_vm *ev_vm_use(struct ev_vcpu *v, unsigned long handle)
 /* Drops what ev_vm_use took (with ev_vm_get_locked: the locks were dropped already). */
 void ev_vm_release(struct ev_vcpu *v, struct ev_vm *vm)
 {
-	if (vm != v->tenant_vm)
+	if (vm != v->tenant.vm)
 		ev_vm_put(vm);
 }
 
@@ -160,7 +160,7 @@ static struct ev_vm *ev_vm_get_locked(struct ev_vcpu *v, unsigned long handle,
 	mutex_lock(&vm->lock);
 	if (vm->dead) {
 		mutex_unlock(&vm->lock);
-		if (vm != v->tenant_vm)
+		if (vm != v->tenant.vm)
 			ev_vm_put(vm);
 		return ERR_PTR(-EBADF);
 	}
@@ -353,8 +353,8 @@ static bool ev_vm_running(struct ev_sandbox *sb, struct ev_vm *vm)
 	unsigned int i;
 
 	for (i = 0; i < sb->nr_vcpus; i++)
-		if (READ_ONCE(sb->vcpus[i]->in_tenant) &&
-		    READ_ONCE(sb->vcpus[i]->tenant_vm) == vm)
+		if (READ_ONCE(sb->vcpus[i]->tenant.running) &&
+		    READ_ONCE(sb->vcpus[i]->tenant.vm) == vm)
 			return true;
 	return false;
 }
@@ -373,7 +373,7 @@ long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1
 	long ret = 0;
 
 	if (vm) {
-		if (vm == v->tenant_vm)
+		if (vm == v->tenant.vm)
 			ev_svc_vm_activate(v, 0, 0, 0, 0, 0);
 		ev_vm_put(vm);
 	}

@@ -91,7 +91,7 @@ struct kl_sandbox {
 static struct kl_sandbox *kl(void)
 {
 	BUILD_BUG_ON(KL_MAX_TASKS > (1 << KL_TID_SLOT_BITS));
-	return vostd_global(VOSTD_SLOT_SCHEDULER, sizeof(struct kl_sandbox));
+	return vostd_global(VOSTD_SLOT_SCHED_STATE, sizeof(struct kl_sandbox));
 }
 
 static struct kl_cpu *kl_this_cpu(void)
@@ -411,7 +411,12 @@ kl_tid_t kl_spawn(const char *name, void (*fn)(void *), void *arg,
 	return tid;
 }
 
-void kl_yield(void)
+/*
+ * The running task gives up its vCPU and becomes state (ready or blocked):
+ * only at the scheduler's own upcall depth, one.  Inside a guard it is
+ * refused and counted.
+ */
+static void kl_relinquish(enum kl_state state)
 {
 	struct kl_cpu *c;
 
@@ -420,21 +425,18 @@ void kl_yield(void)
 	if (vostd_upcall_depth() != 1)
 		c->stats.refused++;
 	else
-		kl_schedule(c, KL_READY);
+		kl_schedule(c, state);
 	vostd_upcall_enable();
+}
+
+void kl_yield(void)
+{
+	kl_relinquish(KL_READY);
 }
 
 void kl_block(void)
 {
-	struct kl_cpu *c;
-
-	vostd_upcall_disable();
-	c = kl_this_cpu();
-	if (vostd_upcall_depth() != 1)
-		c->stats.refused++;
-	else
-		kl_schedule(c, KL_BLOCKED);
-	vostd_upcall_enable();
+	kl_relinquish(KL_BLOCKED);
 }
 
 int kl_wake(kl_tid_t tid)
@@ -591,7 +593,7 @@ long kl_run(void)
 	/* The last vCPU out frees the state; nobody touches it after. */
 	if (__atomic_add_fetch(&k->gone, 1, __ATOMIC_ACQ_REL) == vostd_nr_cpus()) {
 		vostd_inject_scheduler(NULL);
-		__atomic_store_n(&vostd_slots()[VOSTD_SLOT_SCHEDULER], NULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&vostd_slots()[VOSTD_SLOT_SCHED_STATE], NULL, __ATOMIC_RELEASE);
 		vostd_free(k);
 	}
 	return 0;

@@ -146,27 +146,48 @@ void vostd_frame_free(void *frame)
 	vostd_pool_unlock(pool);
 }
 
-struct vostd_vmspace *vostd_vmspace_new(void)
+/*
+ * An address space and an FPU context are each only an endovisor handle:
+ * one object with the handle as its first field, made by the service
+ * create(arg) and freed once the service destroy(handle) succeeds.
+ */
+static long *vostd_handle_new(unsigned long create, unsigned long arg)
 {
-	struct vostd_vmspace *vs = vostd_alloc(sizeof(*vs), true);
+	long *h = vostd_alloc(sizeof(*h), true);
 
-	if (!vs)
+	if (!h)
 		return NULL;
-	vs->handle = vostd_call(EV_SVC_VM_CREATE, 0, 0, 0, 0, 0);
-	if (vostd_is_err(vs->handle)) {
-		vostd_free(vs);
+	*h = vostd_call(create, arg, 0, 0, 0, 0);
+	if (vostd_is_err(*h)) {
+		vostd_free(h);
 		return NULL;
 	}
-	return vs;
+	return h;
+}
+
+static long vostd_handle_destroy(long *h, unsigned long destroy)
+{
+	long ret = vostd_call(destroy, *h, 0, 0, 0, 0);
+
+	if (!ret)
+		vostd_free(h);
+	return ret;
+}
+
+static_assert(sizeof(struct vostd_vmspace) == sizeof(long) &&
+	      offsetof(struct vostd_vmspace, handle) == 0);
+static_assert(sizeof(struct vostd_fpu) == sizeof(long) &&
+	      offsetof(struct vostd_fpu, handle) == 0);
+
+struct vostd_vmspace *vostd_vmspace_new(void)
+{
+	return container_of(vostd_handle_new(EV_SVC_VM_CREATE, 0),
+			    struct vostd_vmspace, handle);
 }
 
 long vostd_vmspace_destroy(struct vostd_vmspace *vs)
 {
-	long ret = vostd_call(EV_SVC_VM_DESTROY, vs->handle, 0, 0, 0, 0);
-
-	if (!ret)
-		vostd_free(vs);
-	return ret;
+	return vostd_handle_destroy(&vs->handle, EV_SVC_VM_DESTROY);
 }
 
 long vostd_vm_map(struct vostd_vmspace *vs, unsigned long va, void *frame,
@@ -356,25 +377,13 @@ long vostd_vm_activate(struct vostd_vmspace *vs)
 
 struct vostd_fpu *vostd_fpu_new(struct vostd_fpu *from)
 {
-	struct vostd_fpu *f = vostd_alloc(sizeof(*f), true);
-
-	if (!f)
-		return NULL;
-	f->handle = vostd_call(EV_SVC_FPU_CREATE, from ? from->handle : 0, 0, 0, 0, 0);
-	if (vostd_is_err(f->handle)) {
-		vostd_free(f);
-		return NULL;
-	}
-	return f;
+	return container_of(vostd_handle_new(EV_SVC_FPU_CREATE, from ? from->handle : 0),
+			    struct vostd_fpu, handle);
 }
 
 long vostd_fpu_destroy(struct vostd_fpu *f)
 {
-	long ret = vostd_call(EV_SVC_FPU_DESTROY, f->handle, 0, 0, 0, 0);
-
-	if (!ret)
-		vostd_free(f);
-	return ret;
+	return vostd_handle_destroy(&f->handle, EV_SVC_FPU_DESTROY);
 }
 
 long vostd_fpu_switch(struct vostd_fpu *f)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Taking a kick.  The endovisor diverts a vCPU to vostd_upcall_entry
- * (stub/switch.S) only when its mask is zero; vostd_call and
+ * (switch.S) only when its mask is zero; vostd_call and
  * vostd_upcall_enable come here themselves for a kick that found the mask
  * raised or the carrier inside a service.  Either way the handler runs
  * masked, takes the kick (clearing kick_pending) and gives it to the
@@ -15,16 +15,16 @@
 
 void vostd_inject_scheduler(const struct vostd_sched_ops *ops)
 {
-	WRITE_ONCE(vostd_slots()[VOSTD_SLOT_SCHED], (void *)ops);
+	WRITE_ONCE(vostd_slots()[VOSTD_SLOT_SCHED_OPS], (void *)ops);
 }
 
 static const struct vostd_sched_ops *vostd_sched(void)
 {
-	return READ_ONCE(vostd_slots()[VOSTD_SLOT_SCHED]);
+	return READ_ONCE(vostd_slots()[VOSTD_SLOT_SCHED_OPS]);
 }
 
 /*
- * From the upcall entry (stub/switch.S): the endovisor raised the mask.
+ * From the upcall entry (switch.S): the endovisor raised the mask.
  * Tasks never change vCPU, so the vCPU is the same after any switch the
  * handler makes.
  */

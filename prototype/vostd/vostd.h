@@ -163,8 +163,8 @@ static __always_inline unsigned int vostd_upcall_depth(void)
  * pointer per slot, each set once by whichever vCPU gets there first.
  */
 enum vostd_slot {
-	VOSTD_SLOT_SCHED,	/* the injected scheduler's ops */
-	VOSTD_SLOT_SCHEDULER,	/* the scheduler's own state */
+	VOSTD_SLOT_SCHED_OPS,	/* the injected scheduler's ops */
+	VOSTD_SLOT_SCHED_STATE,	/* the scheduler's own state */
 	VOSTD_SLOT_FRAMES,	/* the frame pool (mm.c) */
 	VOSTD_SLOT_KERNEL,	/* the kernel's */
 	VOSTD_NR_SLOTS

@@ -1,8 +1,7 @@
 # vOSTD's objects, for the Kbuild file of every sandbox kernel built on it.
 vostd-objs := vostd/boot.o vostd/format.o vostd/log.o vostd/upcall.o \
 	      vostd/heap.o vostd/task.o vostd/cpu.o vostd/stats.o vostd/mm.o \
-	      vostd/report.o \
-	      stub/switch.o
+	      vostd/report.o vostd/switch.o
 
 # Sandbox code is not Linux's to trace or to panic over: no ftrace entry
 # calls, and no stack protector calling Linux's __stack_chk_fail (vOSTD

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sandbox side of the stub, linked into every sandbox kernel: the task
- * switch, a new task's first instructions, and the upcall entry.  None of
- * it enters Linux.
+ * vOSTD's assembly, linked into every sandbox kernel: the task switch, a
+ * new task's first instructions, and the upcall entry.  It is sandbox
+ * code, not the trusted stub's (prototype/stub/): none of it enters Linux.
  */
 #include <linux/linkage.h>
 #include <asm/nospec-branch.h>

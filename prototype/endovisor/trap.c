@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Traps: catching the sandbox's user code when it comes back into the
+ * kernel, kept apart from the rest as gVisor keeps its platform (what
+ * catches the application's system calls and faults) apart from its
+ * kernel.  Every way back from a tenant ends here: the two tracepoint
+ * probes, the fault path (ev_tenant_fault, from vm.c's fault handler), a
+ * kick's interrupt (ev_tenant_kick, from kick.c), and the task work that
+ * reports the trap.  tenant.c runs tenants and takes the carrier home.
+ *
+ * Whatever brings the tenant back into the kernel (a system call, a page
+ * fault in the tenant region, a kick's interrupt, any other exception) is
+ * turned into a trap: where it is taken, nothing can sleep, so the
+ * endovisor only records it and queues a task work, which Linux runs in
+ * process context just before the carrier would return to user mode.
+ * Several can come before that return (a kick's interrupt during a system
+ * call's entry), so they are kept as a set and the most telling is
+ * reported; none hides another.  There the tenant's registers are saved
+ * for the sandbox kernel and its crossing is resumed (ev_stub_resume), with
+ * the trap as tenant_run's result, unless the carrier is dying: then no
+ * more sandbox code runs on it.  Linux runs no system call for a tenant:
+ * the sys_enter tracepoint's probe sets the call number to -1, which since
+ * Linux 6.9 makes Linux skip it.  Registering that probe makes every
+ * thread take the slower system-call path, which is the price of this
+ * design.
+ *
+ * An exception other than a page fault in the region (a #GP, an invalid
+ * opcode, a fault outside the region) makes Linux send the carrier a signal.
+ * The signal_generate tracepoint's probe turns it into a trap, and the task
+ * work, which Linux runs before it delivers any signal, takes the signal
+ * back: the kernel proper decides what becomes of the tenant, and the
+ * launcher never sees it.  (The launcher handles those signals itself, so
+ * that Linux does not make them fatal at once.)
+ */
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/signal.h>
+#include <linux/string.h>
+#include <linux/task_work.h>
+#include <linux/tracepoint.h>
+#include <asm/msr.h>
+#include <asm/ptrace.h>
+
+#include "endovisor.h"
+#include "ev_stub.h"
+
+/* The carrier's page faults as Linux counts them: a run's go to ev_tenant_ctx. */
+u64 ev_linux_faults(void)
+{
+	return current->min_flt + current->maj_flt;
+}
+
+/*
+ * Where the trap is taken, nothing may sleep: note it, finish it at the
+ * return.  More than one can come before that return (a kick's interrupt
+ * during a system call's entry or an exception's handling, a single-step
+ * trap after a call), so the traps owed are a set, and one task work
+ * reports them all: none may hide another.  The probes and the interrupt
+ * all run on the carrier's own processor, in its context.
+ */
+void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap)
+{
+	if (atomic_long_fetch_or(BIT(trap), &v->trap.owed))
+		return;		/* the work is queued already */
+	if (task_work_add(current, &v->trap.work, TWA_RESUME))
+		atomic_long_set(&v->trap.owed, 0);	/* the carrier is exiting */
+}
+
+/*
+ * The cycle counter and the CPU it was read on, for the sandbox kernel's
+ * measurements of the trap path: a carrier may move between CPUs, and a
+ * difference of two readings means something only on one.
+ */
+static void ev_stamp(struct ev_stamp *s)
+{
+	s->cpu = raw_smp_processor_id();
+	s->at = rdtsc_ordered();
+}
+
+/* The tenant made a system call: Linux is to run none. */
+static void ev_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
+
+	if (!v || !READ_ONCE(v->tenant.running) || current != v->carrier)
+		return;
+	ev_stamp(&v->stat.sys_enter_at);
+	v->trap.nr = id;
+	regs->orig_ax = -1;
+	ev_tenant_queue_trap(v, EV_TRAP_SYSCALL);
+}
+
+/* A page fault in vm's tenant region: a trap if it is the running tenant's. */
+bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write)
+{
+	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
+
+	if (!v || !READ_ONCE(v->tenant.running) || current != v->carrier ||
+	    v->tenant.vm != vm)
+		return false;
+	v->trap.fault_addr = addr;
+	v->trap.fault_write = write;
+	ev_tenant_queue_trap(v, EV_TRAP_FAULT);
+	return true;
+}
+
+#define EV_FAULT_SIGNALS (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
+			  sigmask(SIGFPE) | sigmask(SIGTRAP))
+
+/* Linux is sending a signal: if it is a tenant's exception, make it a trap. */
+static void ev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
+			       struct task_struct *task, int group, int result)
+{
+	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
+
+	if (!v || task != current || current != v->carrier || !READ_ONCE(v->tenant.running) ||
+	    sig < 1 || sig > 31 || !(sigmask(sig) & EV_FAULT_SIGNALS) ||
+	    info == SEND_SIG_NOINFO || info == SEND_SIG_PRIV || info->si_code <= 0)
+		return;
+	/* The first is the one reported; every one is taken back. */
+	if (!v->trap.signals) {
+		v->trap.signal = sig;
+		v->trap.signal_addr = (unsigned long)info->si_addr;
+	}
+	v->trap.signals |= sigmask(sig);
+	ev_tenant_queue_trap(v, EV_TRAP_EXCEPTION);
+}
+
+/*
+ * Take back the signals exceptions of the tenant made Linux send, before
+ * Linux delivers any: the launcher must never see a tenant's.
+ */
+static void ev_take_back_signals(struct ev_vcpu *v)
+{
+	unsigned long sigs = xchg(&v->trap.signals, 0);
+	kernel_siginfo_t info;
+	enum pid_type type;
+	sigset_t others;
+
+	while (sigs) {
+		int sig = __ffs(sigs) + 1;
+
+		sigs &= ~sigmask(sig);
+		siginitsetinv(&others, sigmask(sig));
+		spin_lock_irq(&current->sighand->siglock);
+		dequeue_signal(&others, &info, &type);
+		spin_unlock_irq(&current->sighand->siglock);
+	}
+}
+
+/*
+ * Which of the traps owed the kernel proper is told of: a system call or a
+ * fault over an exception that came with it (its signal still goes in the
+ * context's signal field), and any of them over a kick, which stays
+ * pending in the shared page for the kernel proper to take anyway.
+ */
+static u32 ev_trap_reported(unsigned long traps)
+{
+	static const u32 order[] = {
+		EV_TRAP_SYSCALL, EV_TRAP_FAULT, EV_TRAP_EXCEPTION, EV_TRAP_KICK,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (traps & BIT(order[i]))
+			return order[i];
+	return EV_TRAP_KICK;
+}
+
+/* The first tenant's rax, over the ioctl's result: see ev_tenant_entered. */
+static void ev_entry_rax(struct ev_vcpu *v)
+{
+	if (v->trap.entry_rax_owed) {
+		task_pt_regs(current)->ax = v->trap.entry_rax;
+		v->trap.entry_rax_owed = false;
+	}
+}
+
+static void ev_tenant_entry_work(struct callback_head *cb)
+{
+	ev_entry_rax(container_of(cb, struct ev_vcpu, trap.entry_work));
+}
+
+/*
+ * A vCPU's first tenant_run returns to the tenant through EV_RUN_VCPU's
+ * own return, whose result Linux holds in an int (and rewrites, as
+ * -ENOIOCTLCMD to -ENOTTY): it cannot carry a 64-bit rax.  So the ioctl
+ * returns 0, and a task work, run after Linux has stored that result and
+ * before the return to user mode, puts the tenant's rax back.  A trap work
+ * that happens to run first does the same before it saves the registers.
+ */
+long ev_tenant_entered(struct ev_vcpu *v)
+{
+	v->trap.entry_rax = task_pt_regs(current)->ax;
+	v->trap.entry_rax_owed = true;
+	if (task_work_add(current, &v->trap.entry_work, TWA_RESUME))
+		v->trap.entry_rax_owed = false;	/* exiting: no return to user mode */
+	return 0;
+}
+
+/* A kick's interrupt found the carrier in the tenant: hand the vCPU back. */
+void ev_tenant_kick(struct ev_vcpu *v)
+{
+	if (READ_ONCE(v->tenant.running) && current == v->carrier)
+		ev_tenant_queue_trap(v, EV_TRAP_KICK);
+}
+
+static void ev_tenant_trap_work(struct callback_head *cb)
+{
+	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap.work);
+	unsigned long traps = atomic_long_xchg(&v->trap.owed, 0);
+	struct ev_tenant_ctx c = {};
+	long ret;
+
+	ev_stamp(&c.at_work);
+	if (!READ_ONCE(v->tenant.running) || current != v->carrier) {
+		v->trap.signals = 0;
+		return;
+	}
+	/*
+	 * A dying carrier runs no more sandbox code: from exit_task_work its
+	 * mm is gone, and from get_signal it would run on with a fatal
+	 * signal pending.  ev_carrier_died ends the vCPU once it is dead.
+	 */
+	if ((current->flags & PF_EXITING) || fatal_signal_pending(current))
+		return;
+	ev_entry_rax(v);
+	ev_segs_scrub();
+	ev_save_user_regs(&c, task_pt_regs(current));
+	c.trap = ev_trap_reported(traps);
+	c.at_resumed = v->stat.resumed_at;
+	v->stat.resumed_at = (struct ev_stamp){};
+	if (c.trap == EV_TRAP_SYSCALL) {
+		c.syscall_nr = v->trap.nr;
+		c.rax = v->trap.nr;
+		c.at_sys_enter = v->stat.sys_enter_at;
+	} else if (c.trap == EV_TRAP_FAULT) {
+		c.fault_addr = v->trap.fault_addr;
+		c.fault_write = v->trap.fault_write;
+	} else if (c.trap == EV_TRAP_EXCEPTION) {
+		c.fault_addr = v->trap.signal_addr;
+	}
+	if (traps & BIT(EV_TRAP_EXCEPTION)) {
+		c.signal = v->trap.signal;
+		ev_take_back_signals(v);
+	}
+	c.linux_faults = ev_linux_faults() - v->stat.faults_at_entry;
+	WRITE_ONCE(v->tenant.running, false);
+	ret = ev_sandbox_write(v, v->tenant.ctx, &c, sizeof(c)) ? -EFAULT : c.trap;
+	v->suspended = false;
+	ret = ev_stub_resume(v, ret);
+	if (v->suspended) {
+		/* tenant_run again: its registers and mm are in place */
+		ev_stamp(&v->stat.resumed_at);
+		return;
+	}
+	ev_vcpu_end(v, ret);
+}
+
+static struct {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+} ev_probes[] = {
+	{ "sys_enter", ev_sys_enter },
+	{ "signal_generate", ev_signal_generate },
+};
+
+static void ev_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev_probes); i++)
+		if (!strcmp(tp->name, ev_probes[i].name))
+			ev_probes[i].tp = tp;
+}
+
+static void ev_trap_unprobe(unsigned int n)
+{
+	while (n--)
+		tracepoint_probe_unregister(ev_probes[n].tp, ev_probes[n].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+int ev_trap_module_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	for_each_kernel_tracepoint(ev_find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(ev_probes); i++) {
+		ret = ev_probes[i].tp ? tracepoint_probe_register(ev_probes[i].tp,
+								  ev_probes[i].probe, NULL) : -ENOENT;
+		if (ret) {
+			pr_err("endovisor: cannot probe the %s tracepoint (%d); tenants need it\n",
+			       ev_probes[i].name, ret);
+			ev_trap_unprobe(i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void ev_trap_module_exit(void)
+{
+	ev_trap_unprobe(ARRAY_SIZE(ev_probes));
+}
+
+void ev_trap_vcpu_init(struct ev_vcpu *v)
+{
+	init_task_work(&v->trap.work, ev_tenant_trap_work);
+	init_task_work(&v->trap.entry_work, ev_tenant_entry_work);
+}
