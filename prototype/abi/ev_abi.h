@@ -18,7 +18,7 @@
 
 #include <linux/const.h>
 
-#define EV_ABI_VERSION		3	/* 3: ev_stub_cross called directly; vm_share; the calls count */
+#define EV_ABI_VERSION		4	/* 4: the trap path's readings left the tenant context for tenant_run's optional trailer */
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		16
 
@@ -64,7 +64,7 @@
 #define EV_SVC_VM_BATCH		13	/* (vm, ops, count, flags): count, or -errno of the first to fail (as vm_map, vm_protect, vm_unmap); -EFAULT, -EINVAL unknown flags */
 #define EV_SVC_COPY_FROM_TENANT	14	/* (vm, dst, src, len): 0; -EBADF, -EINVAL, -EFAULT */
 #define EV_SVC_COPY_TO_TENANT	15	/* (vm, dst, src, len): 0; -EBADF, -EINVAL, -EFAULT */
-#define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL, -ENOSPC page tables at EV_PT_QUOTA, -ENOMEM, ending */
+#define EV_SVC_TENANT_RUN	16	/* (vm, ctx, stamps): the trap that ended the run; -EBADF, -EFAULT, -EINVAL, -ENOSPC page tables at EV_PT_QUOTA, -ENOMEM, ending */
 #define EV_SVC_CALIBRATE	17	/* (what, a0 .. a3): 0, with Linux's own costs in the log; -EINVAL, -EBADF, -EFAULT, -ENOMEM, -ENOSPC as tenant_run, -EINTR on a fatal signal */
 #define EV_SVC_VM_ACTIVATE	18	/* (vm or 0): 0, the carrier having adopted vm's mm, or its own; -EBADF */
 #define EV_SVC_FPU_CREATE	19	/* (src or 0): a copy of src's FPU context, or the initial one (> 0); -EBADF, -EBUSY, -ENOSPC, -ENOMEM, ending */
@@ -225,19 +225,29 @@ struct ev_tenant_ctx {
 	__u64 linux_faults;	/* faults Linux counted for the carrier in the run */
 	__u32 signal;		/* EV_TRAP_EXCEPTION: SIGSEGV, SIGILL, ... */
 	__u32 pad;
-	/*
-	 * Out, for the sandbox kernel's measurements: the cycle counter at
-	 * points of the trap path, each with the Linux CPU it was read on
-	 * (0 where the path did not pass the point).
-	 */
-	struct ev_stamp {
-		__u64 at;
-		__u32 cpu, pad;
-	} at_sys_enter,		/* the sys_enter probe saw the system call */
-	  at_work,		/* the trap's task work began */
-	  at_resumed;		/* the run this trap ended began: its tenant_run had
-				 * returned through a task work's resume to Linux */
 };
+
+/*
+ * For the sandbox kernel's measurements, and only if it asks: the cycle
+ * counter at points of the trap path, each with the Linux CPU it was read
+ * on (0 where the path did not pass the point).  tenant_run's third
+ * argument, n, asks for the first n points, which the trap writes as an
+ * array of struct ev_stamp right after the context, indexed by the
+ * points' numbers; 0 asks for none and leaves the context alone.  New
+ * points take new numbers, so that a kernel built for fewer gets what it
+ * asked for, and one built for more gets zeros for those this endovisor
+ * does not know: measurement never changes the context.
+ */
+struct ev_stamp {
+	__u64 at;
+	__u32 cpu, pad;
+};
+#define EV_STAMP_SYS_ENTER	0	/* the sys_enter probe saw the system call */
+#define EV_STAMP_WORK		1	/* the trap's task work began */
+#define EV_STAMP_RESUMED	2	/* the run this trap ended began: its tenant_run had
+					 * returned through a task work's resume to Linux */
+#define EV_STAMPS		3	/* the points this header knows */
+#define EV_STAMPS_MAX		8	/* the most tenant_run takes; more: -EINVAL */
 
 /*
  * The crossing: service svc with its arguments, from sandbox code on a

@@ -20,6 +20,7 @@
 
 #include "ev_abi.h"
 #include "ev_ioctl.h"
+#include "calibrate.h"
 
 struct ev_sandbox;
 
@@ -99,7 +100,7 @@ struct ev_vcpu {
 	unsigned long fault_addr;
 	bool fault_write;
 	u64 faults_at_entry;
-	struct ev_stamp sys_enter_at, resumed_at;	/* for ev_tenant_ctx */
+	struct ev_cal_stamps stamps;	/* the trap path's readings, if asked for (calibrate.h) */
 	struct ev_tenant_ctx *tenant_ctx;	/* sandbox memory: where to save */
 	struct ev_vm *tenant_vm;	/* its address space, referenced */
 	struct callback_head trap_work;
@@ -305,24 +306,6 @@ long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags
 		      unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
 		     unsigned long a2, unsigned long a3, unsigned long a4);
-/* Cycles of n mem_alloc and mem_free bodies, and of their parts: see heap.c. */
-enum {
-	EV_HEAP_STEP_ALLOCS,	/* the block's allocation and free */
-	EV_HEAP_STEP_TABLE,	/* and the table */
-	EV_HEAP_STEP_ALL,	/* and the wait for readers and the live counts: all of the bodies */
-	EV_HEAP_STEPS
-};
-
-struct ev_heap_cal {
-	u64 step[EV_HEAP_STEPS], body, table;
-	u64 body_rbtree, table_rbtree;	/* the table as it was: heap_rbtree.c */
-};
-int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *c);
-/* heap_rbtree.c */
-int ev_heap_rbtree_init(void);
-void ev_heap_rbtree_exit(void);
-int ev_heap_rbtree_cal(unsigned int n, unsigned long fill, u64 *body, u64 *table);
-
 /* symbols.c: what Linux does not export, resolved at load */
 struct ev_linux {
 	struct mm_struct *(*mm_alloc)(void);
@@ -376,9 +359,6 @@ long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long ds
 long ev_svc_vm_query(struct ev_vcpu *v, unsigned long vm, unsigned long va,
 		     unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle);
-int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
-		   u64 *s, unsigned int n, bool full);
-void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n);
 
 /* tenant.c */
 int ev_tenant_module_init(void);

@@ -222,17 +222,6 @@ static void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap)
 		atomic_long_set(&v->traps, 0);	/* the carrier is exiting */
 }
 
-/*
- * The cycle counter and the CPU it was read on, for the sandbox kernel's
- * measurements of the trap path: a carrier may move between CPUs, and a
- * difference of two readings means something only on one.
- */
-static void ev_stamp(struct ev_stamp *s)
-{
-	s->cpu = raw_smp_processor_id();
-	s->at = rdtsc_ordered();
-}
-
 /* The tenant made a system call: Linux is to run none. */
 static void ev_sys_enter(void *data, struct pt_regs *regs, long id)
 {
@@ -240,7 +229,7 @@ static void ev_sys_enter(void *data, struct pt_regs *regs, long id)
 
 	if (!v || !READ_ONCE(v->in_tenant) || current != v->carrier)
 		return;
-	ev_stamp(&v->sys_enter_at);
+	ev_cal_stamp(&v->stamps, EV_STAMP_SYS_ENTER);
 	v->trap_nr = id;
 	regs->orig_ax = -1;
 	ev_tenant_queue_trap(v, EV_TRAP_SYSCALL);
@@ -366,9 +355,10 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap_work);
 	unsigned long traps = atomic_long_xchg(&v->traps, 0);
 	struct ev_tenant_ctx c = {};
+	struct ev_stamp at[EV_STAMPS_MAX];	/* the readings the run asked for */
 	long ret;
 
-	ev_stamp(&c.at_work);
+	ev_cal_stamp(&v->stamps, EV_STAMP_WORK);
 	if (!READ_ONCE(v->in_tenant) || current != v->carrier) {
 		v->trap_signals = 0;
 		return;
@@ -384,12 +374,10 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	ev_segs_scrub();
 	ev_save_user_regs(&c, task_pt_regs(current));
 	c.trap = ev_trap_reported(traps);
-	c.at_resumed = v->resumed_at;
-	v->resumed_at = (struct ev_stamp){};
+	ev_cal_stamps_out(&v->stamps, at, c.trap);
 	if (c.trap == EV_TRAP_SYSCALL) {
 		c.syscall_nr = v->trap_nr;
 		c.rax = v->trap_nr;
-		c.at_sys_enter = v->sys_enter_at;
 	} else if (c.trap == EV_TRAP_FAULT) {
 		c.fault_addr = v->fault_addr;
 		c.fault_write = v->fault_write;
@@ -402,12 +390,15 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	}
 	c.linux_faults = ev_linux_faults() - v->faults_at_entry;
 	WRITE_ONCE(v->in_tenant, false);
-	ret = ev_sandbox_write(v, v->tenant_ctx, &c, sizeof(c)) ? -EFAULT : c.trap;
+	ret = ev_sandbox_write(v, v->tenant_ctx, &c, sizeof(c)) ||
+	      (v->stamps.wanted &&
+	       ev_sandbox_write(v, v->tenant_ctx + 1, at, v->stamps.wanted * sizeof(at[0]))) ?
+	      -EFAULT : c.trap;
 	v->suspended = false;
 	ret = ev_stub_resume(v, ret);
 	if (v->suspended) {
 		/* tenant_run again: its registers and mm are in place */
-		ev_stamp(&v->resumed_at);
+		ev_cal_stamp(&v->stamps, EV_STAMP_RESUMED);
 		return;
 	}
 	ev_vcpu_end(v, ret);
@@ -444,13 +435,14 @@ long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long handle, unsigned long a
 }
 
 /*
- * tenant_run(vm, ctx): run the tenant whose registers ctx holds in
+ * tenant_run(vm, ctx, stamps): run the tenant whose registers ctx holds in
  * address space vm until it traps; the trap is the return value, and ctx
- * holds the registers and what trapped.  -ENOSPC once the sandbox's page
- * tables have reached EV_PT_QUOTA.
+ * holds the registers and what trapped, followed by the first stamps
+ * readings of the trap path (EV_STAMP_*), if stamps is not 0.  -ENOSPC
+ * once the sandbox's page tables have reached EV_PT_QUOTA.
  */
 long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ctx,
-		       unsigned long a2, unsigned long a3, unsigned long a4)
+		       unsigned long stamps, unsigned long a3, unsigned long a4)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	struct ev_tenant_ctx c;
@@ -462,6 +454,19 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	/* The trap writes the registers back into ctx: it must take writes. */
 	if (ev_sandbox_copy(v, &c, (void *)ctx, (void *)ctx, sizeof(c), true))
 		return -EFAULT;
+	if (stamps > EV_STAMPS_MAX)
+		return -EINVAL;
+	/* The readings go right after it, in the same range of sandbox memory. */
+	if (stamps) {
+		bool owns;
+
+		ev_heap_read_begin(v);
+		owns = ev_vcpu_owns(v, (void *)ctx, sizeof(c) + stamps * sizeof(struct ev_stamp),
+				    true);
+		ev_heap_read_end(v);
+		if (!owns)
+			return -EFAULT;
+	}
 	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX)
 		return -EINVAL;
 	/* The run's one fault may make Linux allocate tables: see vm.c. */
@@ -496,6 +501,7 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	}
 	ev_load_user_regs(regs, &c);
 	v->tenant_ctx = (struct ev_tenant_ctx *)ctx;
+	v->stamps.wanted = stamps;
 	v->faults_at_entry = ev_linux_faults();
 	v->suspended = true;
 	WRITE_ONCE(v->in_tenant, true);

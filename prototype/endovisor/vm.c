@@ -1132,7 +1132,7 @@ long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle)
 }
 
 /*
- * For calibrate: n software walks of the pages pages from va, a page
+ * For calibrate.c (calibrate.h): n software walks of the pages pages from va, a page
  * further each time, each timed into s[i], as the copies walk (through the
  * space's last page table) or, with full, from the top each time; -EFAULT
  * if one is not mapped, -EBADF if the space was destroyed since the caller
@@ -1164,7 +1164,7 @@ int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
 	return ret;
 }
 
-/* For calibrate: the space's lock taken and released n times, each timed. */
+/* For calibrate.c (calibrate.h): the space's lock taken and released n times, each timed. */
 void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n)
 {
 	unsigned int i;

@@ -344,9 +344,9 @@ long vostd_copy_to_user(struct vostd_vmspace *vs, unsigned long dst,
 			  (unsigned long)src, len, 0);
 }
 
-long vostd_user_run(struct vostd_vmspace *vs, struct ev_tenant_ctx *ctx)
+long vostd_user_run(struct vostd_vmspace *vs, struct ev_tenant_ctx *ctx, unsigned int stamps)
 {
-	return vostd_call(EV_SVC_TENANT_RUN, vs->handle, (unsigned long)ctx, 0, 0, 0);
+	return vostd_call(EV_SVC_TENANT_RUN, vs->handle, (unsigned long)ctx, stamps, 0, 0);
 }
 
 long vostd_vm_activate(struct vostd_vmspace *vs)
