@@ -391,8 +391,8 @@ void ev_calibrate_exit(void)
 	ev_heap_rbtree_exit();
 }
 
-long ev_svc_calibrate(struct ev_vcpu *v, unsigned long what, unsigned long a0,
-		      unsigned long a1, unsigned long a2, unsigned long a3)
+EV_SERVICE_DEFINE5(calibrate, unsigned long, what, unsigned long, a0, unsigned long, a1,
+		   unsigned long, a2, unsigned long, a3)
 {
 	switch (what) {
 	case EV_CAL_HEAP:

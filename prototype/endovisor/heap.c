@@ -383,8 +383,7 @@ static __always_inline long ev_heap_free(struct ev_heap *h, unsigned long addr)
  * Power-of-two sizes come back aligned to their size (kmalloc's promise),
  * which is what sandbox stacks rely on.
  */
-long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags,
-		      unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE2(mem_alloc, unsigned long, size, unsigned long, flags)
 {
 	if (size == 0 || size > EV_MEM_MAX_BLOCK || (flags & ~EV_MEM_ZERO))
 		return -EINVAL;
@@ -394,8 +393,7 @@ long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags
 }
 
 /* mem_free(address): -ENOENT if no block of this sandbox starts there, -EINVAL if inside one. */
-long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
-		     unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(mem_free, unsigned long, addr)
 {
 	return ev_heap_free(&v->sb->heap, addr);
 }

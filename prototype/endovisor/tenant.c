@@ -420,8 +420,7 @@ static void ev_adopt(struct ev_vcpu *v, struct ev_vm *vm)
 }
 
 /* vm_activate(vm): the carrier adopts vm's address space, or with 0 its own. */
-long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
-			unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(vm_activate, unsigned long, handle)
 {
 	struct ev_vm *vm = NULL;
 
@@ -441,8 +440,8 @@ long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long handle, unsigned long a
  * readings of the trap path (EV_STAMP_*), if stamps is not 0.  -ENOSPC
  * once the sandbox's page tables have reached EV_PT_QUOTA.
  */
-long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ctx,
-		       unsigned long stamps, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE3(tenant_run, unsigned long, handle, unsigned long, ctx,
+		   unsigned long, stamps)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	struct ev_tenant_ctx c;

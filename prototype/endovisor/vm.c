@@ -250,8 +250,7 @@ static const struct file_operations ev_tenant_fops = {
 };
 
 /* vm_create(): a new tenant address space with its region in place. */
-long ev_svc_vm_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
-		      unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE0(vm_create)
 {
 	struct ev_sandbox *sb = v->sb;
 	struct mm_struct *was = current->mm;
@@ -365,8 +364,7 @@ static bool ev_vm_running(struct ev_sandbox *sb, struct ev_vm *vm)
  * lets go of it first if it last ran it, so that its page tables, which
  * count until the mm goes, are given back at once.
  */
-long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
-		       unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(vm_destroy, unsigned long, handle)
 {
 	struct ev_sandbox *sb = v->sb;
 	struct ev_vm *vm = ev_vm_get(sb, handle);
@@ -730,8 +728,8 @@ static void ev_flush_range(struct ev_vm *vm, unsigned long *lo, unsigned long *h
 }
 
 /* vm_map(vm, va, frame, prot): one page, no flush (the entry was empty). */
-long ev_svc_vm_map(struct ev_vcpu *v, unsigned long handle, unsigned long va,
-		   unsigned long frame, unsigned long prot, unsigned long a4)
+EV_SERVICE_DEFINE4(vm_map, unsigned long, handle, unsigned long, va, unsigned long, frame,
+		   unsigned long, prot)
 {
 	struct ev_vm_op op = { .op = EV_VM_OP_MAP, .prot = prot, .va = va, .frame = frame };
 	struct ev_vm *vm = ev_vm_get_locked(v, handle, true);
@@ -782,15 +780,15 @@ static long ev_vm_range(struct ev_vcpu *v, unsigned long handle, unsigned int ki
 }
 
 /* vm_protect(vm, va, pages, prot): rewrite the entries in place, then flush. */
-long ev_svc_vm_protect(struct ev_vcpu *v, unsigned long handle, unsigned long va,
-		       unsigned long pages, unsigned long prot, unsigned long a4)
+EV_SERVICE_DEFINE4(vm_protect, unsigned long, handle, unsigned long, va,
+		   unsigned long, pages, unsigned long, prot)
 {
 	return ev_vm_range(v, handle, EV_VM_OP_PROTECT, va, pages, prot);
 }
 
 /* vm_unmap(vm, va, pages): clear the entries, then flush. */
-long ev_svc_vm_unmap(struct ev_vcpu *v, unsigned long handle, unsigned long va,
-		     unsigned long pages, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE3(vm_unmap, unsigned long, handle, unsigned long, va,
+		   unsigned long, pages)
 {
 	return ev_vm_range(v, handle, EV_VM_OP_UNMAP, va, pages, 0);
 }
@@ -807,8 +805,8 @@ long ev_svc_vm_unmap(struct ev_vcpu *v, unsigned long handle, unsigned long va,
  * (ev_heap_read_begin), inside the space's lock as the copies' are, and
  * they are checked once and read in place.
  */
-long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
-		     unsigned long count, unsigned long flags, unsigned long a4)
+EV_SERVICE_DEFINE4(vm_batch, unsigned long, handle, unsigned long, ops,
+		   unsigned long, count, unsigned long, flags)
 {
 	struct ev_vm_op *op = (struct ev_vm_op *)ops, one;
 	unsigned long lo = ULONG_MAX, hi = 0, done;
@@ -964,8 +962,8 @@ static int ev_share_table(struct ev_sandbox *sb, struct ev_vm *dst, struct ev_vm
  * pages shared, or the error of the first page that could not be: the
  * ones before it stay shared (-EEXIST, -ENOSPC).
  */
-long ev_svc_vm_share(struct ev_vcpu *v, unsigned long dst_handle, unsigned long src_handle,
-		     unsigned long va, unsigned long pages, unsigned long prot)
+EV_SERVICE_DEFINE5(vm_share, unsigned long, dst_handle, unsigned long, src_handle,
+		   unsigned long, va, unsigned long, pages, unsigned long, prot)
 {
 	unsigned long lo = ULONG_MAX, hi = 0, shared = 0, end, next;
 	struct ev_sandbox *sb = v->sb;
@@ -1064,15 +1062,15 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 }
 
 /* copy_from_tenant(vm, dst, src, len): -EFAULT at an unmapped page. */
-long ev_svc_copy_from_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
-			     unsigned long src, unsigned long len, unsigned long a4)
+EV_SERVICE_DEFINE4(copy_from_tenant, unsigned long, vm, unsigned long, dst,
+		   unsigned long, src, unsigned long, len)
 {
 	return ev_copy_tenant(v, vm, dst, src, len, false);
 }
 
 /* copy_to_tenant(vm, dst, src, len): -EFAULT at an unmapped or read-only page. */
-long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
-			   unsigned long src, unsigned long len, unsigned long a4)
+EV_SERVICE_DEFINE4(copy_to_tenant, unsigned long, vm, unsigned long, dst,
+		   unsigned long, src, unsigned long, len)
 {
 	return ev_copy_tenant(v, vm, src, dst, len, true);
 }
@@ -1083,8 +1081,7 @@ long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long ds
  * nothing is mapped there.  OSTD's cursor query: what a kernel proper's
  * fault handler asks to find the frame behind a faulting page.
  */
-long ev_svc_vm_query(struct ev_vcpu *v, unsigned long handle, unsigned long va,
-		     unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE2(vm_query, unsigned long, handle, unsigned long, va)
 {
 	unsigned long pfn, prot = EV_PROT_READ;
 	struct ev_vm *vm = ev_vm_get_locked(v, handle, false);
