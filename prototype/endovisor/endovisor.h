@@ -9,6 +9,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rbtree.h>
@@ -245,6 +246,22 @@ void ev_live_blocks_read(long *blocks, long *bytes);
 /* registry.c */
 struct ev_kernel_rec *ev_kernel_get(const char *name);
 void ev_kernel_put(struct ev_kernel_rec *k);
+
+/*
+ * The index into a table of n that a number from the sandbox (or the
+ * launcher) names, or -1 if it names none: a vCPU is named by its index,
+ * from 0 (base 0); a space or an FPU context by its handle, from 1 (base
+ * 1), so that 0 names none.  The index is clamped under speculation too
+ * (array_index_nospec), as the stub clamps a service's number, so that a
+ * mispredicted bounds check cannot read past the table.
+ */
+static __always_inline long ev_index(unsigned long nr, unsigned int base, unsigned long n)
+{
+	nr -= base;
+	if (nr >= n)
+		return -1;
+	return array_index_nospec(nr, n);
+}
 
 static inline bool ev_range_holds(const struct ev_range *r, unsigned long start,
 				  unsigned long end)

@@ -76,7 +76,9 @@ static struct ev_fpu *ev_fpu_alloc(void)
 
 static struct ev_fpu *ev_fpu_lookup(struct ev_sandbox *sb, unsigned long handle)
 {
-	return handle && handle <= EV_MAX_FPUS ? READ_ONCE(sb->fpus[handle - 1]) : NULL;
+	long i = ev_index(handle, 1, EV_MAX_FPUS);
+
+	return i < 0 ? NULL : READ_ONCE(sb->fpus[i]);
 }
 
 /* Is f loaded on another vCPU's carrier than v's?  sb->lock held. */
@@ -162,7 +164,7 @@ EV_SERVICE_DEFINE1(fpu_destroy, unsigned long, handle)
 	if (!ret) {
 		if (v->cur_fpu == f)
 			WRITE_ONCE(v->cur_fpu, NULL);
-		sb->fpus[handle - 1] = NULL;
+		sb->fpus[ev_index(handle, 1, EV_MAX_FPUS)] = NULL;	/* found: in range */
 		kfree(f);
 		atomic_dec(&ev_live.fpus);
 	}

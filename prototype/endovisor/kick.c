@@ -276,12 +276,13 @@ EV_SERVICE_DEFINE0(vcpu_idle)
 /* vcpu_kick(target): make vCPU target take an upcall soon. */
 EV_SERVICE_DEFINE1(vcpu_kick, unsigned long, target)
 {
+	long i = ev_index(target, 0, v->sb->nr_vcpus);
 	struct ev_vcpu *t;
 	int cpu;
 
-	if (target >= v->sb->nr_vcpus)
+	if (i < 0)
 		return -EINVAL;
-	t = v->sb->vcpus[target];
+	t = v->sb->vcpus[i];
 	atomic64_inc(&t->kicks);
 	WRITE_ONCE(t->shared->kick_pending, 1);
 	smp_mb();

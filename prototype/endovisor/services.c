@@ -31,7 +31,8 @@ EV_SERVICE_DEFINE2(log, unsigned long, buf, unsigned long, len)
 		return -EINVAL;
 	if (ev_sandbox_read(v, line, (const void *)buf, len))
 		return -EFAULT;
-	if (line[len - 1] == '\n')
+	/* A sandbox's number indexes memory: clamped under speculation too. */
+	if (line[array_index_nospec(len - 1, EV_LOG_LINE_MAX)] == '\n')
 		len--;
 	for (i = 0; i < len; i++)
 		if (!isprint(line[i]))

@@ -91,12 +91,13 @@ struct mm_struct *ev_vm_mm(struct ev_vm *vm)
 /* Takes a reference; NULL for a handle that names no space of this sandbox. */
 struct ev_vm *ev_vm_get(struct ev_sandbox *sb, unsigned long handle)
 {
+	long i = ev_index(handle, 1, EV_MAX_VMS);
 	struct ev_vm *vm;
 
-	if (handle == 0 || handle > EV_MAX_VMS)
+	if (i < 0)
 		return NULL;
 	rcu_read_lock();
-	vm = rcu_dereference(sb->vms[handle - 1]);
+	vm = rcu_dereference(sb->vms[i]);
 	if (vm && !refcount_inc_not_zero(&vm->users))
 		vm = NULL;
 	rcu_read_unlock();
@@ -126,9 +127,9 @@ void ev_vm_put(struct ev_vm *vm)
 struct ev_vm *ev_vm_use(struct ev_vcpu *v, unsigned long handle)
 {
 	struct ev_vm *vm = v->tenant_vm;
+	long i = ev_index(handle, 1, EV_MAX_VMS);
 
-	if (vm && handle && handle <= EV_MAX_VMS &&
-	    rcu_access_pointer(v->sb->vms[handle - 1]) == vm)
+	if (vm && i >= 0 && rcu_access_pointer(v->sb->vms[i]) == vm)
 		return vm;
 	return ev_vm_get(v->sb, handle);
 }
@@ -368,7 +369,7 @@ EV_SERVICE_DEFINE1(vm_destroy, unsigned long, handle)
 {
 	struct ev_sandbox *sb = v->sb;
 	struct ev_vm *vm = ev_vm_get(sb, handle);
-	long ret = 0;
+	long i = ev_index(handle, 1, EV_MAX_VMS), ret = 0;
 
 	if (vm) {
 		if (vm == v->tenant_vm)
@@ -376,8 +377,7 @@ EV_SERVICE_DEFINE1(vm_destroy, unsigned long, handle)
 		ev_vm_put(vm);
 	}
 	mutex_lock(&sb->vm_lock);
-	vm = handle && handle <= EV_MAX_VMS ?
-	     rcu_dereference_protected(sb->vms[handle - 1], lockdep_is_held(&sb->vm_lock)) : NULL;
+	vm = i >= 0 ? rcu_dereference_protected(sb->vms[i], lockdep_is_held(&sb->vm_lock)) : NULL;
 	if (!vm)
 		ret = -EBADF;
 	else if (ev_vm_running(sb, vm))
