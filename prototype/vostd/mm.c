@@ -24,17 +24,6 @@ static struct vostd_frame_pool *vostd_pool(void)
 	return vostd_global(VOSTD_SLOT_FRAMES, sizeof(struct vostd_frame_pool));
 }
 
-/* The string instructions: no call out of the sandbox for a page of zeroes. */
-void vostd_memset(void *p, int c, unsigned long n)
-{
-	asm volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(c) : "memory");
-}
-
-void vostd_memcpy(void *dst, const void *src, unsigned long n)
-{
-	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
-}
-
 static void vostd_pool_lock(struct vostd_frame_pool *pool)
 {
 	vostd_upcall_disable();

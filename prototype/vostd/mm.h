@@ -102,6 +102,7 @@ struct vostd_fpu *vostd_fpu_new(struct vostd_fpu *from);
 long vostd_fpu_destroy(struct vostd_fpu *fpu);
 long vostd_fpu_switch(struct vostd_fpu *fpu);
 
+/* string.c */
 void vostd_memset(void *p, int c, unsigned long n);
 void vostd_memcpy(void *dst, const void *src, unsigned long n);
 
