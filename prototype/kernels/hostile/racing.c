@@ -50,10 +50,14 @@ static struct hostile_race *R(void)
 	return &H()->race;
 }
 
-/* Wait for the other vCPU to set *flag to want. */
+/*
+ * Wait for the other vCPU to set *flag to want, or past it: each flag
+ * only grows, and the other vCPU may move on to its next value before
+ * this one looks (a carrier can sleep through a step on a loaded host).
+ */
 static void await(u32 *flag, u32 want)
 {
-	while (READ_ONCE(*flag) != want)
+	while (READ_ONCE(*flag) < want)
 		asm volatile("pause");
 }
 
