@@ -15,8 +15,9 @@
  *     lock (ev_vm_cal_walk, ev_vm_cal_lock), and the table as it was
  *     (heap_rbtree.c).
  *
- * No service, struct of the ABI or part of the module's state depends on
- * anything here but the stamps' array in struct ev_vcpu.
+ * Of the rest of the endovisor only the service list (calibrate) and
+ * struct ev_vcpu (its stamps) refer to anything here, and nothing here
+ * is part of the ABI but what tenant_run's trailer carries.
  */
 #ifndef EV_CALIBRATE_H
 #define EV_CALIBRATE_H

@@ -354,8 +354,12 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 {
 	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap_work);
 	unsigned long traps = atomic_long_xchg(&v->traps, 0);
-	struct ev_tenant_ctx c = {};
-	struct ev_stamp at[EV_STAMPS_MAX];	/* the readings the run asked for */
+	/* The context, and the readings the run asked for right after it. */
+	struct {
+		struct ev_tenant_ctx c;
+		struct ev_stamp at[EV_STAMPS_MAX];
+	} out = {};
+	struct ev_tenant_ctx *c = &out.c;
 	long ret;
 
 	ev_cal_stamp(&v->stamps, EV_STAMP_WORK);
@@ -372,28 +376,26 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 		return;
 	ev_entry_rax(v);
 	ev_segs_scrub();
-	ev_save_user_regs(&c, task_pt_regs(current));
-	c.trap = ev_trap_reported(traps);
-	ev_cal_stamps_out(&v->stamps, at, c.trap);
-	if (c.trap == EV_TRAP_SYSCALL) {
-		c.syscall_nr = v->trap_nr;
-		c.rax = v->trap_nr;
-	} else if (c.trap == EV_TRAP_FAULT) {
-		c.fault_addr = v->fault_addr;
-		c.fault_write = v->fault_write;
-	} else if (c.trap == EV_TRAP_EXCEPTION) {
-		c.fault_addr = v->signal_addr;
+	ev_save_user_regs(c, task_pt_regs(current));
+	c->trap = ev_trap_reported(traps);
+	ev_cal_stamps_out(&v->stamps, out.at, c->trap);
+	if (c->trap == EV_TRAP_SYSCALL) {
+		c->syscall_nr = v->trap_nr;
+		c->rax = v->trap_nr;
+	} else if (c->trap == EV_TRAP_FAULT) {
+		c->fault_addr = v->fault_addr;
+		c->fault_write = v->fault_write;
+	} else if (c->trap == EV_TRAP_EXCEPTION) {
+		c->fault_addr = v->signal_addr;
 	}
 	if (traps & BIT(EV_TRAP_EXCEPTION)) {
-		c.signal = v->trap_signal;
+		c->signal = v->trap_signal;
 		ev_take_back_signals(v);
 	}
-	c.linux_faults = ev_linux_faults() - v->faults_at_entry;
+	c->linux_faults = ev_linux_faults() - v->faults_at_entry;
 	WRITE_ONCE(v->in_tenant, false);
-	ret = ev_sandbox_write(v, v->tenant_ctx, &c, sizeof(c)) ||
-	      (v->stamps.wanted &&
-	       ev_sandbox_write(v, v->tenant_ctx + 1, at, v->stamps.wanted * sizeof(at[0]))) ?
-	      -EFAULT : c.trap;
+	ret = ev_sandbox_write(v, v->tenant_ctx, &out,
+			       sizeof(*c) + v->stamps.wanted * sizeof(out.at[0])) ? -EFAULT : c->trap;
 	v->suspended = false;
 	ret = ev_stub_resume(v, ret);
 	if (v->suspended) {
@@ -446,26 +448,24 @@ EV_SERVICE_DEFINE3(tenant_run, unsigned long, handle, unsigned long, ctx,
 	struct pt_regs *regs = task_pt_regs(current);
 	struct ev_tenant_ctx c;
 	struct ev_vm *vm;
+	bool owns;
 	int ret;
 
 	if (ev_sandbox_ending(v->sb))
 		return -ESHUTDOWN;
-	/* The trap writes the registers back into ctx: it must take writes. */
-	if (ev_sandbox_copy(v, &c, (void *)ctx, (void *)ctx, sizeof(c), true))
-		return -EFAULT;
 	if (stamps > EV_STAMPS_MAX)
 		return -EINVAL;
-	/* The readings go right after it, in the same range of sandbox memory. */
-	if (stamps) {
-		bool owns;
-
-		ev_heap_read_begin(v);
-		owns = ev_vcpu_owns(v, (void *)ctx, sizeof(c) + stamps * sizeof(struct ev_stamp),
-				    true);
-		ev_heap_read_end(v);
-		if (!owns)
-			return -EFAULT;
-	}
+	/*
+	 * The trap writes the registers back into ctx, and the readings
+	 * asked for right after it: all of it must take writes.
+	 */
+	ev_heap_read_begin(v);
+	owns = ev_vcpu_owns(v, (void *)ctx, sizeof(c) + stamps * sizeof(struct ev_stamp), true);
+	if (owns)
+		memcpy(&c, (void *)ctx, sizeof(c));
+	ev_heap_read_end(v);
+	if (!owns)
+		return -EFAULT;
 	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX)
 		return -EINVAL;
 	/* The run's one fault may make Linux allocate tables: see vm.c. */
