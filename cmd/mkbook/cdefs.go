@@ -12,9 +12,10 @@ import (
 // definitions (from the line their declaration starts on, return type
 // included, to the closing brace), structs, unions and enums with their
 // members and constants, typedefs, globals (those Linux's DEFINE_ macros
-// make too), and prototypes and externs as declarations.  What it does
-// not read: K&R parameter lists, and a function a macro defines
-// (SYSCALL_DEFINE2(kill, ...) { is named by the macro).
+// make too), functions a definition macro makes (definers), the services
+// the list of the services names (defs.go: listedServices), and
+// prototypes and externs as declarations.  What it does not read: K&R
+// parameter lists.
 
 // blankC replaces comments, string and character literals with spaces,
 // keeping every newline, so that lines and columns stay where they were.
@@ -355,6 +356,44 @@ var (
 	perCPUMacro = regexp.MustCompile(`^(DEFINE|DECLARE)_PER_CPU`)
 )
 
+// definers are the definition macros in the style of Linux's
+// SYSCALL_DEFINEn, whose call, followed by a body, defines a function
+// the macro names from its first argument, as Linux's cross-referencers
+// read them: SYSCALL_DEFINE2(kill, ...) { defines sys_kill, and the
+// endovisor's EV_SERVICE_DEFINE2(mem_alloc, ...) { defines
+// ev_svc_mem_alloc, from the macro's line to the closing brace.
+var definers = []struct {
+	macro  *regexp.Regexp
+	prefix string
+}{
+	{regexp.MustCompile(`^SYSCALL_DEFINE[0-6]$`), "sys_"},
+	{regexp.MustCompile(`^EV_SERVICE_DEFINE[0-5]$`), "ev_svc_"},
+}
+
+// definer is the prefix of the function a macro's call defines, if macro
+// is a definition macro.
+func definer(macro string) (string, bool) {
+	for _, d := range definers {
+		if d.macro.MatchString(macro) {
+			return d.prefix, true
+		}
+	}
+	return "", false
+}
+
+// defined is the function a definition macro's call in head defines:
+// MACRO(name, ...) and nothing else before the body.
+func defined(head []ctok) (ctok, bool) {
+	if len(head) < 4 || head[1].s != "(" || group(head, 1) != len(head) {
+		return ctok{}, false
+	}
+	prefix, ok := definer(head[0].s)
+	if !ok || !isIdent(head[2].s) || (head[3].s != "," && head[3].s != ")") {
+		return ctok{}, false
+	}
+	return ctok{s: prefix + head[2].s, line: head[2].line}, true
+}
+
 // testCall is a call that names a test of a kernel's: check("name", ...)
 // or expect("name", ...), whose name the log reports it by.
 var testCall = regexp.MustCompile(`\b(check|expect)\(\s*"([A-Za-z_][A-Za-z0-9_]*)"`)
@@ -383,6 +422,7 @@ func scanC(src string) []*def {
 	lines := strings.Split(blankC(src), "\n")
 	defs := tests(strings.Split(src, "\n"), lines)
 	defs = append(defs, cppLines(lines)...)
+	defs = append(defs, listedServices(lines)...)
 	toks := ctokens(lines)
 	for i := 0; i < len(toks); {
 		start := i
@@ -423,6 +463,9 @@ func scanC(src string) []*def {
 // the declaration.
 func pastMacroCalls(toks []ctok, start, end int) int {
 	for start+1 < end && isIdent(toks[start].s) && !cKeywords[toks[start].s] && !cAttrs[toks[start].s] && toks[start+1].s == "(" {
+		if _, ok := definer(toks[start].s); ok {
+			break // its call is the function's head
+		}
 		close := group(toks, start+1)
 		if close >= end || toks[close].line == toks[close-1].line {
 			break
@@ -544,6 +587,10 @@ func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
 		full := append(append([]ctok{}, head...), ctok{s: "0"})
 		full = append(full, dropAttrs(toks[end:min(j, len(toks))])...)
 		return cDeclarators(full, first, toks[min(j, len(toks)-1)].line), j + 1
+	}
+	// A function a definition macro makes.
+	if name, ok := defined(head); ok {
+		return []*def{{Name: name.s, Kind: kFunc, Start: first, End: last}}, end
 	}
 	// A function, which its declarator names.
 	if name, fn, ok := declarator(head); ok && fn {

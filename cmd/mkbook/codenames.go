@@ -29,8 +29,11 @@ import (
 //     underscore that only members of structs, Go methods or tests have
 //     (`mm`, `ctx`, `value`) is taken for a word of the prose unless it is
 //     qualified (a method also as `Type.Method`).  A
-//     service (`vm_map`) is defined by its number in the ABI,
-//     EV_SVC_VM_MAP; a kernel's test (`kick_race`) by the first call that
+//     service (`vm_map`) is defined by its line in the list of the
+//     services, EV_SERVICE(10, VM_MAP, vm_map, 4), as the constant that
+//     numbers it (EV_SVC_VM_MAP) is; a function a definition macro makes
+//     (`ev_svc_vm_map`, from EV_SERVICE_DEFINE4(vm_map, ...)) by the
+//     macro's call; a kernel's test (`kick_race`) by the first call that
 //     names it, check("kick_race", ...) or expect(...).
 //   - `make X` names a target of the Makefile;
 //   - a path (`prototype/stub/cross.S`) links to the file's page, a

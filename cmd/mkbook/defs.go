@@ -173,7 +173,7 @@ func (ix *defIndex) addFile(name, rel string) error {
 	var defs []*def
 	switch f.Lang {
 	case "c":
-		defs = services(scanC(text))
+		defs = scanC(text)
 	case "gas":
 		defs = scanAsm(text)
 	case "go":
@@ -193,27 +193,25 @@ func (ix *defIndex) addFile(name, rel string) error {
 	return nil
 }
 
-// serviceMacro is a service's number in the ABI: EV_SVC_VM_MAP numbers
-// the service the book calls vm_map.
-var serviceMacro = regexp.MustCompile(`^EV_SVC_([A-Z][A-Z0-9_]*)$`)
+// listedService is a line of the one list of the services
+// (prototype/abi/ev_services.h), its comment blanked:
+// EV_SERVICE(10, VM_MAP, vm_map, 4).
+var listedService = regexp.MustCompile(`^\s*EV_SERVICE\(\s*([0-9]+)\s*,\s*([A-Z][A-Z0-9_]*)\s*,\s*([a-z][a-z0-9_]*)\s*,\s*([0-9]+)\s*\)\s*$`)
 
-// serviceName is the name the book calls a service by, if macro is the
-// macro that numbers one.
-func serviceName(macro string) (string, bool) {
-	m := serviceMacro.FindStringSubmatch(macro)
-	if m == nil {
-		return "", false
-	}
-	return strings.ToLower(m[1]), true
-}
-
-// services adds to a C file's definitions a service for each of its
-// service numbers, defined where its number is.
-func services(defs []*def) []*def {
-	for _, d := range defs {
-		if name, ok := serviceName(d.Name); ok && d.Kind == kMacro {
-			defs = append(defs, &def{Name: name, Kind: kService, Start: d.Start, End: d.End})
+// listedServices reads the list of the services in blanked C: each line
+// defines the service (vm_map) and the constant that numbers it
+// (EV_SVC_VM_MAP), which the ABI's header makes from the list.  A line
+// in a comment, or in an #if 0 block, is blank already.
+func listedServices(blanked []string) []*def {
+	var defs []*def
+	for n, l := range blanked {
+		m := listedService.FindStringSubmatch(l)
+		if m == nil {
+			continue
 		}
+		defs = append(defs,
+			&def{Name: "EV_SVC_" + m[2], Kind: kEnumConst, Start: n + 1, End: n + 1},
+			&def{Name: m[3], Kind: kService, Start: n + 1, End: n + 1})
 	}
 	return defs
 }

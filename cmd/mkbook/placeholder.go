@@ -33,8 +33,8 @@ import (
 //	                           its line (listing.go)
 //	{{diagram NAME CAPTION}}   book/src/diagrams/NAME.svg, checked and inlined
 //	                           as a numbered figure; alone on its line (diagram.go)
-//	{{services HEADER}}        the service table, generated from the header's
-//	                           EV_SVC_ lines; alone on its line (services.go)
+//	{{services HEADER}}        the service table, generated from the list's
+//	                           EV_SERVICE lines; alone on its line (services.go)
 //	{{scaling SUITE SIZE=KEY...}}
 //	                           a plot of figures against the sizes of work
 //	                           they were measured at, with their Linux

@@ -9,19 +9,23 @@ import (
 )
 
 // {{services HEADER}}, alone on its line, is the table of the services
-// generated from the header that numbers them (prototype/abi/ev_abi.h), so
+// generated from the one list of them (prototype/abi/ev_services.h), from
+// which the C code takes their numbers, dispatch and crossings too, so
 // that the book's table cannot drift from the code.  Each service is one
-// line of the header:
+// line of the list:
 //
-//	#define EV_SVC_VM_MAP  10  /* (vm, va, frame, prot): 0; -EBADF, -EINVAL */
+//	EV_SERVICE(10, VM_MAP, vm_map, 4)  /* (vm, va, frame, prot): 0; -EBADF, -EINVAL */
 //
-// its arguments in parentheses, then what it returns, then after a
-// semicolon the errors it can return, each -ECODE with what it means, or
-// "ending" for -ESHUTDOWN once the sandbox's teardown has begun.  The
-// numbers run from 0 without a gap or a repeat, and EV_NR_SERVICES is
-// their count; a line the parser does not understand fails with its
-// header:line.  The header is a file of the sources (defs.go), and its
-// lines are those of the macros the C scanner finds there.  The table's
+// its number, its name in capitals (EV_SVC_VM_MAP) and as the book calls
+// it, and the count of its arguments; then in the comment its arguments
+// in parentheses, as many as the count, then what it returns, then after
+// a semicolon the errors it can return, each -ECODE with what it means,
+// or "ending" for -ESHUTDOWN once the sandbox's teardown has begun.  The
+// numbers run from 0 without a gap or a repeat (the C build checks that
+// EV_NR_SERVICES counts them); a line the parser does not understand
+// fails with its header:line.  The header is a file of the sources
+// (defs.go), and a line of the list is one the C scanner reads as code,
+// not one in a comment or an #if 0 block.  The table's
 // last column is the chapter that explains each service: the first
 // chapter, other than the table's own and chapter 1, whose prose names
 // its function (`ev_svc_vm_map`) or its macro (`EV_SVC_VM_MAP`) in
@@ -30,8 +34,8 @@ import (
 // chapter explains fails the load, named.
 
 var (
-	svcLine  = regexp.MustCompile(`^\s*#\s*define\s+EV_SVC_([A-Z][A-Z0-9_]*)\s+([0-9]+)\s*/\*\s*\((.*?)\):\s*(.*?)\s*\*/\s*$`)
-	svcCount = regexp.MustCompile(`^\s*#\s*define\s+EV_NR_SERVICES\s+([0-9]+)\s*$`)
+	svcLine  = regexp.MustCompile(`^\s*EV_SERVICE\(\s*([0-9]+)\s*,\s*([A-Z][A-Z0-9_]*)\s*,\s*([a-z][a-z0-9_]*)\s*,\s*([0-9]+)\s*\)\s*/\*\s*\((.*?)\):\s*(.*?)\s*\*/\s*$`)
+	svcStart = regexp.MustCompile(`^\s*EV_SERVICE\b`)
 	svcError = regexp.MustCompile(`^(-E[A-Z0-9]+)(?:\s+(.+))?$`)
 	svcCode  = regexp.MustCompile(`-E[A-Z]`)
 	// A name in a result or an error's words: EV_PT_QUOTA, tenant_run, EV_PROT_*.
@@ -67,7 +71,7 @@ func (k servicesKind) resolve(b *book, args []string) (use, error) {
 	if err != nil {
 		return use{}, err
 	}
-	svcs, err := readServices(f, b.index.inFile(header))
+	svcs, err := readServices(f)
 	if err != nil {
 		return use{}, err
 	}
@@ -131,43 +135,34 @@ func (b *book) explainer(s service) *chapter {
 	return nil
 }
 
-// readServices parses the header's service lines: those of the macros
-// the C scanner found in it, so that a line in a comment or an #if 0
-// block is none.
-func readServices(f *srcFile, defs []*def) ([]service, error) {
+// readServices parses the list's lines: those the C scanner reads as
+// code, so that a line in a comment or an #if 0 block is none.
+func readServices(f *srcFile) ([]service, error) {
+	blanked := strings.Split(blankC(strings.Join(f.Lines, "\n")), "\n")
+	cppLines(blanked)
 	var svcs []service
-	count, countLine := -1, 0
 	byNumber := map[int]int{}
-	for _, d := range defs {
-		if d.Kind != kMacro {
+	for i, code := range blanked {
+		if !svcStart.MatchString(code) {
 			continue
 		}
-		n, text := d.Start, f.Lines[d.Start-1]
-		if d.Name == "EV_NR_SERVICES" {
-			m := svcCount.FindStringSubmatch(text)
-			if m == nil || d.End != d.Start {
-				return nil, fmt.Errorf("%s:%d: want #define EV_NR_SERVICES N", f.Path, n)
-			}
-			count, _ = strconv.Atoi(m[1])
-			countLine = n
-			continue
-		}
-		if _, ok := serviceName(d.Name); !ok {
-			continue
-		}
+		n, text := i+1, f.Lines[i]
 		at := fmt.Sprintf("%s:%d", f.Path, n)
 		m := svcLine.FindStringSubmatch(text)
-		if m == nil || d.End != d.Start {
-			return nil, fmt.Errorf("%s: cannot read this service's line: want #define EV_SVC_NAME N /* (ARGS): RESULT; ERRORS */", at)
+		if m == nil {
+			return nil, fmt.Errorf("%s: cannot read this service's line: want EV_SERVICE(N, NAME, name, COUNT) /* (ARGS): RESULT; ERRORS */", at)
 		}
-		s := service{Name: strings.ToLower(m[1]), Macro: "EV_SVC_" + m[1], Line: n}
+		s := service{Name: m[3], Macro: "EV_SVC_" + m[2], Line: n}
+		if strings.ToLower(m[2]) != m[3] {
+			return nil, fmt.Errorf("%s: %s names the service %s: want the same name in capitals and in small letters", at, s.Macro, s.Name)
+		}
 		var err error
-		s.Number, err = strconv.Atoi(m[2])
-		if err != nil || len(m[2]) > 4 {
-			return nil, fmt.Errorf("%s: %s: number %s", at, s.Macro, m[2])
+		s.Number, err = strconv.Atoi(m[1])
+		if err != nil || len(m[1]) > 4 {
+			return nil, fmt.Errorf("%s: %s: number %s", at, s.Macro, m[1])
 		}
-		if len(m[2]) > 1 && m[2][0] == '0' {
-			return nil, fmt.Errorf("%s: %s: number %s: C reads it in octal; write it in decimal, without a leading 0", at, s.Macro, m[2])
+		if len(m[1]) > 1 && m[1][0] == '0' {
+			return nil, fmt.Errorf("%s: %s: number %s: C reads it in octal; write it in decimal, without a leading 0", at, s.Macro, m[1])
 		}
 		if prev, ok := byNumber[s.Number]; ok {
 			return nil, fmt.Errorf("%s: %s repeats the number %d, which line %d has", at, s.Macro, s.Number, prev)
@@ -176,16 +171,19 @@ func readServices(f *srcFile, defs []*def) ([]service, error) {
 			return nil, fmt.Errorf("%s: %s is number %d, want %d: the numbers run from 0, in order, without a gap", at, s.Macro, s.Number, len(svcs))
 		}
 		byNumber[s.Number] = n
-		for _, a := range splitList(m[3], ',') {
-			if strings.TrimSpace(m[3]) == "" {
+		for _, a := range splitList(m[5], ',') {
+			if strings.TrimSpace(m[5]) == "" {
 				break
 			}
 			if a = strings.TrimSpace(a); a == "" {
-				return nil, fmt.Errorf("%s: %s: an empty argument in (%s)", at, s.Macro, m[3])
+				return nil, fmt.Errorf("%s: %s: an empty argument in (%s)", at, s.Macro, m[5])
 			}
 			s.Args = append(s.Args, a)
 		}
-		parts := splitList(m[4], ';')
+		if count, _ := strconv.Atoi(m[4]); count != len(s.Args) {
+			return nil, fmt.Errorf("%s: %s takes %s arguments, but its comment names %d: (%s)", at, s.Macro, m[4], len(s.Args), m[5])
+		}
+		parts := splitList(m[6], ';')
 		if len(parts) > 2 {
 			return nil, fmt.Errorf("%s: %s: want RESULT; ERRORS, with one semicolon", at, s.Macro)
 		}
@@ -210,13 +208,7 @@ func readServices(f *srcFile, defs []*def) ([]service, error) {
 		svcs = append(svcs, s)
 	}
 	if len(svcs) == 0 {
-		return nil, fmt.Errorf("header %s: no #define EV_SVC_NAME N line", f.Path)
-	}
-	if countLine == 0 {
-		return nil, fmt.Errorf("header %s: no #define EV_NR_SERVICES N", f.Path)
-	}
-	if count != len(svcs) {
-		return nil, fmt.Errorf("%s:%d: EV_NR_SERVICES is %d, but the header numbers %d services", f.Path, countLine, count, len(svcs))
+		return nil, fmt.Errorf("header %s: no EV_SERVICE(N, NAME, name, COUNT) line", f.Path)
 	}
 	return svcs, nil
 }

@@ -18,7 +18,7 @@
 
 #include <linux/const.h>
 
-#define EV_ABI_VERSION		3	/* 3: ev_stub_cross called directly; vm_share; the calls count */
+#define EV_ABI_VERSION		4	/* 4: the trap path's readings left the tenant context for tenant_run's optional trailer */
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		16
 
@@ -34,45 +34,30 @@
 #define EV_LOG_LINE_MAX		256
 
 /*
- * Service numbers: the index into the endovisor's service table.  Each
- * returns a value >= 0 on success or -errno; the errors each can return are
- * listed beside it, and an unknown number returns -ENOSYS.  Once the
- * sandbox's teardown has begun (vCPU 0's kernel returned, or its creator is
- * dying), the services marked "ending" refuse with -ESHUTDOWN.  -EFAULT
- * means memory named by the call is not the sandbox's: a service that
- * writes into it (frame_grant's out, vm_batch's ops, copy_from_tenant's
- * dst, tenant_run's ctx) wants one of the kernel's own data objects (a
+ * Service numbers: the index into the endovisor's service table, EV_SVC_NAME,
+ * from the one list of the services, ev_services.h, where each service's
+ * number, name and count of arguments are, with what it takes and returns
+ * beside it.  Each returns a value >= 0 on success or -errno; the errors
+ * each can return are listed there too, and an unknown number returns
+ * -ENOSYS.  Once the sandbox's teardown has begun (vCPU 0's kernel
+ * returned, or its creator is dying), the services marked "ending" refuse
+ * with -ESHUTDOWN.  -EFAULT means memory named by the call is not the
+ * sandbox's: a service that writes into it (frame_grant's out, vm_batch's
+ * ops, copy_from_tenant's dst, tenant_run's ctx) wants one of the kernel's own data objects (a
  * variable its module defines, as its symbols name it: not the rest of the
  * module's writable data, where Linux keeps its struct module and symbol
  * tables) or the sandbox's globals, frames, boot stacks or heap; one that
  * only reads it also takes the module's read-only data.  A buffer lies
  * wholly within one of them.
  */
-#define EV_SVC_NOP		0	/* (): 0, having done nothing: the crossing is timed with it */
-#define EV_SVC_LOG		1	/* (buf, len): 0; -EINVAL bad length, -EFAULT not the sandbox's */
-#define EV_SVC_MEM_ALLOC	2	/* (size, flags): address; -EINVAL, -ENOMEM, ending */
-#define EV_SVC_MEM_FREE		3	/* (address): 0; -ENOENT no block starts there, -EINVAL inside one */
-#define EV_SVC_VCPU_IDLE	4	/* (): 0 once kicked, sleeping until then; -EINTR on a fatal signal */
-#define EV_SVC_VCPU_KICK	5	/* (vcpu): 0; -EINVAL no such vCPU */
-#define EV_SVC_SET_UPCALL	6	/* (entry): 0; -EFAULT not in the kernel's text */
-#define EV_SVC_FRAME_GRANT	7	/* (count, out): count, with the frames in out[]; -EINVAL, -EFAULT, -ENOMEM, ending */
-#define EV_SVC_VM_CREATE	8	/* (): a tenant address space (> 0); -ENOSPC, -ENOMEM, ending */
-#define EV_SVC_VM_DESTROY	9	/* (vm): 0; -EBADF no such space, -EBUSY a tenant runs in it */
-#define EV_SVC_VM_MAP		10	/* (vm, va, frame, prot): 0; -EBADF, -EINVAL, -EACCES, -EEXIST, -ENOSPC past EV_MAP_QUOTA or EV_PT_QUOTA */
-#define EV_SVC_VM_PROTECT	11	/* (vm, va, pages, prot): 0; -EBADF, -EINVAL, -ENOENT */
-#define EV_SVC_VM_UNMAP		12	/* (vm, va, pages): 0; -EBADF, -EINVAL, -ENOENT */
-#define EV_SVC_VM_BATCH		13	/* (vm, ops, count, flags): count, or -errno of the first to fail (as vm_map, vm_protect, vm_unmap); -EFAULT, -EINVAL unknown flags */
-#define EV_SVC_COPY_FROM_TENANT	14	/* (vm, dst, src, len): 0; -EBADF, -EINVAL, -EFAULT */
-#define EV_SVC_COPY_TO_TENANT	15	/* (vm, dst, src, len): 0; -EBADF, -EINVAL, -EFAULT */
-#define EV_SVC_TENANT_RUN	16	/* (vm, ctx): the trap that ended the run; -EBADF, -EFAULT, -EINVAL, -ENOSPC page tables at EV_PT_QUOTA, -ENOMEM, ending */
-#define EV_SVC_CALIBRATE	17	/* (what, a0 .. a3): 0, with Linux's own costs in the log; -EINVAL, -EBADF, -EFAULT, -ENOMEM, -ENOSPC as tenant_run, -EINTR on a fatal signal */
-#define EV_SVC_VM_ACTIVATE	18	/* (vm or 0): 0, the carrier having adopted vm's mm, or its own; -EBADF */
-#define EV_SVC_FPU_CREATE	19	/* (src or 0): a copy of src's FPU context, or the initial one (> 0); -EBADF, -EBUSY, -ENOSPC, -ENOMEM, ending */
-#define EV_SVC_FPU_DESTROY	20	/* (fpu): 0; -EBADF, -EBUSY loaded on another vCPU's carrier */
-#define EV_SVC_FPU_SWITCH	21	/* (fpu): 0, the carrier's user FPU state saved and fpu's loaded; -EBADF, -EBUSY loaded on another vCPU's carrier, -ENOMEM */
-#define EV_SVC_VM_QUERY		22	/* (vm, va): the frame mapped at va | its EV_PROT_* bits; -EBADF, -EINVAL, -ENOENT nothing mapped */
-#define EV_SVC_VM_SHARE		23	/* (dst, src, va, pages, prot): the pages shared, each mapped page of src's range set to prot there and mapped with prot in dst; -EBADF, -EINVAL, -EEXIST, -ENOSPC as vm_map */
-#define EV_NR_SERVICES		24
+#ifndef __ASSEMBLY__
+enum ev_service {
+#define EV_SERVICE(nr, NAME, name, args)	EV_SVC_##NAME = nr,
+#include "ev_services.h"
+#undef EV_SERVICE
+};
+#endif
+#define EV_NR_SERVICES		24	/* as many as ev_services.h lists: checked in endovisor/services.c */
 
 /* mem_alloc flags, and its limits. */
 #define EV_MEM_ZERO		1UL
@@ -225,19 +210,29 @@ struct ev_tenant_ctx {
 	__u64 linux_faults;	/* faults Linux counted for the carrier in the run */
 	__u32 signal;		/* EV_TRAP_EXCEPTION: SIGSEGV, SIGILL, ... */
 	__u32 pad;
-	/*
-	 * Out, for the sandbox kernel's measurements: the cycle counter at
-	 * points of the trap path, each with the Linux CPU it was read on
-	 * (0 where the path did not pass the point).
-	 */
-	struct ev_stamp {
-		__u64 at;
-		__u32 cpu, pad;
-	} at_sys_enter,		/* the sys_enter probe saw the system call */
-	  at_work,		/* the trap's task work began */
-	  at_resumed;		/* the run this trap ended began: its tenant_run had
-				 * returned through a task work's resume to Linux */
 };
+
+/*
+ * For the sandbox kernel's measurements, and only if it asks: the cycle
+ * counter at points of the trap path, each with the Linux CPU it was read
+ * on (0 where the path did not pass the point).  tenant_run's third
+ * argument, n, asks for the first n points, which the trap writes as an
+ * array of struct ev_stamp right after the context, indexed by the
+ * points' numbers; 0 asks for none and leaves the context alone.  New
+ * points take new numbers, so that a kernel built for fewer gets what it
+ * asked for, and one built for more gets zeros for those this endovisor
+ * does not know: measurement never changes the context.
+ */
+struct ev_stamp {
+	__u64 at;
+	__u32 cpu, pad;
+};
+#define EV_STAMP_SYS_ENTER	0	/* the sys_enter probe saw the system call */
+#define EV_STAMP_WORK		1	/* the trap's task work began */
+#define EV_STAMP_RESUMED	2	/* the run this trap ended began: its tenant_run had
+					 * returned through a task work's resume to Linux */
+#define EV_STAMPS		3	/* the points this header knows */
+#define EV_STAMPS_MAX		8	/* the most tenant_run takes; more: -EINVAL */
 
 /*
  * The crossing: service svc with its arguments, from sandbox code on a
@@ -250,7 +245,7 @@ struct ev_tenant_ctx {
  */
 long ev_stub_cross(unsigned long svc, unsigned long a0, unsigned long a1,
 		   unsigned long a2, unsigned long a3, unsigned long a4);
-#define EV_SERVICE(nr, name)						\
+#define EV_SERVICE(nr, NAME, name, args)				\
 	long ev_stub_cross_##name(unsigned long svc, unsigned long a0,	\
 				  unsigned long a1, unsigned long a2,	\
 				  unsigned long a3, unsigned long a4);

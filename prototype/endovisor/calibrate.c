@@ -7,8 +7,10 @@
  *   calibrate(EV_CAL_HEAP)
  *	a 64-byte kmalloc and its kfree; and mem_alloc's and mem_free's
  *	bodies, whole, built up a part at a time, and the table alone
- *	(heap.c: ev_heap_cal_round), on a private table: seven rounds of 1,000
- *	each, the cheapest kept, with interrupts on as the sandbox's pairs are
+ *	(ev_heap_cal_round, running heap.c's ev_heap_cal_run), on a private
+ *	table, and the same on the table as it was (heap_rbtree.c): seven
+ *	rounds of 1,000 each, the cheapest kept, with interrupts on as the
+ *	sandbox's pairs are
  *   calibrate(EV_CAL_COPY, vm, va, pages, buf)
  *	over the same tenant pages the sandbox's copies read, pages of them
  *	from va, a page further each time: copy_from_user of 64 bytes and of
@@ -33,6 +35,11 @@
  *
  * Each result of the first two is a figure line (ev_report.h) in the
  * sandbox's log.
+ *
+ * This file, with calibrate.h, is all the endovisor holds that only
+ * measures (but the crossing's timing at each sandbox's start,
+ * crossing.c): the subsystems give it no more than the few workloads
+ * calibrate.h declares, and a vCPU no more than its stamps.
  */
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -69,6 +76,78 @@ static u64 ev_kmalloc_round(unsigned int n)
 	}
 	t1 = rdtsc_ordered();
 	return t1 - t0;
+}
+
+/* Cycles of n mem_alloc and mem_free bodies, and of their parts. */
+struct ev_heap_cal {
+	u64 step[EV_HEAP_STEPS], body, table;
+	u64 body_rbtree, table_rbtree;	/* the table as it was: heap_rbtree.c */
+};
+
+/* Cycles of n of heap.c's part what on h, or 0 if it failed. */
+static u64 ev_heap_cal_time(struct ev_heap *h, unsigned int n, unsigned int what,
+			    unsigned long addr)
+{
+	u64 t0 = rdtsc_ordered();
+
+	if (ev_heap_cal_run(h, n, what, addr))
+		return 0;
+	return rdtsc_ordered() - t0;
+}
+
+/*
+ * The cost of mem_alloc's and mem_free's bodies, and where it goes;
+ * cycles of n of each.  All of it is measured on a private table that
+ * holds as many blocks as the sandbox's table holds now, up to a limit
+ * (so its probes are as long), never on the sandbox's own table, which
+ * another vCPU may be using.
+ *
+ *   step[]  the bodies built up a part at a time: the block's allocation
+ *           and free, then with the table, then with the wait for
+ *           readers (none here) and the live counts
+ *   body    ev_heap_alloc and ev_heap_free of 64 bytes: both services
+ *           whole, but for their crossings and argument checks; last, so
+ *           that it runs no colder than the steps
+ *   table   ev_heap_add and ev_heap_take of one block, alone, each under
+ *           the lock
+ *
+ * -ENOMEM if the private table cannot be set up.
+ */
+static int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *c)
+{
+	struct ev_heap *h = kmalloc(sizeof(*h), GFP_KERNEL);
+	unsigned long fill = min(ev_heap_blocks(live), 4096UL);
+	unsigned int step;
+	int ret = -ENOMEM;
+	void *p = NULL;
+
+	if (!h)
+		return -ENOMEM;
+	ev_heap_init(h, NULL);
+	if (ev_heap_cal_run(h, fill, EV_HEAP_RUN_FILL, 0))
+		goto out;
+	p = kmalloc(64, GFP_KERNEL);	/* an address such as a block has */
+	if (!p)
+		goto out;
+	/* Room for one more, so that the table's own rebuild is not timed. */
+	if (ev_heap_cal_run(h, 1, EV_HEAP_RUN_TABLE, (unsigned long)p))
+		goto out;
+
+	for (step = 0; step < EV_HEAP_STEPS; step++) {
+		c->step[step] = ev_heap_cal_time(h, n, step, 0);
+		if (!c->step[step])
+			goto out;
+	}
+	c->body = ev_heap_cal_time(h, n, EV_HEAP_RUN_BODY, 0);
+	c->table = ev_heap_cal_time(h, n, EV_HEAP_RUN_TABLE, (unsigned long)p);
+	if (!c->body || !c->table)
+		goto out;
+	ret = ev_heap_rbtree_cal(n, fill, &c->body_rbtree, &c->table_rbtree);
+out:
+	kfree(p);
+	ev_heap_teardown(h);
+	kfree(h);
+	return ret;
 }
 
 static long ev_cal_heap(struct ev_vcpu *v)
@@ -304,8 +383,18 @@ static long ev_cal_owns(struct ev_vcpu *v, unsigned long buf, unsigned long len,
 	return ret;
 }
 
-long ev_svc_calibrate(struct ev_vcpu *v, unsigned long what, unsigned long a0,
-		      unsigned long a1, unsigned long a2, unsigned long a3)
+int ev_calibrate_init(void)
+{
+	return ev_heap_rbtree_init();
+}
+
+void ev_calibrate_exit(void)
+{
+	ev_heap_rbtree_exit();
+}
+
+EV_SERVICE_DEFINE5(calibrate, unsigned long, what, unsigned long, a0, unsigned long, a1,
+		   unsigned long, a2, unsigned long, a3)
 {
 	switch (what) {
 	case EV_CAL_HEAP:

@@ -4,10 +4,12 @@
 #define ENDOVISOR_H
 
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/cgroup.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rbtree.h>
@@ -20,6 +22,7 @@
 
 #include "ev_abi.h"
 #include "ev_ioctl.h"
+#include "calibrate.h"
 
 struct ev_sandbox;
 
@@ -123,7 +126,7 @@ struct ev_vcpu_stat {
 	bool preempted_in_sandbox;	/* then, in sandbox code */
 	bool preempted_masked;		/* then, in sandbox code with upcalls masked */
 	u64 armed_at;			/* local_clock() when the upcall timer was armed */
-	struct ev_stamp sys_enter_at, resumed_at;	/* for ev_tenant_ctx */
+	struct ev_cal_stamps stamps;	/* the trap path's readings, if asked for (calibrate.h) */
 	u64 faults_at_entry;		/* ev_linux_faults() when the tenant started */
 };
 
@@ -295,6 +298,22 @@ void ev_live_blocks_read(long *blocks, long *bytes);
 struct ev_kernel_rec *ev_kernel_get(const char *name);
 void ev_kernel_put(struct ev_kernel_rec *k);
 
+/*
+ * The index into a table of n that a number from the sandbox (or the
+ * launcher) names, or -1 if it names none: a vCPU is named by its index,
+ * from 0 (base 0); a space or an FPU context by its handle, from 1 (base
+ * 1), so that 0 names none.  The index is clamped under speculation too
+ * (array_index_nospec), as the stub clamps a service's number, so that a
+ * mispredicted bounds check cannot read past the table.
+ */
+static __always_inline long ev_index(unsigned long nr, unsigned int base, unsigned long n)
+{
+	nr -= base;
+	if (nr >= n)
+		return -1;
+	return array_index_nospec(nr, n);
+}
+
 static inline bool ev_range_holds(const struct ev_range *r, unsigned long start,
 				  unsigned long end)
 {
@@ -352,27 +371,6 @@ bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end,
 unsigned long ev_heap_blocks(const struct ev_heap *h);
 unsigned long ev_heap_bytes(const struct ev_heap *h);
 unsigned long ev_heap_table_bytes(const struct ev_heap *h);
-long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags,
-		      unsigned long a2, unsigned long a3, unsigned long a4);
-long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
-		     unsigned long a2, unsigned long a3, unsigned long a4);
-/* Cycles of n mem_alloc and mem_free bodies, and of their parts: see heap.c. */
-enum {
-	EV_HEAP_STEP_ALLOCS,	/* the block's allocation and free */
-	EV_HEAP_STEP_TABLE,	/* and the table */
-	EV_HEAP_STEP_ALL,	/* and the wait for readers and the live counts: all of the bodies */
-	EV_HEAP_STEPS
-};
-
-struct ev_heap_cal {
-	u64 step[EV_HEAP_STEPS], body, table;
-	u64 body_rbtree, table_rbtree;	/* the table as it was: heap_rbtree.c */
-};
-int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *c);
-/* heap_rbtree.c */
-int ev_heap_rbtree_init(void);
-void ev_heap_rbtree_exit(void);
-int ev_heap_rbtree_cal(unsigned int n, unsigned long fill, u64 *body, u64 *table);
 
 /* symbols.c: what Linux does not export, resolved at load */
 struct ev_linux {
@@ -394,8 +392,6 @@ struct page *ev_grant_page(struct ev_grant *g, unsigned long frame);
 struct page *ev_grant_page_rcu(struct ev_grant *g, unsigned long frame);
 bool ev_grant_owns(struct ev_grant *g, unsigned long start, unsigned long end);
 unsigned long ev_grant_set_bytes(struct ev_grant *g);
-long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long out,
-			unsigned long a2, unsigned long a3, unsigned long a4);
 
 /* vm.c */
 void ev_vm_module_init(void);
@@ -406,30 +402,7 @@ void ev_vm_put(struct ev_vm *vm);
 struct mm_struct *ev_vm_mm(struct ev_vm *vm);
 void ev_vm_teardown(struct ev_sandbox *sb);
 bool ev_vm_tables_full(struct ev_sandbox *sb);
-long ev_svc_vm_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
-		      unsigned long a2, unsigned long a3, unsigned long a4);
-long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long vm, unsigned long a1,
-		       unsigned long a2, unsigned long a3, unsigned long a4);
-long ev_svc_vm_map(struct ev_vcpu *v, unsigned long vm, unsigned long va,
-		   unsigned long frame, unsigned long prot, unsigned long a4);
-long ev_svc_vm_protect(struct ev_vcpu *v, unsigned long vm, unsigned long va,
-		       unsigned long pages, unsigned long prot, unsigned long a4);
-long ev_svc_vm_unmap(struct ev_vcpu *v, unsigned long vm, unsigned long va,
-		     unsigned long pages, unsigned long a3, unsigned long a4);
-long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long vm, unsigned long ops,
-		     unsigned long count, unsigned long flags, unsigned long a4);
-long ev_svc_vm_share(struct ev_vcpu *v, unsigned long dst, unsigned long src,
-		     unsigned long va, unsigned long pages, unsigned long prot);
-long ev_svc_copy_from_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
-			     unsigned long src, unsigned long len, unsigned long a4);
-long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
-			   unsigned long src, unsigned long len, unsigned long a4);
-long ev_svc_vm_query(struct ev_vcpu *v, unsigned long vm, unsigned long va,
-		     unsigned long a2, unsigned long a3, unsigned long a4);
 long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle);
-int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
-		   u64 *s, unsigned int n, bool full);
-void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n);
 
 /* tenant.c */
 void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next);
@@ -438,10 +411,6 @@ void ev_segs_scrub(void);
 void ev_tenant_vcpu_init(struct ev_vcpu *v);
 void ev_tenant_carrier_dead(struct ev_vcpu *v);
 long ev_tenant_finish(struct ev_vcpu *v, long ret);
-long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long vm, unsigned long ctx,
-		       unsigned long a2, unsigned long a3, unsigned long a4);
-long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long vm, unsigned long a1,
-			unsigned long a2, unsigned long a3, unsigned long a4);
 
 /* trap.c */
 int ev_trap_module_init(void);
@@ -454,19 +423,9 @@ void ev_tenant_kick(struct ev_vcpu *v);
 long ev_tenant_entered(struct ev_vcpu *v);
 
 /* fpu.c */
-long ev_svc_fpu_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
-		       unsigned long a2, unsigned long a3, unsigned long a4);
-long ev_svc_fpu_destroy(struct ev_vcpu *v, unsigned long fpu, unsigned long a1,
-			unsigned long a2, unsigned long a3, unsigned long a4);
-long ev_svc_fpu_switch(struct ev_vcpu *v, unsigned long fpu, unsigned long a1,
-		       unsigned long a2, unsigned long a3, unsigned long a4);
 int ev_fpu_tenant_start(struct ev_vcpu *v);
 void ev_fpu_vcpu_end(struct ev_vcpu *v);
 void ev_fpu_teardown(struct ev_sandbox *sb);
-
-/* calibrate.c */
-long ev_svc_calibrate(struct ev_vcpu *v, unsigned long what, unsigned long a0,
-		      unsigned long a1, unsigned long a2, unsigned long a3);
 
 /* kick.c */
 int ev_kick_module_init(void);
@@ -475,12 +434,6 @@ void ev_kick_init(struct ev_vcpu *v);
 void ev_kick_sched_in(struct ev_vcpu *v, int cpu);
 void ev_kick_sched_out(struct ev_vcpu *v);
 void ev_kick_stop(struct ev_vcpu *v);
-long ev_svc_vcpu_idle(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
-		      unsigned long a2, unsigned long a3, unsigned long a4);
-long ev_svc_vcpu_kick(struct ev_vcpu *v, unsigned long target, unsigned long a1,
-		      unsigned long a2, unsigned long a3, unsigned long a4);
-long ev_svc_set_upcall(struct ev_vcpu *v, unsigned long entry, unsigned long a1,
-		       unsigned long a2, unsigned long a3, unsigned long a4);
 bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip);
 bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs);
 void ev_kick_interrupt(struct ev_vcpu *t, int cpu);
@@ -508,10 +461,78 @@ ssize_t ev_log_read(struct ev_log *log, char __user *ubuf, size_t count,
 void ev_log_finish(struct ev_log *log);
 
 /* services.c */
-long ev_svc_nop(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
-		unsigned long a2, unsigned long a3, unsigned long a4);
-long ev_svc_log(struct ev_vcpu *v, unsigned long buf, unsigned long len,
-		unsigned long a2, unsigned long a3, unsigned long a4);
+/*
+ * Every service, as the table and the crossings call it: ev_svc_NAME(v,
+ * a0, ..., a4), of which a service reads as many arguments as the list
+ * (ev_services.h) gives it, and each defines with EV_SERVICE_DEFINEn.
+ */
+#define EV_SERVICE(nr, NAME, name, args)					\
+	long ev_svc_##name(struct ev_vcpu *v, unsigned long a0, unsigned long a1, \
+			   unsigned long a2, unsigned long a3, unsigned long a4);
+#include "ev_services.h"
+#undef EV_SERVICE
+enum {
+#define EV_SERVICE(nr, NAME, name, args)	ev_svc_args_##name = args,
+#include "ev_services.h"
+#undef EV_SERVICE
+};
+
+/*
+ * A service's definition, as Linux's SYSCALL_DEFINEn defines a system
+ * call: each argument the service takes is written once, a type and a
+ * name, and the rest of the five are not there at all.
+ *
+ *	EV_SERVICE_DEFINE2(mem_alloc, unsigned long, size, unsigned long, flags)
+ *	{
+ *		...
+ *	}
+ *
+ * makes ev_svc_mem_alloc(v, a0, ..., a4), which the table and the
+ * crossings call, and the service's body, __ev_svc_mem_alloc(v, size,
+ * flags), inlined into it.  Each argument's type must be as wide as a
+ * register, so that no value the sandbox passes is cut short before the
+ * service checks it; and n must be the count the list gives the service.
+ */
+#define EV_SERVICE_DEFINE0(name)						\
+	static_assert(ev_svc_args_##name == 0,					\
+		      "ev_services.h lists " #name " with arguments");		\
+	long ev_svc_##name(struct ev_vcpu *v, unsigned long __a0, unsigned long __a1, \
+			   unsigned long __a2, unsigned long __a3, unsigned long __a4)
+#define EV_SERVICE_DEFINE1(name, ...)	__EV_SERVICE_DEFINEx(1, name, __VA_ARGS__)
+#define EV_SERVICE_DEFINE2(name, ...)	__EV_SERVICE_DEFINEx(2, name, __VA_ARGS__)
+#define EV_SERVICE_DEFINE3(name, ...)	__EV_SERVICE_DEFINEx(3, name, __VA_ARGS__)
+#define EV_SERVICE_DEFINE4(name, ...)	__EV_SERVICE_DEFINEx(4, name, __VA_ARGS__)
+#define EV_SERVICE_DEFINE5(name, ...)	__EV_SERVICE_DEFINEx(5, name, __VA_ARGS__)
+
+#define __EV_MAP1(m, t, a)		m(t, a)
+#define __EV_MAP2(m, t, a, ...)		m(t, a), __EV_MAP1(m, __VA_ARGS__)
+#define __EV_MAP3(m, t, a, ...)		m(t, a), __EV_MAP2(m, __VA_ARGS__)
+#define __EV_MAP4(m, t, a, ...)		m(t, a), __EV_MAP3(m, __VA_ARGS__)
+#define __EV_MAP5(m, t, a, ...)		m(t, a), __EV_MAP4(m, __VA_ARGS__)
+#define __EV_MAP(n, ...)		__EV_MAP##n(__VA_ARGS__)
+#define __EV_DECL(t, a)			t a
+#define __EV_LONG(t, a)			unsigned long a
+#define __EV_CAST(t, a)			(__force t)a
+#define __EV_TEST(t, a)			(void)BUILD_BUG_ON_ZERO(sizeof(t) != sizeof(unsigned long))
+#define __EV_PAD1	, unsigned long __a1, unsigned long __a2, unsigned long __a3, unsigned long __a4
+#define __EV_PAD2	, unsigned long __a2, unsigned long __a3, unsigned long __a4
+#define __EV_PAD3	, unsigned long __a3, unsigned long __a4
+#define __EV_PAD4	, unsigned long __a4
+#define __EV_PAD5
+
+#define __EV_SERVICE_DEFINEx(n, name, ...)					\
+	static_assert(ev_svc_args_##name == n,					\
+		      "ev_services.h lists " #name " with another count of arguments"); \
+	static __always_inline long __ev_svc_##name(struct ev_vcpu *v,		\
+						    __EV_MAP(n, __EV_DECL, __VA_ARGS__)); \
+	long ev_svc_##name(struct ev_vcpu *v, __EV_MAP(n, __EV_LONG, __VA_ARGS__) __EV_PAD##n) \
+	{									\
+		__EV_MAP(n, __EV_TEST, __VA_ARGS__);				\
+		return __ev_svc_##name(v, __EV_MAP(n, __EV_CAST, __VA_ARGS__));	\
+	}									\
+	static __always_inline long __ev_svc_##name(struct ev_vcpu *v,		\
+						    __EV_MAP(n, __EV_DECL, __VA_ARGS__))
+
 typedef long (*ev_service_fn)(struct ev_vcpu *v, unsigned long a0,
 			      unsigned long a1, unsigned long a2,
 			      unsigned long a3, unsigned long a4);

@@ -76,7 +76,9 @@ static struct ev_fpu *ev_fpu_alloc(void)
 
 static struct ev_fpu *ev_fpu_lookup(struct ev_sandbox *sb, unsigned long handle)
 {
-	return handle && handle <= EV_MAX_FPUS ? READ_ONCE(sb->fpus[handle - 1]) : NULL;
+	long i = ev_index(handle, 1, EV_MAX_FPUS);
+
+	return i < 0 ? NULL : READ_ONCE(sb->fpus[i]);
 }
 
 /* Is f loaded on another vCPU's carrier than v's?  sb->lock held. */
@@ -96,8 +98,7 @@ static bool ev_fpu_loaded_elsewhere(struct ev_vcpu *v, struct ev_fpu *f)
  * carrier is copied from the registers; on another's it has no current
  * image here, and is refused with -EBUSY.
  */
-long ev_svc_fpu_create(struct ev_vcpu *v, unsigned long src, unsigned long a1,
-		       unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(fpu_create, unsigned long, src)
 {
 	struct ev_sandbox *sb = v->sb;
 	struct ev_fpu *f, *from;
@@ -148,8 +149,7 @@ long ev_svc_fpu_create(struct ev_vcpu *v, unsigned long src, unsigned long a1,
  * the next switch loads another context over them (an exiting thread's
  * last act).
  */
-long ev_svc_fpu_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
-			unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(fpu_destroy, unsigned long, handle)
 {
 	struct ev_sandbox *sb = v->sb;
 	struct ev_fpu *f;
@@ -164,7 +164,7 @@ long ev_svc_fpu_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a
 	if (!ret) {
 		if (v->fpu.cur == f)
 			WRITE_ONCE(v->fpu.cur, NULL);
-		sb->fpus[handle - 1] = NULL;
+		sb->fpus[ev_index(handle, 1, EV_MAX_FPUS)] = NULL;	/* found: in range */
 		kfree(f);
 		atomic_dec(&ev_live.fpus);
 	}
@@ -190,8 +190,7 @@ static void ev_fpu_swap(struct ev_fpu *from, const union fpregs_state *to, unsig
  * context loaded on another vCPU's carrier is refused (-EBUSY): its image
  * there is stale, and both carriers would save into it.
  */
-long ev_svc_fpu_switch(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
-		       unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(fpu_switch, unsigned long, handle)
 {
 	struct ev_fpu *f, *from;
 

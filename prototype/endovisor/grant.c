@@ -165,8 +165,7 @@ bool ev_grant_owns(struct ev_grant *g, unsigned long start, unsigned long end)
  * is one read section (ev_heap_read_begin), so that out, checked once,
  * stays the sandbox's while the addresses go into it.
  */
-long ev_svc_frame_grant(struct ev_vcpu *v, unsigned long count, unsigned long out,
-			unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE2(frame_grant, unsigned long, count, unsigned long, out)
 {
 	struct ev_grant *g = &v->sb->grant;
 	unsigned long i;

@@ -50,7 +50,6 @@
 #include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
-#include <asm/msr.h>
 
 #include "endovisor.h"
 #include <linux/bit_spinlock.h>	/* after endovisor.h: it needs cpu_relax */
@@ -384,8 +383,7 @@ static __always_inline long ev_heap_free(struct ev_heap *h, unsigned long addr)
  * Power-of-two sizes come back aligned to their size (kmalloc's promise),
  * which is what sandbox stacks rely on.
  */
-long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags,
-		      unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE2(mem_alloc, unsigned long, size, unsigned long, flags)
 {
 	if (size == 0 || size > EV_MEM_MAX_BLOCK || (flags & ~EV_MEM_ZERO))
 		return -EINVAL;
@@ -395,8 +393,7 @@ long ev_svc_mem_alloc(struct ev_vcpu *v, unsigned long size, unsigned long flags
 }
 
 /* mem_free(address): -ENOENT if no block of this sandbox starts there, -EINVAL if inside one. */
-long ev_svc_mem_free(struct ev_vcpu *v, unsigned long addr, unsigned long a1,
-		     unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(mem_free, unsigned long, addr)
 {
 	return ev_heap_free(&v->sb->heap, addr);
 }
@@ -439,16 +436,15 @@ void ev_heap_teardown(struct ev_heap *h)
 }
 
 /*
- * For calibrate's build-up of mem_alloc's and mem_free's bodies: n times
- * what the two do, in their order, up to a step.  EV_HEAP_STEP_ALL is all
- * of it; only the calls between the functions are missing.  Cycles,
- * or 0 if the table refused a block (it cannot: the quota is far off).
+ * For calibrate.c's build-up of mem_alloc's and mem_free's bodies: n
+ * times what the two do, in their order, up to a step.  EV_HEAP_STEP_ALL
+ * is all of it; only the calls between the functions are missing.
+ * -ENOMEM if the table refused a block (it cannot: the quota is far off).
  */
-static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
+static int ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 {
 	unsigned long volatile size = 64;	/* as mem_alloc has it: at run time */
 	unsigned int i;
-	u64 t0 = rdtsc_ordered();
 
 	for (i = 0; i < n; i++) {
 		unsigned int order = ev_block_order(size);
@@ -456,10 +452,10 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 		struct ev_slot s;
 
 		if (!p)
-			return 0;
+			return -ENOMEM;
 		if (step >= EV_HEAP_STEP_TABLE && ev_heap_add(h, (unsigned long)p, size, order)) {
 			kfree(p);
-			return 0;
+			return -ENOMEM;
 		}
 		if (step >= EV_HEAP_STEP_ALL)
 			ev_live_blocks_add(1, size);
@@ -474,86 +470,59 @@ static u64 ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 		}
 		kfree(p);
 	}
-	return rdtsc_ordered() - t0;
+	return 0;
 }
 
 /*
- * The cost of mem_alloc's and mem_free's bodies, and where it goes, for
- * calibrate; cycles of n of each.  All of it is measured on a private
- * table that holds as many blocks as the sandbox's table holds now, up to
- * a limit (so its probes are as long), never on the sandbox's own table,
- * which another vCPU may be using.
+ * For calibrate.c (calibrate.h), which times it: n times a part of what
+ * mem_alloc and mem_free do, on h, a private table, compiled here, where
+ * the table's code is inlined as it is in the services.  No timing here.
  *
- *   step[]  the bodies built up a part at a time (ev_heap_steps): the
- *           block's allocation and free, then with the table, then with
- *           the wait for readers (none here) and the live counts
- *   body    ev_heap_alloc and ev_heap_free of 64 bytes: both services
- *           whole, but for their crossings and argument checks; last, so
- *           that it runs no colder than the steps
- *   table   ev_heap_add and ev_heap_take of one block, alone, each under
- *           the lock
+ *   EV_HEAP_STEP_*     the bodies built up a part at a time (ev_heap_steps)
+ *   EV_HEAP_RUN_BODY   ev_heap_alloc and ev_heap_free of 64 bytes: both
+ *                      services whole, but for their crossings and checks
+ *   EV_HEAP_RUN_TABLE  ev_heap_add and ev_heap_take of the block at addr,
+ *                      alone, each under the lock
+ *   EV_HEAP_RUN_FILL   64-byte blocks allocated and kept, to fill h
  *
- * -ENOMEM if the private table cannot be set up.
+ * -ENOMEM if a block or the table refused, -EINVAL for no such part.
  */
-int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_heap_cal *c)
+int ev_heap_cal_run(struct ev_heap *h, unsigned int n, unsigned int what, unsigned long addr)
 {
-	struct ev_heap *h = kmalloc(sizeof(*h), GFP_KERNEL);
-	unsigned long fill = min(ev_heap_blocks(live), 4096UL), i;
-	unsigned int step;
 	struct ev_slot s;
-	int ret = -ENOMEM;
-	void *p = NULL;
-	u64 t0;
+	unsigned int i;
 
-	if (!h)
-		return -ENOMEM;
-	ev_heap_init(h, NULL);
-	for (i = 0; i < fill; i++)
-		if (IS_ERR_VALUE(ev_heap_alloc(h, 64, 0)))
-			goto out;
-	p = kmalloc(64, GFP_KERNEL);	/* an address such as a block has */
-	if (!p)
-		goto out;
-	/* Room for one more, so that the table's own rebuild is not timed. */
-	if (ev_heap_add(h, (unsigned long)p, 64, 6))
-		goto out;
-	bit_spin_lock(0, &h->lock);
-	ev_heap_take(h, (unsigned long)p, &s);
-	__bit_spin_unlock(0, &h->lock);
+	switch (what) {
+	case EV_HEAP_STEP_ALLOCS:
+	case EV_HEAP_STEP_TABLE:
+	case EV_HEAP_STEP_ALL:
+		return ev_heap_steps(h, n, what);
+	case EV_HEAP_RUN_BODY:
+		for (i = 0; i < n; i++) {
+			long a = ev_heap_alloc(h, 64, 0);
 
-	for (step = 0; step < EV_HEAP_STEPS; step++) {
-		c->step[step] = ev_heap_steps(h, n, step);
-		if (!c->step[step])
-			goto out;
+			if (IS_ERR_VALUE(a) || ev_heap_free(h, a))
+				return -ENOMEM;
+		}
+		return 0;
+	case EV_HEAP_RUN_TABLE:
+		for (i = 0; i < n; i++) {
+			int r;
+
+			if (ev_heap_add(h, addr, 64, 6))
+				return -ENOMEM;
+			bit_spin_lock(0, &h->lock);
+			r = ev_heap_take(h, addr, &s);
+			__bit_spin_unlock(0, &h->lock);
+			if (r)
+				return -ENOMEM;
+		}
+		return 0;
+	case EV_HEAP_RUN_FILL:
+		for (i = 0; i < n; i++)
+			if (IS_ERR_VALUE(ev_heap_alloc(h, 64, 0)))
+				return -ENOMEM;
+		return 0;
 	}
-
-	t0 = rdtsc_ordered();
-	for (i = 0; i < n; i++) {
-		long a = ev_heap_alloc(h, 64, 0);
-
-		if (IS_ERR_VALUE(a) || ev_heap_free(h, a))
-			goto out;
-	}
-	c->body = rdtsc_ordered() - t0;
-
-	t0 = rdtsc_ordered();
-	for (i = 0; i < n; i++) {
-		int r;
-
-		if (ev_heap_add(h, (unsigned long)p, 64, 6))
-			goto out;
-		bit_spin_lock(0, &h->lock);
-		r = ev_heap_take(h, (unsigned long)p, &s);
-		__bit_spin_unlock(0, &h->lock);
-		if (r)
-			goto out;
-	}
-	c->table = rdtsc_ordered() - t0;
-	ret = ev_heap_rbtree_cal(n, fill, &c->body_rbtree, &c->table_rbtree);
-out:
-	kfree(p);
-	ev_heap_teardown(h);
-	kfree(h);
-	return ret;
+	return -EINVAL;
 }
-

@@ -272,8 +272,7 @@ void ev_kick_stop(struct ev_vcpu *v)
  * would stay pending and end every sleep at once, and the idle loop would
  * spin.  It does not count as load, as an idle processor does not.
  */
-long ev_svc_vcpu_idle(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
-		      unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE0(vcpu_idle)
 {
 	u64 t0 = local_clock();
 	int ret;
@@ -293,15 +292,15 @@ long ev_svc_vcpu_idle(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 }
 
 /* vcpu_kick(target): make vCPU target take an upcall soon. */
-long ev_svc_vcpu_kick(struct ev_vcpu *v, unsigned long target, unsigned long a1,
-		      unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(vcpu_kick, unsigned long, target)
 {
+	long i = ev_index(target, 0, v->sb->nr_vcpus);
 	struct ev_vcpu *t;
 	int cpu;
 
-	if (target >= v->sb->nr_vcpus)
+	if (i < 0)
 		return -EINVAL;
-	t = v->sb->vcpus[target];
+	t = v->sb->vcpus[i];
 	atomic64_inc(&t->stat.kicks);
 	WRITE_ONCE(t->shared->kick_pending, 1);
 	smp_mb();
@@ -330,8 +329,7 @@ void ev_kick_interrupt(struct ev_vcpu *t, int cpu)
 }
 
 /* set_upcall(entry): where upcalls enter; it must be the kernel's own code. */
-long ev_svc_set_upcall(struct ev_vcpu *v, unsigned long entry, unsigned long a1,
-		       unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(set_upcall, unsigned long, entry)
 {
 	if (!ev_in_kernel_text(v->sb, entry))
 		return -EFAULT;

@@ -148,7 +148,7 @@ static int __init ev_init(void)
 	ret = ev_symbols_init();
 	if (ret)
 		return ret;
-	ret = ev_heap_rbtree_init();
+	ret = ev_calibrate_init();
 	if (ret)
 		return ret;
 	ev_vm_module_init();
@@ -171,7 +171,7 @@ no_misc:
 no_trap:
 	ev_kick_module_exit();
 no_kick:
-	ev_heap_rbtree_exit();
+	ev_calibrate_exit();
 	return ret;
 }
 
@@ -183,7 +183,7 @@ static void __exit ev_exit(void)
 	preempt_notifier_dec();
 	ev_trap_module_exit();
 	ev_kick_module_exit();
-	ev_heap_rbtree_exit();
+	ev_calibrate_exit();
 	rcu_barrier();		/* grant.c's call_rcu callbacks are this module's code */
 	ev_live_blocks_read(&blocks, &bytes);
 	WARN(atomic_read(&ev_live.sandboxes) || atomic_read(&ev_live.vcpus) ||

@@ -121,14 +121,15 @@ void ev_sandbox_destroy(struct ev_sandbox *sb)
 long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 			 unsigned long idx)
 {
+	long i = ev_index(idx, 0, sb->nr_vcpus);
 	struct ev_vcpu *v;
 	long ret;
 
-	if (idx >= sb->nr_vcpus)
+	if (i < 0)
 		return -EINVAL;
 	if (!ev_in_cgroup(sb->cgrp))
 		return -EPERM;
-	v = sb->vcpus[idx];
+	v = sb->vcpus[i];
 	mutex_lock(&sb->lock);
 	if (v->state != EV_VCPU_READY) {
 		mutex_unlock(&sb->lock);

@@ -12,8 +12,7 @@
 
 #include "endovisor.h"
 
-long ev_svc_nop(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
-		unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE0(nop)
 {
 	return 0;
 }
@@ -23,8 +22,7 @@ long ev_svc_nop(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
  * and vCPU it came from.  The buffer must lie in memory the sandbox owns;
  * unprintable bytes are replaced so that a line stays one line.
  */
-long ev_svc_log(struct ev_vcpu *v, unsigned long buf, unsigned long len,
-		unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE2(log, unsigned long, buf, unsigned long, len)
 {
 	char line[EV_LOG_LINE_MAX];
 	size_t i;
@@ -33,7 +31,8 @@ long ev_svc_log(struct ev_vcpu *v, unsigned long buf, unsigned long len,
 		return -EINVAL;
 	if (ev_sandbox_read(v, line, (const void *)buf, len))
 		return -EFAULT;
-	if (line[len - 1] == '\n')
+	/* A sandbox's number indexes memory: clamped under speculation too. */
+	if (line[array_index_nospec(len - 1, EV_LOG_LINE_MAX)] == '\n')
 		len--;
 	for (i = 0; i < len; i++)
 		if (!isprint(line[i]))
@@ -58,7 +57,7 @@ long ev_service_call(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 		     unsigned long svc)
 {
 	switch (svc) {
-#define EV_SERVICE(nr, name)	case nr: return ev_svc_##name(v, a0, a1, a2, a3, a4);
+#define EV_SERVICE(nr, NAME, name, args)	case nr: return ev_svc_##name(v, a0, a1, a2, a3, a4);
 #include "ev_services.h"
 #undef EV_SERVICE
 	}
@@ -66,7 +65,7 @@ long ev_service_call(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 }
 
 /* Every service's own crossing, for sandbox kernels to call. */
-#define EV_SERVICE(nr, name)	EXPORT_SYMBOL_GPL(ev_stub_cross_##name);
+#define EV_SERVICE(nr, NAME, name, args)	EXPORT_SYMBOL_GPL(ev_stub_cross_##name);
 #include "ev_services.h"
 #undef EV_SERVICE
 
@@ -75,19 +74,19 @@ long ev_service_call(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
  * (crossing.c).
  */
 const ev_service_fn ev_service_table[EV_NR_SERVICES] = {
-#define EV_SERVICE(nr, name)	[nr] = ev_svc_##name,
+#define EV_SERVICE(nr, NAME, name, args)	[nr] = ev_svc_##name,
 #include "ev_services.h"
 #undef EV_SERVICE
 };
 
 /* The list holds every service, each at its number. */
 enum {
-#define EV_SERVICE(nr, name)	ev_listed_##name,
+#define EV_SERVICE(nr, NAME, name, args)	ev_listed_##name,
 #include "ev_services.h"
 #undef EV_SERVICE
 	EV_SERVICES_LISTED
 };
 static_assert(EV_SERVICES_LISTED == EV_NR_SERVICES);
-#define EV_SERVICE(nr, name)	static_assert(ev_listed_##name == nr);
+#define EV_SERVICE(nr, NAME, name, args)	static_assert(ev_listed_##name == nr);
 #include "ev_services.h"
 #undef EV_SERVICE

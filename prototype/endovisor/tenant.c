@@ -200,8 +200,7 @@ static void ev_adopt(struct ev_vcpu *v, struct ev_vm *vm)
 }
 
 /* vm_activate(vm): the carrier adopts vm's address space, or with 0 its own. */
-long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
-			unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(vm_activate, unsigned long, handle)
 {
 	struct ev_vm *vm = NULL;
 
@@ -215,23 +214,35 @@ long ev_svc_vm_activate(struct ev_vcpu *v, unsigned long handle, unsigned long a
 }
 
 /*
- * tenant_run(vm, ctx): run the tenant whose registers ctx holds in
+ * tenant_run(vm, ctx, stamps): run the tenant whose registers ctx holds in
  * address space vm until it traps; the trap is the return value, and ctx
- * holds the registers and what trapped.  -ENOSPC once the sandbox's page
- * tables have reached EV_PT_QUOTA.
+ * holds the registers and what trapped, followed by the first stamps
+ * readings of the trap path (EV_STAMP_*), if stamps is not 0.  -ENOSPC
+ * once the sandbox's page tables have reached EV_PT_QUOTA.
  */
-long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ctx,
-		       unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE3(tenant_run, unsigned long, handle, unsigned long, ctx,
+		   unsigned long, stamps)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	struct ev_tenant_ctx c;
 	struct ev_vm *vm;
+	bool owns;
 	int ret;
 
 	if (ev_sandbox_ending(v->sb))
 		return -ESHUTDOWN;
-	/* The trap writes the registers back into ctx: it must take writes. */
-	if (ev_sandbox_copy(v, &c, (void *)ctx, (void *)ctx, sizeof(c), true))
+	if (stamps > EV_STAMPS_MAX)
+		return -EINVAL;
+	/*
+	 * The trap writes the registers back into ctx, and the readings
+	 * asked for right after it: all of it must take writes.
+	 */
+	ev_heap_read_begin(v);
+	owns = ev_vcpu_owns(v, (void *)ctx, sizeof(c) + stamps * sizeof(struct ev_stamp), true);
+	if (owns)
+		memcpy(&c, (void *)ctx, sizeof(c));
+	ev_heap_read_end(v);
+	if (!owns)
 		return -EFAULT;
 	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX)
 		return -EINVAL;
@@ -267,6 +278,7 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	}
 	ev_load_user_regs(regs, &c);
 	v->tenant.ctx = (struct ev_tenant_ctx *)ctx;
+	v->stat.stamps.wanted = stamps;
 	v->stat.faults_at_entry = ev_linux_faults();
 	v->suspended = true;
 	WRITE_ONCE(v->tenant.running, true);

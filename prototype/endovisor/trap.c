@@ -67,17 +67,6 @@ void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap)
 		atomic_long_set(&v->trap.owed, 0);	/* the carrier is exiting */
 }
 
-/*
- * The cycle counter and the CPU it was read on, for the sandbox kernel's
- * measurements of the trap path: a carrier may move between CPUs, and a
- * difference of two readings means something only on one.
- */
-static void ev_stamp(struct ev_stamp *s)
-{
-	s->cpu = raw_smp_processor_id();
-	s->at = rdtsc_ordered();
-}
-
 /* The tenant made a system call: Linux is to run none. */
 static void ev_sys_enter(void *data, struct pt_regs *regs, long id)
 {
@@ -85,7 +74,7 @@ static void ev_sys_enter(void *data, struct pt_regs *regs, long id)
 
 	if (!v || !READ_ONCE(v->tenant.running) || current != v->carrier)
 		return;
-	ev_stamp(&v->stat.sys_enter_at);
+	ev_cal_stamp(&v->stat.stamps, EV_STAMP_SYS_ENTER);
 	v->trap.nr = id;
 	regs->orig_ax = -1;
 	ev_tenant_queue_trap(v, EV_TRAP_SYSCALL);
@@ -210,10 +199,15 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 {
 	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap.work);
 	unsigned long traps = atomic_long_xchg(&v->trap.owed, 0);
-	struct ev_tenant_ctx c = {};
+	/* The context, and the readings the run asked for right after it. */
+	struct {
+		struct ev_tenant_ctx c;
+		struct ev_stamp at[EV_STAMPS_MAX];
+	} out = {};
+	struct ev_tenant_ctx *c = &out.c;
 	long ret;
 
-	ev_stamp(&c.at_work);
+	ev_cal_stamp(&v->stat.stamps, EV_STAMP_WORK);
 	if (!READ_ONCE(v->tenant.running) || current != v->carrier) {
 		v->trap.signals = 0;
 		return;
@@ -227,32 +221,31 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 		return;
 	ev_entry_rax(v);
 	ev_segs_scrub();
-	ev_save_user_regs(&c, task_pt_regs(current));
-	c.trap = ev_trap_reported(traps);
-	c.at_resumed = v->stat.resumed_at;
-	v->stat.resumed_at = (struct ev_stamp){};
-	if (c.trap == EV_TRAP_SYSCALL) {
-		c.syscall_nr = v->trap.nr;
-		c.rax = v->trap.nr;
-		c.at_sys_enter = v->stat.sys_enter_at;
-	} else if (c.trap == EV_TRAP_FAULT) {
-		c.fault_addr = v->trap.fault_addr;
-		c.fault_write = v->trap.fault_write;
-	} else if (c.trap == EV_TRAP_EXCEPTION) {
-		c.fault_addr = v->trap.signal_addr;
+	ev_save_user_regs(c, task_pt_regs(current));
+	c->trap = ev_trap_reported(traps);
+	ev_cal_stamps_out(&v->stat.stamps, out.at, c->trap);
+	if (c->trap == EV_TRAP_SYSCALL) {
+		c->syscall_nr = v->trap.nr;
+		c->rax = v->trap.nr;
+	} else if (c->trap == EV_TRAP_FAULT) {
+		c->fault_addr = v->trap.fault_addr;
+		c->fault_write = v->trap.fault_write;
+	} else if (c->trap == EV_TRAP_EXCEPTION) {
+		c->fault_addr = v->trap.signal_addr;
 	}
 	if (traps & BIT(EV_TRAP_EXCEPTION)) {
-		c.signal = v->trap.signal;
+		c->signal = v->trap.signal;
 		ev_take_back_signals(v);
 	}
-	c.linux_faults = ev_linux_faults() - v->stat.faults_at_entry;
+	c->linux_faults = ev_linux_faults() - v->stat.faults_at_entry;
 	WRITE_ONCE(v->tenant.running, false);
-	ret = ev_sandbox_write(v, v->tenant.ctx, &c, sizeof(c)) ? -EFAULT : c.trap;
+	ret = ev_sandbox_write(v, v->tenant.ctx, &out,
+			       sizeof(*c) + v->stat.stamps.wanted * sizeof(out.at[0])) ? -EFAULT : c->trap;
 	v->suspended = false;
 	ret = ev_stub_resume(v, ret);
 	if (v->suspended) {
 		/* tenant_run again: its registers and mm are in place */
-		ev_stamp(&v->stat.resumed_at);
+		ev_cal_stamp(&v->stat.stamps, EV_STAMP_RESUMED);
 		return;
 	}
 	ev_vcpu_end(v, ret);

@@ -91,12 +91,13 @@ struct mm_struct *ev_vm_mm(struct ev_vm *vm)
 /* Takes a reference; NULL for a handle that names no space of this sandbox. */
 struct ev_vm *ev_vm_get(struct ev_sandbox *sb, unsigned long handle)
 {
+	long i = ev_index(handle, 1, EV_MAX_VMS);
 	struct ev_vm *vm;
 
-	if (handle == 0 || handle > EV_MAX_VMS)
+	if (i < 0)
 		return NULL;
 	rcu_read_lock();
-	vm = rcu_dereference(sb->vms[handle - 1]);
+	vm = rcu_dereference(sb->vms[i]);
 	if (vm && !refcount_inc_not_zero(&vm->users))
 		vm = NULL;
 	rcu_read_unlock();
@@ -126,9 +127,9 @@ void ev_vm_put(struct ev_vm *vm)
 struct ev_vm *ev_vm_use(struct ev_vcpu *v, unsigned long handle)
 {
 	struct ev_vm *vm = v->tenant.vm;
+	long i = ev_index(handle, 1, EV_MAX_VMS);
 
-	if (vm && handle && handle <= EV_MAX_VMS &&
-	    rcu_access_pointer(v->sb->vms[handle - 1]) == vm)
+	if (vm && i >= 0 && rcu_access_pointer(v->sb->vms[i]) == vm)
 		return vm;
 	return ev_vm_get(v->sb, handle);
 }
@@ -250,8 +251,7 @@ static const struct file_operations ev_tenant_fops = {
 };
 
 /* vm_create(): a new tenant address space with its region in place. */
-long ev_svc_vm_create(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
-		      unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE0(vm_create)
 {
 	struct ev_sandbox *sb = v->sb;
 	struct mm_struct *was = current->mm;
@@ -365,12 +365,11 @@ static bool ev_vm_running(struct ev_sandbox *sb, struct ev_vm *vm)
  * lets go of it first if it last ran it, so that its page tables, which
  * count until the mm goes, are given back at once.
  */
-long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1,
-		       unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE1(vm_destroy, unsigned long, handle)
 {
 	struct ev_sandbox *sb = v->sb;
 	struct ev_vm *vm = ev_vm_get(sb, handle);
-	long ret = 0;
+	long i = ev_index(handle, 1, EV_MAX_VMS), ret = 0;
 
 	if (vm) {
 		if (vm == v->tenant.vm)
@@ -378,8 +377,7 @@ long ev_svc_vm_destroy(struct ev_vcpu *v, unsigned long handle, unsigned long a1
 		ev_vm_put(vm);
 	}
 	mutex_lock(&sb->vm_lock);
-	vm = handle && handle <= EV_MAX_VMS ?
-	     rcu_dereference_protected(sb->vms[handle - 1], lockdep_is_held(&sb->vm_lock)) : NULL;
+	vm = i >= 0 ? rcu_dereference_protected(sb->vms[i], lockdep_is_held(&sb->vm_lock)) : NULL;
 	if (!vm)
 		ret = -EBADF;
 	else if (ev_vm_running(sb, vm))
@@ -730,8 +728,8 @@ static void ev_flush_range(struct ev_vm *vm, unsigned long *lo, unsigned long *h
 }
 
 /* vm_map(vm, va, frame, prot): one page, no flush (the entry was empty). */
-long ev_svc_vm_map(struct ev_vcpu *v, unsigned long handle, unsigned long va,
-		   unsigned long frame, unsigned long prot, unsigned long a4)
+EV_SERVICE_DEFINE4(vm_map, unsigned long, handle, unsigned long, va, unsigned long, frame,
+		   unsigned long, prot)
 {
 	struct ev_vm_op op = { .op = EV_VM_OP_MAP, .prot = prot, .va = va, .frame = frame };
 	struct ev_vm *vm = ev_vm_get_locked(v, handle, true);
@@ -782,15 +780,15 @@ static long ev_vm_range(struct ev_vcpu *v, unsigned long handle, unsigned int ki
 }
 
 /* vm_protect(vm, va, pages, prot): rewrite the entries in place, then flush. */
-long ev_svc_vm_protect(struct ev_vcpu *v, unsigned long handle, unsigned long va,
-		       unsigned long pages, unsigned long prot, unsigned long a4)
+EV_SERVICE_DEFINE4(vm_protect, unsigned long, handle, unsigned long, va,
+		   unsigned long, pages, unsigned long, prot)
 {
 	return ev_vm_range(v, handle, EV_VM_OP_PROTECT, va, pages, prot);
 }
 
 /* vm_unmap(vm, va, pages): clear the entries, then flush. */
-long ev_svc_vm_unmap(struct ev_vcpu *v, unsigned long handle, unsigned long va,
-		     unsigned long pages, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE3(vm_unmap, unsigned long, handle, unsigned long, va,
+		   unsigned long, pages)
 {
 	return ev_vm_range(v, handle, EV_VM_OP_UNMAP, va, pages, 0);
 }
@@ -807,8 +805,8 @@ long ev_svc_vm_unmap(struct ev_vcpu *v, unsigned long handle, unsigned long va,
  * (ev_heap_read_begin), inside the space's lock as the copies' are, and
  * they are checked once and read in place.
  */
-long ev_svc_vm_batch(struct ev_vcpu *v, unsigned long handle, unsigned long ops,
-		     unsigned long count, unsigned long flags, unsigned long a4)
+EV_SERVICE_DEFINE4(vm_batch, unsigned long, handle, unsigned long, ops,
+		   unsigned long, count, unsigned long, flags)
 {
 	struct ev_vm_op *op = (struct ev_vm_op *)ops, one;
 	unsigned long lo = ULONG_MAX, hi = 0, done;
@@ -964,8 +962,8 @@ static int ev_share_table(struct ev_sandbox *sb, struct ev_vm *dst, struct ev_vm
  * pages shared, or the error of the first page that could not be: the
  * ones before it stay shared (-EEXIST, -ENOSPC).
  */
-long ev_svc_vm_share(struct ev_vcpu *v, unsigned long dst_handle, unsigned long src_handle,
-		     unsigned long va, unsigned long pages, unsigned long prot)
+EV_SERVICE_DEFINE5(vm_share, unsigned long, dst_handle, unsigned long, src_handle,
+		   unsigned long, va, unsigned long, pages, unsigned long, prot)
 {
 	unsigned long lo = ULONG_MAX, hi = 0, shared = 0, end, next;
 	struct ev_sandbox *sb = v->sb;
@@ -1064,15 +1062,15 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 }
 
 /* copy_from_tenant(vm, dst, src, len): -EFAULT at an unmapped page. */
-long ev_svc_copy_from_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
-			     unsigned long src, unsigned long len, unsigned long a4)
+EV_SERVICE_DEFINE4(copy_from_tenant, unsigned long, vm, unsigned long, dst,
+		   unsigned long, src, unsigned long, len)
 {
 	return ev_copy_tenant(v, vm, dst, src, len, false);
 }
 
 /* copy_to_tenant(vm, dst, src, len): -EFAULT at an unmapped or read-only page. */
-long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long dst,
-			   unsigned long src, unsigned long len, unsigned long a4)
+EV_SERVICE_DEFINE4(copy_to_tenant, unsigned long, vm, unsigned long, dst,
+		   unsigned long, src, unsigned long, len)
 {
 	return ev_copy_tenant(v, vm, src, dst, len, true);
 }
@@ -1083,8 +1081,7 @@ long ev_svc_copy_to_tenant(struct ev_vcpu *v, unsigned long vm, unsigned long ds
  * nothing is mapped there.  OSTD's cursor query: what a kernel proper's
  * fault handler asks to find the frame behind a faulting page.
  */
-long ev_svc_vm_query(struct ev_vcpu *v, unsigned long handle, unsigned long va,
-		     unsigned long a2, unsigned long a3, unsigned long a4)
+EV_SERVICE_DEFINE2(vm_query, unsigned long, handle, unsigned long, va)
 {
 	unsigned long pfn, prot = EV_PROT_READ;
 	struct ev_vm *vm = ev_vm_get_locked(v, handle, false);
@@ -1132,7 +1129,7 @@ long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle)
 }
 
 /*
- * For calibrate: n software walks of the pages pages from va, a page
+ * For calibrate.c (calibrate.h): n software walks of the pages pages from va, a page
  * further each time, each timed into s[i], as the copies walk (through the
  * space's last page table) or, with full, from the top each time; -EFAULT
  * if one is not mapped, -EBADF if the space was destroyed since the caller
@@ -1164,7 +1161,7 @@ int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
 	return ret;
 }
 
-/* For calibrate: the space's lock taken and released n times, each timed. */
+/* For calibrate.c (calibrate.h): the space's lock taken and released n times, each timed. */
 void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n)
 {
 	unsigned int i;

@@ -176,7 +176,7 @@ SYM_FUNC_START(ev_stub_cross_\name)
 SYM_FUNC_END(ev_stub_cross_\name)
 .endm
 
-#define EV_SERVICE(nr, name)	EV_CROSS_ONE name
+#define EV_SERVICE(nr, NAME, name, args)	EV_CROSS_ONE name
 #include "ev_services.h"
 #undef EV_SERVICE
 

@@ -20,8 +20,7 @@ long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared)
 	if (vostd_stack_base()->shared != shared ||
 	    vostd_stack_base()->magic != EV_STACK_MAGIC)
 		return -EFAULT;
-	ret = vostd_call(EV_SVC_SET_UPCALL, (unsigned long)vostd_upcall_entry,
-			 0, 0, 0, 0);
+	ret = vostd_svc_set_upcall((unsigned long)vostd_upcall_entry);
 	if (ret)
 		return ret;
 	ret = fn ? fn() : 0;

@@ -4,10 +4,10 @@
 
 long vostd_idle(void)
 {
-	return vostd_call(EV_SVC_VCPU_IDLE, 0, 0, 0, 0, 0);
+	return vostd_svc_vcpu_idle();
 }
 
 long vostd_kick(unsigned int vcpu)
 {
-	return vostd_call(EV_SVC_VCPU_KICK, vcpu, 0, 0, 0, 0);
+	return vostd_svc_vcpu_kick(vcpu);
 }

@@ -4,15 +4,14 @@
 
 void *vostd_alloc(size_t size, bool zero)
 {
-	long ret = vostd_call(EV_SVC_MEM_ALLOC, size, zero ? EV_MEM_ZERO : 0,
-			      0, 0, 0);
+	long ret = vostd_svc_mem_alloc(size, zero ? EV_MEM_ZERO : 0);
 
 	return vostd_is_err(ret) ? NULL : (void *)ret;
 }
 
 long vostd_free(void *p)
 {
-	return vostd_call(EV_SVC_MEM_FREE, (unsigned long)p, 0, 0, 0, 0);
+	return vostd_svc_mem_free((unsigned long)p);
 }
 
 void *vostd_global(enum vostd_slot slot, size_t size)

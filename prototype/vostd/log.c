@@ -13,5 +13,5 @@ long vostd_println(const char *fmt, ...)
 	va_end(args);
 	if (n >= (int)sizeof(line))
 		n = sizeof(line) - 1;
-	return vostd_call(EV_SVC_LOG, (unsigned long)line, n, 0, 0, 0);
+	return vostd_svc_log((unsigned long)line, n);
 }

@@ -24,17 +24,6 @@ static struct vostd_frame_pool *vostd_pool(void)
 	return vostd_global(VOSTD_SLOT_FRAMES, sizeof(struct vostd_frame_pool));
 }
 
-/* The string instructions: no call out of the sandbox for a page of zeroes. */
-void vostd_memset(void *p, int c, unsigned long n)
-{
-	asm volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(c) : "memory");
-}
-
-void vostd_memcpy(void *dst, const void *src, unsigned long n)
-{
-	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
-}
-
 static void vostd_pool_lock(struct vostd_frame_pool *pool)
 {
 	vostd_upcall_disable();
@@ -101,7 +90,7 @@ static bool vostd_pool_refill(struct vostd_frame_pool *pool)
 	vostd_pool_unlock(pool);
 	got = vostd_alloc(VOSTD_GRANT_BATCH * sizeof(u64), true);
 	if (got)	/* zeroed: the frames granted are the entries it filled */
-		vostd_call(EV_SVC_FRAME_GRANT, VOSTD_GRANT_BATCH, (unsigned long)got, 0, 0, 0);
+		vostd_svc_frame_grant(VOSTD_GRANT_BATCH, (unsigned long)got);
 	vostd_pool_lock(pool);
 	for (i = 0; got && i < VOSTD_GRANT_BATCH; i++) {
 		if (!got[i])
@@ -193,24 +182,24 @@ long vostd_vmspace_destroy(struct vostd_vmspace *vs)
 long vostd_vm_map(struct vostd_vmspace *vs, unsigned long va, void *frame,
 		  unsigned int prot)
 {
-	return vostd_call(EV_SVC_VM_MAP, vs->handle, va, (unsigned long)frame, prot, 0);
+	return vostd_svc_vm_map(vs->handle, va, (unsigned long)frame, prot);
 }
 
 long vostd_vm_protect(struct vostd_vmspace *vs, unsigned long va,
 		      unsigned long pages, unsigned int prot)
 {
-	return vostd_call(EV_SVC_VM_PROTECT, vs->handle, va, pages, prot, 0);
+	return vostd_svc_vm_protect(vs->handle, va, pages, prot);
 }
 
 long vostd_vm_unmap(struct vostd_vmspace *vs, unsigned long va, unsigned long pages)
 {
-	return vostd_call(EV_SVC_VM_UNMAP, vs->handle, va, pages, 0, 0);
+	return vostd_svc_vm_unmap(vs->handle, va, pages);
 }
 
 long vostd_vm_query(struct vostd_vmspace *vs, unsigned long va, void **frame,
 		    unsigned int *prot)
 {
-	long ret = vostd_call(EV_SVC_VM_QUERY, vs->handle, va, 0, 0, 0);
+	long ret = vostd_svc_vm_query(vs->handle, va);
 
 	if (vostd_is_err(ret))
 		return ret;
@@ -245,8 +234,8 @@ static long vostd_cursor_send(struct vostd_cursor *c, bool last)
 
 	if (c->err || !c->n)
 		return c->err;
-	ret = vostd_call(EV_SVC_VM_BATCH, c->vs->handle, (unsigned long)c->ops, c->n,
-			 last ? 0 : EV_BATCH_DEFER, 0);
+	ret = vostd_svc_vm_batch(c->vs->handle, (unsigned long)c->ops, c->n,
+				 last ? 0 : EV_BATCH_DEFER);
 	c->n = 0;
 	c->crossings++;
 	if (vostd_is_err(ret))
@@ -322,8 +311,8 @@ long vostd_cursor_copy_from(struct vostd_cursor *dst, struct vostd_cursor *src,
 		return 0;
 	if (vostd_cursor_flush(src) || vostd_cursor_flush(dst))
 		return dst->err = src->err ? src->err : dst->err;
-	ret = vostd_call(EV_SVC_VM_SHARE, dst->vs->handle, src->vs->handle, dst->va,
-			 len / VOSTD_PAGE_SIZE, prot);
+	ret = vostd_svc_vm_share(dst->vs->handle, src->vs->handle, dst->va,
+				 len / VOSTD_PAGE_SIZE, prot);
 	dst->crossings++;
 	if (vostd_is_err(ret))
 		return dst->err = ret;
@@ -354,25 +343,23 @@ long vostd_cursor_finish(struct vostd_cursor *c)
 long vostd_copy_from_user(struct vostd_vmspace *vs, void *dst,
 			  unsigned long src, unsigned long len)
 {
-	return vostd_call(EV_SVC_COPY_FROM_TENANT, vs->handle, (unsigned long)dst,
-			  src, len, 0);
+	return vostd_svc_copy_from_tenant(vs->handle, (unsigned long)dst, src, len);
 }
 
 long vostd_copy_to_user(struct vostd_vmspace *vs, unsigned long dst,
 			const void *src, unsigned long len)
 {
-	return vostd_call(EV_SVC_COPY_TO_TENANT, vs->handle, dst,
-			  (unsigned long)src, len, 0);
+	return vostd_svc_copy_to_tenant(vs->handle, dst, (unsigned long)src, len);
 }
 
-long vostd_user_run(struct vostd_vmspace *vs, struct ev_tenant_ctx *ctx)
+long vostd_user_run(struct vostd_vmspace *vs, struct ev_tenant_ctx *ctx, unsigned int stamps)
 {
-	return vostd_call(EV_SVC_TENANT_RUN, vs->handle, (unsigned long)ctx, 0, 0, 0);
+	return vostd_svc_tenant_run(vs->handle, (unsigned long)ctx, stamps);
 }
 
 long vostd_vm_activate(struct vostd_vmspace *vs)
 {
-	return vostd_call(EV_SVC_VM_ACTIVATE, vs ? vs->handle : 0, 0, 0, 0, 0);
+	return vostd_svc_vm_activate(vs ? vs->handle : 0);
 }
 
 struct vostd_fpu *vostd_fpu_new(struct vostd_fpu *from)
@@ -388,5 +375,5 @@ long vostd_fpu_destroy(struct vostd_fpu *f)
 
 long vostd_fpu_switch(struct vostd_fpu *f)
 {
-	return vostd_call(EV_SVC_FPU_SWITCH, f->handle, 0, 0, 0, 0);
+	return vostd_svc_fpu_switch(f->handle);
 }

@@ -79,9 +79,10 @@ long vostd_copy_to_user(struct vostd_vmspace *vs, unsigned long dst,
 /*
  * User mode (OSTD's UserMode::execute): run the tenant whose registers ctx
  * holds in vs until it traps; returns EV_TRAP_* and leaves in ctx the
- * registers and what trapped, or -errno.
+ * registers and what trapped, or -errno.  With stamps, that many readings
+ * of the trap path (struct ev_stamp, EV_STAMP_*) follow ctx in memory.
  */
-long vostd_user_run(struct vostd_vmspace *vs, struct ev_tenant_ctx *ctx);
+long vostd_user_run(struct vostd_vmspace *vs, struct ev_tenant_ctx *ctx, unsigned int stamps);
 
 /* The carrier adopts vs's address space (NULL: its own). */
 long vostd_vm_activate(struct vostd_vmspace *vs);
@@ -101,6 +102,7 @@ struct vostd_fpu *vostd_fpu_new(struct vostd_fpu *from);
 long vostd_fpu_destroy(struct vostd_fpu *fpu);
 long vostd_fpu_switch(struct vostd_fpu *fpu);
 
+/* string.c */
 void vostd_memset(void *p, int c, unsigned long n);
 void vostd_memcpy(void *dst, const void *src, unsigned long n);
 

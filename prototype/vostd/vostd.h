@@ -84,7 +84,8 @@ static __always_inline long vostd_cross(unsigned long svc, unsigned long a0,
 {
 	if (__builtin_constant_p(svc)) {
 		switch (svc) {
-#define EV_SERVICE(nr, name)	case nr: return ev_stub_cross_##name(svc, a0, a1, a2, a3, a4);
+#define EV_SERVICE(nr, NAME, name, args)	\
+		case nr: return ev_stub_cross_##name(svc, a0, a1, a2, a3, a4);
 #include "ev_services.h"
 #undef EV_SERVICE
 		}
@@ -111,6 +112,32 @@ static __always_inline long vostd_call(unsigned long svc, unsigned long a0,
 		vostd_upcall();
 	return ret;
 }
+
+/*
+ * Each service called with its own arguments and no others, as the list
+ * of the services (ev_services.h) counts them: vostd_svc_mem_alloc(size,
+ * flags) is vostd_call(EV_SVC_MEM_ALLOC, size, flags, 0, 0, 0).  vOSTD's
+ * typed wrappers call these, so that a wrong count fails the build.
+ */
+#define __VOSTD_ARGS0	void
+#define __VOSTD_ARGS1	unsigned long a0
+#define __VOSTD_ARGS2	__VOSTD_ARGS1, unsigned long a1
+#define __VOSTD_ARGS3	__VOSTD_ARGS2, unsigned long a2
+#define __VOSTD_ARGS4	__VOSTD_ARGS3, unsigned long a3
+#define __VOSTD_ARGS5	__VOSTD_ARGS4, unsigned long a4
+#define __VOSTD_PASS0	0, 0, 0, 0, 0
+#define __VOSTD_PASS1	a0, 0, 0, 0, 0
+#define __VOSTD_PASS2	a0, a1, 0, 0, 0
+#define __VOSTD_PASS3	a0, a1, a2, 0, 0
+#define __VOSTD_PASS4	a0, a1, a2, a3, 0
+#define __VOSTD_PASS5	a0, a1, a2, a3, a4
+#define EV_SERVICE(nr, NAME, name, args)					\
+	static __always_inline long vostd_svc_##name(__VOSTD_ARGS##args)	\
+	{									\
+		return vostd_call(EV_SVC_##NAME, __VOSTD_PASS##args);		\
+	}
+#include "ev_services.h"
+#undef EV_SERVICE
 
 /* Is a service's return value an error (-4095 .. -1)? */
 static inline bool vostd_is_err(long ret)

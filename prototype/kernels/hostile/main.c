@@ -292,6 +292,12 @@ static void vm_cases(void)
 	expect("run_ctx_past_block", -EFAULT, call(EV_SVC_TENANT_RUN, vm, (unsigned long)buf, 0, 0));
 	/* The trap writes the context back: it must be writable from the start. */
 	expect("run_ctx_rodata", -EFAULT, call(EV_SVC_TENANT_RUN, vm, (unsigned long)&ro_ctx, 0, 0));
+	/* The readings of the trap path go after the context: the same checks. */
+	expect("run_too_many_stamps", -EINVAL,
+	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, EV_STAMPS_MAX + 1, 0));
+	expect("run_stamps_huge", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, ~0UL, 0));
+	expect("run_stamps_past_block", -EFAULT,
+	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 1, 0));
 	ctx->rip = KERNEL_TEXT;
 	expect("run_kernel_rip", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
 	ctx->rip = VA;

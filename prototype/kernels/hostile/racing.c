@@ -42,7 +42,7 @@
 
 /* What vCPU 0 is at (phase), and where vCPU 1 has got to (ap_phase). */
 enum { PHASE_CACHE = 1, PHASE_FREE_COPY, PHASE_REBUILD, PHASE_SHARE, PHASE_DONE };
-enum { AP_FREE_COPY_DONE = 1, AP_REBUILD_COPYING, AP_REBUILD_DONE, AP_SHARE_CHURNING,
+enum { AP_FREE_COPY_COPYING = 1, AP_FREE_COPY_DONE, AP_REBUILD_COPYING, AP_REBUILD_DONE, AP_SHARE_CHURNING,
        AP_SHARE_DONE };
 
 static struct hostile_race *R(void)
@@ -101,6 +101,8 @@ static void free_copy_race(struct hostile_race *r)
 {
 	u32 i, failed = 0;
 
+	/* Not before vCPU 1 is in the race: else it could miss the phase. */
+	await(&r->ap_phase, AP_FREE_COPY_COPYING);
 	for (i = 0; i < FREE_ROUNDS; i++) {
 		char *blk = vostd_alloc(64, false);
 
@@ -240,6 +242,7 @@ static void free_copy_ap(struct hostile_race *r)
 	void *frame;
 	long vm = copy_space(&frame);
 
+	WRITE_ONCE(r->ap_phase, AP_FREE_COPY_COPYING);
 	while (READ_ONCE(r->phase) == PHASE_FREE_COPY) {
 		char *blk = READ_ONCE(r->blk);
 		long a, b;

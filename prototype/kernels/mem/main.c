@@ -147,7 +147,7 @@ static u64 touch(struct tenant *t, unsigned long va, unsigned long n, bool write
 	c->r15 = 0x5a;
 	*faults = 0;
 	for (;;) {
-		trap = vostd_user_run(t->vs, c);
+		trap = vostd_user_run(t->vs, c, 0);
 		*faults += c->linux_faults;
 		if (trap == EV_TRAP_FAULT && fault && !fault(t, c->fault_addr, c->fault_write))
 			continue;	/* resolved: the access is retried */

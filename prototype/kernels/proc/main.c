@@ -36,7 +36,7 @@ struct procs *procs(void)
  * if both readings came from one CPU.  A trip with a part the carrier
  * changed CPU in is not kept, since two CPUs' counters are not to be
  * compared; nor is one with a reading missing (a run that no task work
- * began has no at_resumed).
+ * began has no EV_STAMP_RESUMED).
  */
 void trip_part(struct trip *tr, enum proc_part part, struct ev_stamp now)
 {
@@ -97,7 +97,7 @@ void trip_call(struct thread *t, u32 set, struct ev_stamp entered)
 	struct trip *tr = &t->trip;
 
 	if (tr->set && tr->set == set) {
-		trip_part(tr, PART_RUN, c->at_resumed);
+		trip_part(tr, PART_RUN, t->stamps[EV_STAMP_RESUMED]);
 		trip_part(tr, PART_EXIT, t3);
 		trip_part(tr, PART_USER, t0);
 		trip_keep(tr);
@@ -106,8 +106,8 @@ void trip_call(struct thread *t, u32 set, struct ev_stamp entered)
 	if (!set || set >= TIMED_SETS || !procs()->perf[set])
 		return;
 	*tr = (struct trip){ .set = set, .from = t, .last = t0 };
-	trip_part(tr, PART_ENTRY, c->at_sys_enter);
-	trip_part(tr, PART_SKIP, c->at_work);
+	trip_part(tr, PART_ENTRY, t->stamps[EV_STAMP_SYS_ENTER]);
+	trip_part(tr, PART_SKIP, t->stamps[EV_STAMP_WORK]);
 	trip_part(tr, PART_TRAP, entered);
 }
 

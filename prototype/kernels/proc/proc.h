@@ -88,6 +88,7 @@ struct thread {
 	struct proc *p;
 	unsigned int vcpu;
 	struct ev_tenant_ctx ctx;
+	struct ev_stamp stamps[EV_STAMPS];	/* tenant_run's readings of the trap path, after ctx */
 	struct vostd_fpu *fpu;
 	bool exiting;
 	long code;
@@ -95,6 +96,9 @@ struct thread {
 	unsigned long fault_va;		/* the last fault, to catch one that repeats */
 	unsigned int fault_repeats;
 };
+/* tenant_run writes the readings right after the context. */
+static_assert(offsetof(struct thread, stamps) ==
+	      offsetof(struct thread, ctx) + sizeof(struct ev_tenant_ctx));
 
 /* Each trip's parts, and three sums of them, per set of timed calls. */
 #define PROC_SAMPLES	4096

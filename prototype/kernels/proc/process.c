@@ -222,7 +222,7 @@ static void thread_main(void *arg)
 		if (READ_ONCE(p->killed))
 			break;
 		trip_mark(&t->trip, PART_KERNEL);
-		trap = vostd_user_run(p->vs, &t->ctx);
+		trap = vostd_user_run(p->vs, &t->ctx, EV_STAMPS);
 		now = vostd_stamp();
 		if (trap != EV_TRAP_SYSCALL)
 			t->trip.set = 0;	/* a trip is of system calls alone */
