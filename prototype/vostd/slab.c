@@ -51,9 +51,17 @@ struct vostd_slab {
 	struct vostd_slab_set *set;
 };
 
-static struct vostd_slab *vostd_slab(void)
+/*
+ * The sandbox's slab.  Under emulation every call costs a lookup of the
+ * emulator's, so the path of an allocation and a free is inline but for
+ * the first use of the slot.
+ */
+static __always_inline struct vostd_slab *vostd_slab(void)
 {
-	return vostd_global(VOSTD_SLOT_SLAB, sizeof(struct vostd_slab));
+	struct vostd_slab *sl = __atomic_load_n(&vostd_slots()[VOSTD_SLOT_SLAB],
+						__ATOMIC_ACQUIRE);
+
+	return likely(sl) ? sl : vostd_global(VOSTD_SLOT_SLAB, sizeof(struct vostd_slab));
 }
 
 static __always_inline unsigned int slab_class(size_t size)
@@ -83,20 +91,20 @@ static __always_inline unsigned long slab_hash(unsigned long frame)
 	return ((frame >> 12) * 0x9e3779b97f4a7c15UL) >> 32;
 }
 
-static void slab_lock(vostd_spinlock_t *l)
+static __always_inline void slab_lock(vostd_spinlock_t *l)
 {
 	vostd_upcall_disable();
 	vostd_spin_lock(l);
 }
 
-static void slab_unlock(vostd_spinlock_t *l)
+static __always_inline void slab_unlock(vostd_spinlock_t *l)
 {
 	vostd_spin_unlock(l);
 	vostd_upcall_enable();
 }
 
 /* Is frame one of the slab's?  No lock: the set only grows. */
-static bool slab_set_has(struct vostd_slab *sl, unsigned long frame)
+static __always_inline bool slab_set_has(struct vostd_slab *sl, unsigned long frame)
 {
 	struct vostd_slab_set *set = __atomic_load_n(&sl->set, __ATOMIC_ACQUIRE);
 	unsigned long i, v;
