@@ -1,19 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The sandbox heap: every block is one mem_alloc, recorded by the endovisor. */
+/*
+ * The sandbox heap.  Small objects come from vOSTD's slab (slab.c), carved
+ * out of granted frames with no crossing; larger ones, and any the slab
+ * cannot give, are blocks of the endovisor's mem_alloc, one crossing each.
+ */
 #include "vostd.h"
 
-void *vostd_alloc(size_t size, bool zero)
+void *vostd_heap_alloc(size_t size, bool zero)
 {
 	long ret = vostd_svc_mem_alloc(size, zero ? EV_MEM_ZERO : 0);
 
 	return vostd_is_err(ret) ? NULL : (void *)ret;
 }
 
-long vostd_free(void *p)
+long vostd_heap_free(void *p)
 {
 	return vostd_svc_mem_free((unsigned long)p);
 }
 
+void *vostd_alloc(size_t size, bool zero)
+{
+	void *p = NULL;
+
+	if (size - 1 < VOSTD_SLAB_MAX)
+		p = vostd_slab_alloc(size, zero);
+	return p ? p : vostd_heap_alloc(size, zero);
+}
+
+long vostd_free(void *p)
+{
+	long ret = vostd_slab_free(p);
+
+	return ret == VOSTD_SLAB_NOT_MINE ? vostd_heap_free(p) : ret;
+}
+
+/*
+ * Slots are on the endovisor's heap, never the slab's: the slab's own
+ * state and the frame pool it draws on hang off slots.
+ */
 void *vostd_global(enum vostd_slot slot, size_t size)
 {
 	void **slots = vostd_slots();
@@ -21,12 +45,12 @@ void *vostd_global(enum vostd_slot slot, size_t size)
 
 	if (likely(p))
 		return p;
-	p = vostd_alloc(size, true);
+	p = vostd_heap_alloc(size, true);
 	if (!p)
 		return NULL;
 	if (!__atomic_compare_exchange_n(&slots[slot], &expected, p, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		vostd_free(p);		/* another vCPU was first */
+		vostd_heap_free(p);	/* another vCPU was first */
 		p = expected;
 	}
 	return p;

@@ -50,7 +50,7 @@ static bool vostd_pool_reserve(struct vostd_frame_pool *pool)
 		while (cap < pool->total + VOSTD_GRANT_BATCH)
 			cap *= 2;
 		vostd_pool_unlock(pool);
-		bigger = vostd_alloc(cap * sizeof(void *), false);
+		bigger = vostd_heap_alloc(cap * sizeof(void *), false);
 		if (!bigger)
 			return false;
 		vostd_pool_lock(pool);
@@ -64,7 +64,7 @@ static bool vostd_pool_reserve(struct vostd_frame_pool *pool)
 		}
 		if (unused) {
 			vostd_pool_unlock(pool);
-			vostd_free(unused);
+			vostd_heap_free(unused);
 			vostd_pool_lock(pool);
 		}
 	}
@@ -88,7 +88,7 @@ static bool vostd_pool_refill(struct vostd_frame_pool *pool)
 	if (!vostd_pool_reserve(pool))
 		return false;
 	vostd_pool_unlock(pool);
-	got = vostd_alloc(VOSTD_GRANT_BATCH * sizeof(u64), true);
+	got = vostd_heap_alloc(VOSTD_GRANT_BATCH * sizeof(u64), true);
 	if (got)	/* zeroed: the frames granted are the entries it filled */
 		vostd_svc_frame_grant(VOSTD_GRANT_BATCH, (unsigned long)got);
 	vostd_pool_lock(pool);
@@ -101,7 +101,7 @@ static bool vostd_pool_refill(struct vostd_frame_pool *pool)
 	pool->total -= VOSTD_GRANT_BATCH - n;	/* the part of the reserve not used */
 	vostd_pool_unlock(pool);
 	if (got)
-		vostd_free(got);
+		vostd_heap_free(got);
 	return n > 0;
 }
 

@@ -193,6 +193,7 @@ enum vostd_slot {
 	VOSTD_SLOT_SCHED_OPS,	/* the injected scheduler's ops */
 	VOSTD_SLOT_SCHED_STATE,	/* the scheduler's own state */
 	VOSTD_SLOT_FRAMES,	/* the frame pool (mm.c) */
+	VOSTD_SLOT_SLAB,	/* the slab (slab.c) */
 	VOSTD_SLOT_KERNEL,	/* the kernel's */
 	VOSTD_NR_SLOTS
 };
@@ -250,9 +251,33 @@ static __always_inline void vostd_spin_unlock(vostd_spinlock_t *l)
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 }
 
-/* heap.c: the sandbox heap, on the endovisor's mem_alloc and mem_free. */
+/*
+ * heap.c: the sandbox heap.  vostd_alloc gives an object of up to
+ * VOSTD_SLAB_MAX bytes from the slab, a larger one (or one the slab could
+ * not give) from the endovisor; either way aligned to its size rounded up
+ * to a power of two (at most a page, for the slab's), and zeroed if asked.
+ * vostd_free takes either: 0, or -EINVAL for a pointer inside an object,
+ * -ENOENT for one it never gave out or gave back already.
+ */
 void *vostd_alloc(size_t size, bool zero);
 long vostd_free(void *p);
+
+/* The endovisor's mem_alloc and mem_free themselves, one crossing each. */
+void *vostd_heap_alloc(size_t size, bool zero);
+long vostd_heap_free(void *p);
+
+/*
+ * slab.c: objects of 32 to VOSTD_SLAB_MAX bytes in power-of-two classes,
+ * carved out of frames of the sandbox's pool.  vostd_slab_free returns
+ * VOSTD_SLAB_NOT_MINE for a pointer in no frame of the slab.
+ */
+#define VOSTD_SLAB_MIN_SHIFT	5
+#define VOSTD_SLAB_CLASSES	6
+#define VOSTD_SLAB_MAX		(1UL << (VOSTD_SLAB_MIN_SHIFT + VOSTD_SLAB_CLASSES - 1))
+#define VOSTD_SLAB_NOT_MINE	1
+void *vostd_slab_alloc(size_t size, bool zero);
+long vostd_slab_free(void *p);
+unsigned long vostd_slab_frames(void);
 
 /*
  * task.c: a task's stack and its first frame.  The stack is EV_STACK_SIZE,

@@ -1,6 +1,6 @@
 # vOSTD's objects, for the Kbuild file of every sandbox kernel built on it.
 vostd-objs := vostd/boot.o vostd/format.o vostd/log.o vostd/upcall.o \
-	      vostd/heap.o vostd/task.o vostd/cpu.o vostd/stats.o vostd/mm.o \
+	      vostd/heap.o vostd/slab.o vostd/task.o vostd/cpu.o vostd/stats.o vostd/mm.o \
 	      vostd/report.o vostd/string.o vostd/switch.o
 
 # Sandbox code is not Linux's to trace or to panic over: no ftrace entry

@@ -37,6 +37,7 @@ struct hostile_race {
 	long parent;			/* share: the space both race on */
 	void *frame;
 	u32 protects, protects_failed, churns;
+	u32 slab_bad;			/* slab: vCPU 1's objects overwritten or not freed */
 };
 void racing_cases(void);
 void racing_ap(void);

@@ -149,10 +149,10 @@ static void vcpu_cases(void)
 
 static void vm_cases(void)
 {
-	u64 *out = vostd_alloc(8, false);
+	u64 *out = vostd_heap_alloc(8, false);
 	char *page_blk = vostd_alloc(PAGE, false);
-	char *buf = vostd_alloc(64, true);
-	struct ev_vm_op *ops = vostd_alloc(2 * sizeof(*ops), true);
+	char *buf = vostd_heap_alloc(64, true);
+	struct ev_vm_op *ops = vostd_heap_alloc(2 * sizeof(*ops), true);
 	struct ev_tenant_ctx *ctx = vostd_alloc(sizeof(*ctx), true);
 	long vms[EV_MAX_VMS + 1], vm, gone, r = 0;
 	void *frame = vostd_frame_alloc(), *ro = vostd_frame_alloc();
@@ -384,7 +384,7 @@ static long after_teardown_began(void)
 	/* Not before: this vCPU's blocks could reuse the one log_freed_block frees. */
 	while (!READ_ONCE(h->heap_done))
 		vostd_idle();
-	blk = vostd_alloc(64, false);
+	blk = vostd_heap_alloc(64, false);
 	ctx = vostd_alloc(sizeof(*ctx), true);
 
 	/* A context loaded here, for vCPU 0 to try (fpu_cases). */
@@ -425,7 +425,7 @@ static long after_teardown_began(void)
 
 static void hold(void)
 {
-	char *blk = vostd_alloc(64, true);
+	char *blk = vostd_heap_alloc(64, true);
 	void *frame = vostd_frame_alloc();
 	long vm = call(EV_SVC_VM_CREATE, 0, 0, 0, 0);
 

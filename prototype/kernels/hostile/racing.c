@@ -28,6 +28,12 @@
  *               every page mapped at that moment, nothing is refused but
  *               as documented, and when both stop the whole of
  *               EV_MAP_QUOTA maps again (no page counted twice or lost)
+ *   slab        both vCPUs allocate vOSTD's slab objects of every class by
+ *               the hundred, fill each with a pattern of their own, check
+ *               it and free them, over and over: no object is given to both
+ *               (a pattern overwritten), every free succeeds, and slabs are
+ *               added, and the slab's set of frames grown, on one vCPU
+ *               while the other's frees read it without a lock
  */
 #include "hostile.h"
 
@@ -37,13 +43,17 @@
 #define SHARE_PAGES	64
 #define CHURN_PAGE	5
 
+#define SLAB_HELD	300
+#define SLAB_ROUNDS	40
+
 #define REBUILD_BLOCKS	20000
 #define REBUILD_ROUNDS	3
 
 /* What vCPU 0 is at (phase), and where vCPU 1 has got to (ap_phase). */
-enum { PHASE_CACHE = 1, PHASE_FREE_COPY, PHASE_REBUILD, PHASE_SHARE, PHASE_DONE };
+enum { PHASE_CACHE = 1, PHASE_FREE_COPY, PHASE_REBUILD, PHASE_SHARE, PHASE_DONE,
+       PHASE_SLAB };
 enum { AP_FREE_COPY_COPYING = 1, AP_FREE_COPY_DONE, AP_REBUILD_COPYING, AP_REBUILD_DONE, AP_SHARE_CHURNING,
-       AP_SHARE_DONE };
+       AP_SHARE_DONE, AP_SLAB_DONE };
 
 static struct hostile_race *R(void)
 {
@@ -78,7 +88,7 @@ static long copy_space(void **frame)
 
 static void cache_cases(struct hostile_race *r)
 {
-	char *blk = vostd_alloc(64, false);
+	char *blk = vostd_heap_alloc(64, false);
 
 	/* The same vCPU: the check that fills the cache, the free, the copy. */
 	expect("cache_fill", 0, call(EV_SVC_LOG, (unsigned long)blk, 1, 0, 0));
@@ -86,7 +96,7 @@ static void cache_cases(struct hostile_race *r)
 	expect("cache_stale_after_free", -EFAULT, call(EV_SVC_LOG, (unsigned long)blk, 1, 0, 0));
 
 	/* Another vCPU's cache: vCPU 1 checks the block, then this one frees it. */
-	blk = vostd_alloc(64, false);
+	blk = vostd_heap_alloc(64, false);
 	WRITE_ONCE(r->cache_blk, blk);
 	WRITE_ONCE(r->step, 1);
 	await(&r->step, 2);
@@ -104,7 +114,7 @@ static void free_copy_race(struct hostile_race *r)
 	/* Not before vCPU 1 is in the race: else it could miss the phase. */
 	await(&r->ap_phase, AP_FREE_COPY_COPYING);
 	for (i = 0; i < FREE_ROUNDS; i++) {
-		char *blk = vostd_alloc(64, false);
+		char *blk = vostd_heap_alloc(64, false);
 
 		if (!blk) {
 			failed++;
@@ -140,16 +150,16 @@ static void rebuild_race(struct hostile_race *r)
 		void *spare = NULL;
 
 		for (i = 0; i < REBUILD_BLOCKS; i++, n++) {
-			if (!(blocks[i] = vostd_alloc(16 + i % 200, false)))
+			if (!(blocks[i] = vostd_heap_alloc(16 + i % 200, false)))
 				break;
 			if (spare)
-				vostd_free(spare);
-			spare = vostd_alloc(16, false);
+				vostd_heap_free(spare);
+			spare = vostd_heap_alloc(16, false);
 		}
 		if (spare)
-			vostd_free(spare);
+			vostd_heap_free(spare);
 		while (i--)
-			vostd_free(blocks[i]);
+			vostd_heap_free(blocks[i]);
 	}
 	WRITE_ONCE(r->phase, PHASE_SHARE);
 	await(&r->ap_phase, AP_REBUILD_DONE);
@@ -213,6 +223,43 @@ static void share_race(struct hostile_race *r)
 	vostd_free(ops);
 }
 
+/*
+ * One vCPU's side of the slab race: its objects' bytes all hold a pattern
+ * of its own while it holds them.  The number of objects found overwritten
+ * or failed to free.
+ */
+static u32 slab_churn(u8 mark)
+{
+	char **held = vostd_heap_alloc(SLAB_HELD * sizeof(char *), true);
+	u32 round, i, j, bad = 0;
+
+	if (!held)
+		return 1;
+	for (round = 0; round < SLAB_ROUNDS; round++) {
+		for (i = 0; i < SLAB_HELD; i++) {
+			u32 size = 16 + (i * 37 + round) % (VOSTD_SLAB_MAX - 16);
+
+			held[i] = vostd_alloc(size, false);
+			if (held[i])
+				vostd_memset(held[i], mark ^ i, size);
+			else
+				bad++;
+		}
+		for (i = 0; i < SLAB_HELD; i++) {
+			u32 size = 16 + (i * 37 + round) % (VOSTD_SLAB_MAX - 16);
+
+			for (j = 0; held[i] && j < size; j++)
+				if ((u8)held[i][j] != (u8)(mark ^ i)) {
+					bad++;
+					break;
+				}
+			bad += held[i] && vostd_free(held[i]) != 0;
+		}
+	}
+	vostd_heap_free(held);
+	return bad;
+}
+
 void racing_cases(void)
 {
 	struct hostile_race *r = R();
@@ -223,6 +270,10 @@ void racing_cases(void)
 	free_copy_race(r);
 	rebuild_race(r);
 	share_race(r);
+	WRITE_ONCE(r->phase, PHASE_SLAB);
+	expect("race_slab_objects_whole", 0, slab_churn(0x5a));
+	await(&r->ap_phase, AP_SLAB_DONE);
+	expect("race_slab_objects_whole_other_vcpu", 0, r->slab_bad);
 }
 
 /* ---- vCPU 1 ---- */
@@ -325,4 +376,7 @@ void racing_ap(void)
 	free_copy_ap(r);
 	rebuild_ap(r);
 	share_ap(r);
+	await(&r->phase, PHASE_SLAB);
+	r->slab_bad = slab_churn(0xa5);
+	WRITE_ONCE(r->ap_phase, AP_SLAB_DONE);
 }
