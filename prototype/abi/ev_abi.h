@@ -94,7 +94,7 @@
  * A tenant address space is a Linux mm whose tenant region is one mapping
  * the endovisor owns; vm_map writes its page-table entries directly.
  */
-#define EV_TENANT_BASE		_AC(0x1000000000, UL)	/* 64 GiB */
+#define EV_TENANT_BASE		_AC(0x400000, UL)	/* 4 MiB: where x86-64 links non-PIE executables */
 #define EV_TENANT_SIZE		_AC(0x1000000000, UL)	/* 64 GiB of it */
 #define EV_MAX_VMS		64
 /*
@@ -237,6 +237,12 @@ struct ev_tenant_ctx {
 	  at_work,		/* the trap's task work began */
 	  at_resumed;		/* the run this trap ended began: its tenant_run had
 				 * returned through a task work's resume to Linux */
+	/*
+	 * In and out: the tenant thread's FS base (its thread-local storage),
+	 * a user address; tenant_run loads it with a zero selector, and the
+	 * trap reports what the tenant had.  GS is always zero.
+	 */
+	__u64 fs_base;
 };
 
 /*

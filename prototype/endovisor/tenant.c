@@ -49,10 +49,12 @@
  * them in the processor while the thread runs and in its thread struct
  * while it does not.  A tenant can change them (a move to %fs, or wrfsbase
  * where the processor lets user code use it), and the launcher's thread-
- * local storage lives at its FS base.  Tenants of these kernels have no
- * thread-local storage: a tenant starts with all four zero, whatever it
- * left there is zeroed at its next trap, before another tenant or the
- * launcher could run with it, and going home puts back the launcher's.
+ * local storage lives at its FS base.  A tenant starts with GS zero and
+ * FS zero but for the base its context names (ev_tenant_ctx.fs_base, a
+ * user address: a Linux program's thread-local storage); whatever it left
+ * there is zeroed at its next trap, before another tenant or the launcher
+ * could run with it, the FS base reported in the context, and going home
+ * puts back the launcher's.
  *
  * A carrier can die while a tenant runs (SIGKILL to the launcher): then
  * ev_carrier_died ends the vCPU from a work item, and drops the reference
@@ -180,11 +182,13 @@ static void ev_segs_write(const struct ev_user_segs *s)
 }
 
 /*
- * At a tenant's trap: zero what it left in FS or GS.  Without FSGSBASE a
- * tenant can reach the bases only through the selectors, so a zero
- * selector means a zero base; with it, the bases are read too.
+ * At a tenant's trap: zero what it left in FS or GS, and return its FS
+ * base (with a zero selector; a selector's base is the descriptor's).
+ * Without FSGSBASE a tenant reaches the bases only through the selectors,
+ * so the FS base is the one tenant_run loaded, kept in the thread struct;
+ * with it, the bases are read.
  */
-static void ev_segs_scrub(void)
+static u64 ev_segs_scrub(void)
 {
 	static const struct ev_user_segs zero;
 	struct ev_user_segs s = {};
@@ -195,10 +199,13 @@ static void ev_segs_scrub(void)
 	if (cpu_feature_enabled(X86_FEATURE_FSGSBASE)) {
 		rdmsrl(MSR_FS_BASE, s.fsbase);
 		rdmsrl(MSR_KERNEL_GS_BASE, s.gsbase);
+	} else {
+		s.fsbase = current->thread.fsbase;
 	}
 	if (s.fsindex || s.gsindex || s.fsbase || s.gsbase)
 		ev_segs_write(&zero);
 	preempt_enable();
+	return s.fsindex ? 0 : s.fsbase;
 }
 
 static u64 ev_linux_faults(void)
@@ -381,7 +388,7 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	if ((current->flags & PF_EXITING) || fatal_signal_pending(current))
 		return;
 	ev_entry_rax(v);
-	ev_segs_scrub();
+	c.fs_base = ev_segs_scrub();
 	ev_save_user_regs(&c, task_pt_regs(current));
 	c.trap = ev_trap_reported(traps);
 	c.at_resumed = v->resumed_at;
@@ -462,7 +469,7 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 	/* The trap writes the registers back into ctx: it must take writes. */
 	if (ev_sandbox_copy(v, &c, (void *)ctx, (void *)ctx, sizeof(c), true))
 		return -EFAULT;
-	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX)
+	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX || c.fs_base >= TASK_SIZE_MAX)
 		return -EINVAL;
 	/* The run's one fault may make Linux allocate tables: see vm.c. */
 	if (ev_vm_tables_full(v->sb))
@@ -495,6 +502,12 @@ long ev_svc_tenant_run(struct ev_vcpu *v, unsigned long handle, unsigned long ct
 		current->rseq_len = 0;
 	}
 	ev_load_user_regs(regs, &c);
+	if (c.fs_base) {
+		/* The tenant's thread-local storage; its trap scrubs it again. */
+		preempt_disable();
+		ev_segs_write(&(struct ev_user_segs){ .fsbase = c.fs_base });
+		preempt_enable();
+	}
 	v->tenant_ctx = (struct ev_tenant_ctx *)ctx;
 	v->faults_at_entry = ev_linux_faults();
 	v->suspended = true;

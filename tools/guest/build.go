@@ -208,12 +208,12 @@ func buildAll(p paths, k *kernel) error {
 // tenantFlags build a tenant: a static user-mode executable with no C
 // library, linked in the tenant region (prototype/tenants/abi.h), its code
 // not position-independent, since the proc kernel loads it at the addresses
-// its program headers name; the region is above 4 GiB, hence the large
+// its program headers name; their stacks and mmap areas are above 4 GiB, hence the large
 // code model.
 var tenantFlags = []string{"-static", "-nostdlib", "-ffreestanding", "-fno-pie", "-no-pie",
 	"-mcmodel=large", "-fno-stack-protector", "-fcf-protection=none", "-O2",
 	"-Wall", "-Wextra", "-Werror", "-Wl,--build-id=none", "-Wl,-z,noexecstack",
-	"-Wl,-z,max-page-size=4096", "-Wl,-Ttext-segment=0x1000400000"}
+	"-Wl,-z,max-page-size=4096", "-Wl,-Ttext-segment=0x800000"}
 
 // buildTenants builds every prototype/tenants/*.c, with the tenants'
 // library, into .build/tenants/NAME.elf, and returns those paths.
