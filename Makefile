@@ -12,6 +12,9 @@
 #                sandboxes; SCALE_BOOTS boots
 #   make sched-test, make mem-test, make proc-test, make hostile
 #                functional tests in the guest, one boot
+#   make linux-abi
+#                Debian's busybox-static run unmodified by the linux kernel
+#                proper, one boot; prototype/.build/linux-abi.log
 #   make soak    SOAK rounds (default 20) of one boot of each bench suite,
 #                the process suite and the hostile suite, reporting every
 #                boot that failed and why; summary in prototype/.build/soak.log
@@ -30,7 +33,7 @@ BUILD := prototype/.build
 GUEST := $(GO) run ./tools/guest
 MKBOOK := $(GO) run ./cmd/mkbook
 
-.PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test \
+.PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test linux-abi \
 	hostile scale soak check test fuzz clean
 
 all: book
@@ -58,6 +61,9 @@ scale:
 
 proc-test:
 	$(GUEST) run proc-test
+
+linux-abi:
+	$(GUEST) run linux-abi
 
 hostile:
 	$(GUEST) run hostile

@@ -183,6 +183,11 @@ func buildAll(p paths, k *kernel) error {
 	if err != nil {
 		return err
 	}
+	rootfs, err := packRootfs(p)
+	if err != nil {
+		return err
+	}
+	tenants = append(tenants, rootfs)
 	var kos []string
 	symvers := ""
 	for i, m := range mods {
@@ -253,6 +258,8 @@ func placeTenants(dir string, tenants []string) error {
 		}
 	}
 	blobs, _ := filepath.Glob(filepath.Join(dir, "kernels", "*", "blobs.o"))
+	rootfs, _ := filepath.Glob(filepath.Join(dir, "kernels", "*", "rootfs.o"))
+	blobs = append(blobs, rootfs...)
 	for _, b := range blobs {
 		os.Remove(b)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -20,6 +21,7 @@ const (
 	modeDir  = 0o040000
 	modeFile = 0o100000
 	modeChr  = 0o020000
+	modeLink = 0o120000
 )
 
 func (c *cpio) entry(name string, mode uint32, rdevMajor, rdevMinor int, data []byte) {
@@ -101,4 +103,72 @@ func packInitramfs(p paths, kos, progs []string) error {
 		return c.err
 	}
 	return os.Rename(tmp, name)
+}
+
+// packRootfs writes .build/tenants/rootfs.cpio, the linux kernel proper's
+// read-only file system: every directory, file and symbolic link under
+// prototype/rootfs/, Debian's busybox as /bin/busybox, and /dev/null.
+// The linux kernel's module carries it (kernels/linux/rootfs.S).
+func packRootfs(p paths) (string, error) {
+	bb, err := busyboxPath()
+	if err != nil {
+		return "", err
+	}
+	src := filepath.Join(p.proto, "rootfs")
+	out := filepath.Join(p.build, "tenants", "rootfs.cpio")
+	f, err := os.Create(out + ".tmp")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(out + ".tmp")
+	c := &cpio{w: bufio.NewWriter(f)}
+	seen := map[string]bool{}
+	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || path == src {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		seen[rel] = true
+		switch {
+		case d.IsDir():
+			c.entry(rel, modeDir|0o755, 0, 0, nil)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			c.entry(rel, modeLink|0o777, 0, 0, []byte(target))
+		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			c.file(rel, path, uint32(info.Mode().Perm()))
+		default:
+			return fmt.Errorf("%s: only directories, files and links go into the image", path)
+		}
+		return nil
+	})
+	if err != nil {
+		f.Close()
+		return "", err
+	}
+	for _, d := range []string{"bin", "dev"} {
+		if !seen[d] {
+			c.entry(d, modeDir|0o755, 0, 0, nil)
+		}
+	}
+	c.file("bin/busybox", bb, 0o755)
+	c.entry("dev/null", modeChr|0o666, 1, 3, nil)
+	c.entry("TRAILER!!!", 0, 0, 0, nil)
+	if c.err == nil {
+		c.err = c.w.Flush()
+	}
+	if err := f.Close(); c.err == nil {
+		c.err = err
+	}
+	if c.err != nil {
+		return "", c.err
+	}
+	return out, os.Rename(out+".tmp", out)
 }

@@ -1,0 +1,40 @@
+# linux-abi: Debian's busybox-static, byte for byte as the package ships
+# it, run unmodified by the linux kernel proper (Linux's system calls, on
+# proc's processes), one sandbox of one vCPU per command.  Each command's
+# output goes to the sandbox's log a line at a time, and its exit status
+# comes back as vCPU 0's exit code, which the launcher prints.  The kernel
+# logs the system calls each run made, by name, and every call it does not
+# have, once, as -ENOSYS.  Bad input too: a malformed ELF, an exec of a
+# file that does not exist, a file that does not exist.
+insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
+insmod /lib/ev/evk_linux.ko || fail "insmod evk_linux"
+
+# run LABEL STATUS APPLET ARG...: busybox APPLET ARG... must end with STATUS.
+run() {
+	label=$1
+	want=$2
+	shift 2
+	launcher -v 1 -s "linux.$label" -a "$label $*" linux > /tmp/run.log 2>&1
+	cat /tmp/run.log
+	got=$(sed -n 's/^launcher: vCPU 0 exit \(-*[0-9]*\).*/\1/p' /tmp/run.log)
+	echo "LINUXABI $label exit $got want $want"
+	[ "$got" = "$want" ] || fail "linux-abi $label: exit $got, want $want"
+	live=$(grep -v ' 0$' /sys/class/misc/endovisor/live)
+	[ -z "$live" ] || fail "linux-abi $label left objects live: $live"
+}
+
+run echo 0 echo hello
+# The same, every call logged with its arguments and result.
+run strace_echo 0 echo hello
+run true 0 true
+run false 1 false
+run cat 0 cat /etc/motd
+run ls 0 ls /
+run arith 0 sh -c "'echo \$((6*7))'"
+run loop 0 sh -c "'for i in 1 2 3; do echo loop \$i; done'"
+run pipe 0 sh -c "'echo a b c | busybox wc -w'"
+run status 3 sh -c "'exit 3'"
+run nofile 1 cat /etc/nothing
+run noexec 127 sh -c "'/bin/nothing'"
+run badelf 1 sh -c "'/bin/badelf'"
+. /suites/teardown.sh
