@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // cpio writes an initramfs in the kernel's "newc" cpio format: no cpio
@@ -105,6 +106,30 @@ func packInitramfs(p paths, kos, progs []string) error {
 	return os.Rename(tmp, name)
 }
 
+// buildLinuxPrograms builds each prototype/linuxabi/NAME.c with the guest
+// toolchain's C library, twice: NAME, static, and NAME-pie, static-PIE, so
+// that the linux kernel proper's loader meets both kinds.
+func buildLinuxPrograms(p paths) ([]string, error) {
+	out := filepath.Join(p.build, "linuxabi")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	srcs, _ := filepath.Glob(filepath.Join(p.proto, "linuxabi", "*.c"))
+	var built []string
+	for _, src := range srcs {
+		name := strings.TrimSuffix(filepath.Base(src), ".c")
+		for _, v := range []struct{ suffix, flag string }{{"", "-static"}, {"-pie", "-static-pie"}} {
+			exe := filepath.Join(out, name+v.suffix)
+			if o, err := output("", nil, "gcc", v.flag, "-O2", "-Wall", "-Wextra", "-Werror",
+				"-o", exe, src); err != nil {
+				return nil, fmt.Errorf("building %s:\n%s", exe, o)
+			}
+			built = append(built, exe)
+		}
+	}
+	return built, nil
+}
+
 // packRootfs writes .build/tenants/rootfs.cpio, the linux kernel proper's
 // read-only file system: every directory, file and symbolic link under
 // prototype/rootfs/, Debian's busybox as /bin/busybox, and /dev/null.
@@ -159,6 +184,14 @@ func packRootfs(p paths) (string, error) {
 		}
 	}
 	c.file("bin/busybox", bb, 0o755)
+	progs, err := buildLinuxPrograms(p)
+	if err != nil {
+		f.Close()
+		return "", err
+	}
+	for _, pr := range progs {
+		c.file("bin/"+filepath.Base(pr), pr, 0o755)
+	}
 	c.entry("dev/null", modeChr|0o666, 1, 3, nil)
 	c.entry("TRAILER!!!", 0, 0, 0, nil)
 	if c.err == nil {

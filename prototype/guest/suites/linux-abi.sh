@@ -5,7 +5,8 @@
 # comes back as vCPU 0's exit code, which the launcher prints.  The kernel
 # logs the system calls each run made, by name, and every call it does not
 # have, once, as -ENOSYS.  Bad input too: a malformed ELF, an exec of a
-# file that does not exist, a file that does not exist.
+# file that does not exist, a file that does not exist, and a program that
+# hands the calls bad pointers.
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
 insmod /lib/ev/evk_linux.ko || fail "insmod evk_linux"
 
@@ -34,7 +35,15 @@ run arith 0 sh -c "'echo \$((6*7))'"
 run loop 0 sh -c "'for i in 1 2 3; do echo loop \$i; done'"
 run pipe 0 sh -c "'echo a b c | busybox wc -w'"
 run status 3 sh -c "'exit 3'"
+# A kill by a signal: the shell's own, and a child's, as its parent sees it.
+run kill 137 sh -c "'kill -9 \$\$'"
+run killchild 0 sh -c "'busybox sh -c \"kill \\\$\\\$\"; echo \$?'"
 run nofile 1 cat /etc/nothing
 run noexec 127 sh -c "'/bin/nothing'"
 run badelf 1 sh -c "'/bin/badelf'"
+# A static C program of the repo's (prototype/linuxabi/badcalls.c) that
+# hands the calls bad pointers, bad numbers and bad files; built static and
+# static-PIE.
+run badcalls 0 sh -c /bin/badcalls
+run badcalls_pie 0 sh -c /bin/badcalls-pie
 . /suites/teardown.sh

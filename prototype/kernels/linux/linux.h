@@ -83,7 +83,7 @@ struct lx_globals {
 	unsigned int nnodes;
 	u64 calls[512];			/* system calls made, by number */
 	u64 unknown;			/* calls past the table */
-	u8 enosys_logged[512 / 8];
+	u8 enosys_logged[512 / 8 + 1];	/* and one bit for every number past 511 */
 	u64 random;			/* lx_random's state */
 	bool trace;			/* log every call: a label that begins with strace */
 };

@@ -391,9 +391,10 @@ static long sys_arch_prctl(struct thread *t, long code, unsigned long addr)
 static void enosys(struct thread *t, unsigned long nr)
 {
 	struct lx_globals *g = lx();
+	unsigned long bit = min(nr, 512UL);	/* every number past the table shares one */
 
-	if (nr < 512 && __atomic_fetch_or(&g->enosys_logged[nr / 8], 1 << (nr % 8),
-					  __ATOMIC_RELAXED) & (1 << (nr % 8)))
+	if (__atomic_fetch_or(&g->enosys_logged[bit / 8], 1 << (bit % 8),
+			      __ATOMIC_RELAXED) & (1 << (bit % 8)))
 		return;
 	vostd_println("linux: pid %ld: %s (%lu) is not implemented: -ENOSYS", t->p->pid,
 		      syscall_name(nr), nr);
