@@ -207,6 +207,9 @@ func buildAll(p paths, k *kernel) error {
 	if err != nil {
 		return err
 	}
+	// The linux kernel proper's C programs run on Linux too, in the same boot.
+	linuxProgs, _ := filepath.Glob(filepath.Join(p.build, "linuxabi", "*"))
+	progs = append(progs, linuxProgs...)
 	return packInitramfs(p, kos, progs)
 }
 

@@ -46,4 +46,7 @@ run badelf 1 sh -c "'/bin/badelf'"
 # static-PIE.
 run badcalls 0 sh -c /bin/badcalls
 run badcalls_pie 0 sh -c /bin/badcalls-pie
+# One static benchmark binary, unmodified, on Linux and in the sandbox.
+lxbench linux.bench.native || fail "lxbench on Linux"
+run bench 0 sh -c "'/bin/lxbench sandbox'"
 . /suites/teardown.sh

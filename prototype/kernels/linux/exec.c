@@ -197,6 +197,17 @@ static long build_stack(struct proc *np, const struct image *im, const char *pat
 	return err;
 }
 
+/* The process is named for its program, as Linux's comm is: the file's last part. */
+void lx_name(struct proc *p)
+{
+	const char *exe = lxp(p)->exe, *s;
+
+	p->name = exe;
+	for (s = exe; *s; s++)
+		if (*s == '/' && s[1])
+			p->name = s + 1;
+}
+
 /*
  * Replace p's memory with the program at path; on success ctx starts it.
  * On failure p is untouched.
@@ -242,6 +253,7 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	lp->brk_start = lp->brk = im.brk;
 	/* The file's own path, not /proc/self/exe's: a link names its target. */
 	vostd_memcpy(lp->exe, nd->path, nd->path_len + 1);
+	lx_name(p);
 	lx_close_on_exec(p);
 	/* Handlers are the old program's: back to the default, but what is ignored stays so. */
 	for (i = 0; i < LX_NSIG; i++)
@@ -316,7 +328,6 @@ struct proc *lx_spawn(const char *path, const char *const *argv)
 
 	if (!p)
 		return NULL;
-	p->name = "busybox";
 	p->kernel_waits = true;
 	err = lx_proc_init(p, NULL) ?: lx_exec(p, &ctx, path, argv, envp);
 	if (!err)

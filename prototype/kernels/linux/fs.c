@@ -464,7 +464,11 @@ void console_flush(struct proc *p)
 	if (!lp->line_len)
 		return;
 	lp->line[lp->line_len] = 0;
-	vostd_println("[pid %ld] %s", p->pid, lp->line);
+	/* A program's own figures go out as they are, for mkbook to read. */
+	if (vostd_has_prefix(lp->line, "EVFIG "))
+		vostd_println("%s", lp->line);
+	else
+		vostd_println("[pid %ld] %s", p->pid, lp->line);
 	lp->line_len = 0;
 }
 

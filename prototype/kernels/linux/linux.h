@@ -136,6 +136,7 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 long sys_execve(struct thread *t, unsigned long path, unsigned long argv, unsigned long envp);
 struct proc *lx_spawn(const char *path, const char *const *argv);
 u64 lx_random(void);
+void lx_name(struct proc *p);
 
 /* syscall.c */
 const char *syscall_name(unsigned long nr);

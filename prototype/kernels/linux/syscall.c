@@ -177,6 +177,8 @@ static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
 		return -ENOMEM;
 	pid = child->pid;
 	err = lx_proc_init(child, p) ?: mem_fork(p, child);
+	if (child->os)
+		lx_name(child);		/* from its own copy of the path: the parent may go first */
 	if (!err && (flags & CLONE_CHILD_SETTID))
 		err = mem_user_copy(child, ctid, &pid, sizeof(pid), MEM_WRITE);
 	if (!err && (flags & CLONE_PARENT_SETTID))
@@ -386,6 +388,16 @@ static long sys_arch_prctl(struct thread *t, long code, unsigned long addr)
 	return -EINVAL;
 }
 
+static long sys_get_name(struct thread *t, unsigned long ubuf)
+{
+	char name[16] = {};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(name) - 1 && t->p->name[i]; i++)
+		name[i] = t->p->name[i];
+	return put_user_bytes(t, ubuf, name, sizeof(name));
+}
+
 /* ---- the table ---- */
 
 static void enosys(struct thread *t, unsigned long nr)
@@ -474,9 +486,8 @@ void syscall_dispatch(struct thread *t, struct ev_stamp entered)
 		ret = lxp(p)->pgid;
 		break;
 	case 131: ret = 0; break;	/* sigaltstack: no handler runs anyway */
-	case 157:	/* prctl: a name, which nobody reads here */
-		ret = a0 == 15 ? 0 : a0 == 16 ? put_user_bytes(t, a1, "busybox\0\0\0\0\0\0\0\0", 16) :
-		      -EINVAL;
+	case 157:	/* prctl: PR_SET_NAME is taken and ignored, PR_GET_NAME is the program's */
+		ret = a0 == 15 ? 0 : a0 == 16 ? sys_get_name(t, a1) : -EINVAL;
 		break;
 	case 158: ret = sys_arch_prctl(t, I(a0), a1); break;
 	case 186: ret = p->pid; break;	/* gettid: one thread, whose id is the pid's */
