@@ -38,6 +38,9 @@ run status 3 sh -c "'exit 3'"
 # A kill by a signal: the shell's own, and a child's, as its parent sees it.
 run kill 137 sh -c "'kill -9 \$\$'"
 run killchild 0 sh -c "'busybox sh -c \"kill \\\$\\\$\"; echo \$?'"
+# What the first process leaves running is killed when it ends: here a
+# pipe's reader blocked on a writer that sleeps.
+run orphans 0 sh -c "'busybox sleep 100 | busybox cat & echo started'"
 run nofile 1 cat /etc/nothing
 run noexec 127 sh -c "'/bin/nothing'"
 run badelf 1 sh -c "'/bin/badelf'"

@@ -138,6 +138,19 @@ long fs_init(void)
 	return 0;
 }
 
+/* The sandbox is ending: the nodes go (the image is the module's). */
+void fs_exit(void)
+{
+	struct lx_globals *g = lx();
+	unsigned int i;
+
+	for (i = 1; i < g->nnodes; i++)		/* the root's path is a literal */
+		vostd_free((void *)g->nodes[i].path);
+	vostd_free(g->nodes);
+	g->nodes = NULL;
+	g->nnodes = 0;
+}
+
 static const struct lx_node *node_find(const char *path, unsigned int len)
 {
 	struct lx_globals *g = lx();
@@ -500,6 +513,15 @@ static void console_write(struct proc *p, const char *b, unsigned long n)
 
 #define CHUNK	256
 
+/* Wait for the other end, or for a kill (lx_kill wakes the thread named here). */
+static void pipe_block(struct proc *p)
+{
+	WRITE_ONCE(lxp(p)->blocked, kl_self());
+	if (!READ_ONCE(p->killed))
+		kl_block();
+	WRITE_ONCE(lxp(p)->blocked, 0);
+}
+
 static long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len)
 {
 	char chunk[CHUNK];
@@ -512,7 +534,7 @@ static long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, uns
 			break;
 		pp->reader_waits = kl_self();
 		pipe_unlock(pp);
-		kl_block();
+		pipe_block(p);
 	}
 	n = min_t(unsigned long, min_t(unsigned long, len, pp->len), CHUNK);
 	for (i = 0; i < n; i++)
@@ -548,7 +570,7 @@ static long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, un
 				break;
 			pp->writer_waits = kl_self();
 			pipe_unlock(pp);
-			kl_block();
+			pipe_block(p);
 		}
 		if (!pp->readers || READ_ONCE(p->killed)) {
 			pipe_unlock(pp);

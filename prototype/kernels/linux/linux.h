@@ -74,6 +74,7 @@ struct lx_proc {
 	char line[200];			/* console output not yet ended by a newline */
 	unsigned int line_len;
 	unsigned long clear_tid;	/* set_tid_address */
+	kl_tid_t blocked;		/* its thread, while it waits on a pipe: a kill wakes it */
 };
 
 /* The sandbox's state: proc's table first, since procs() returns it. */
@@ -100,6 +101,7 @@ static inline struct lx_proc *lxp(struct proc *p)
 
 /* fs.c */
 long fs_init(void);
+void fs_exit(void);
 const struct lx_node *fs_lookup(struct proc *p, const char *path);
 long fs_path(struct proc *p, unsigned long upath, char *path);	/* copy in and resolve */
 struct lx_file *file_new(enum lx_file_kind kind);
@@ -140,5 +142,6 @@ void lx_name(struct proc *p);
 
 /* syscall.c */
 const char *syscall_name(unsigned long nr);
+void lx_kill(struct proc *p, long sig, const char *why, long from);
 
 #endif /* LINUX_H */

@@ -87,6 +87,31 @@ static void report_calls(void)
 	vostd_println("EVFIG calls value=%llu stat=count unit=calls", total + g->unknown);
 }
 
+#define DRAIN_ROUNDS	10000
+
+/*
+ * The first process has ended: whatever it left running (a background
+ * job, an orphan) is killed, and the kernel waits, yielding, until every
+ * thread has left, so that the sandbox ends with an empty table.
+ */
+static void kill_the_rest(void)
+{
+	unsigned int round;
+
+	for (round = 0; READ_ONCE(procs()->live_threads) && round < DRAIN_ROUNDS; round++) {
+		struct proc *c, *victim = NULL;
+
+		procs_lock();
+		for (c = procs()->list; c && !victim; c = c->next)
+			if (!c->exited && !READ_ONCE(c->killed) && c->os)
+				victim = c;
+		procs_unlock();
+		if (victim)
+			lx_kill(victim, 9, "the first process has ended: signal", 0);
+		kl_yield();
+	}
+}
+
 struct run {
 	long code;
 };
@@ -135,12 +160,14 @@ static void coordinator(void *arg)
 	r->code = proc_wait(p);
 	vostd_println("linux: %s: exit %ld%s", cmd, r->code,
 		      r->code > 128 ? " (killed by a signal)" : "");
+	kill_the_rest();
 	report_calls();
 	if (procs()->live_procs || procs()->live_threads)
 		vostd_println("linux: %s: FAIL: %u processes and %u threads left", cmd,
 			      procs()->live_procs, procs()->live_threads);
 out:
 	vostd_free(cmd);
+	fs_exit();
 	kl_stop();
 }
 

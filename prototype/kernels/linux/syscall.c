@@ -241,8 +241,24 @@ static long sys_kill(struct thread *t, long pid, long sig)
 	if (lp->act[sig - 1].handler == LX_SIG_IGN || sig == 17 || sig == 23 || sig == 28)
 		return 0;
 	/* No handler ever runs here: a signal that is not ignored kills. */
-	proc_kill(target, 128 + sig, "signal %ld from pid %ld", sig, t->p->pid);
+	lx_kill(target, sig, "signal", t->p->pid);
 	return 0;
+}
+
+/*
+ * Kill p with sig: proc_kill, and a wake for its thread if it waits on a
+ * pipe (one waiting for a child is woken by proc_kill itself).
+ */
+void lx_kill(struct proc *p, long sig, const char *why, long from)
+{
+	kl_tid_t blocked;
+
+	procs_lock();
+	blocked = p->os ? READ_ONCE(lxp(p)->blocked) : 0;
+	procs_unlock();
+	proc_kill(p, 128 + sig, "%s %ld from pid %ld", why, sig, from);
+	if (blocked)
+		kl_wake(blocked);
 }
 
 static long sys_rt_sigaction(struct thread *t, long sig, unsigned long uact,
