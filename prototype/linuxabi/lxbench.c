@@ -35,7 +35,7 @@
 #define PAGES		256
 #define FORK_MB		32
 
-static unsigned long long t[ROUNDS];
+static unsigned long long samples[ROUNDS];
 static const char *prefix;
 
 static unsigned long long now(void)
@@ -53,9 +53,9 @@ static int cmp(const void *a, const void *b)
 
 static void report(const char *name, int n)
 {
-	qsort(t, n, sizeof(t[0]), cmp);
+	qsort(samples, n, sizeof(samples[0]), cmp);
 	printf("EVFIG %s.%s value=%llu stat=median p99=%llu n=%d unit=cycles\n", prefix, name,
-	       t[n / 2], t[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1], n);
+	       samples[n / 2], samples[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1], n);
 	fflush(stdout);
 }
 
@@ -78,7 +78,7 @@ static void getppid_rt(void)
 		unsigned long long a = now();
 
 		syscall(SYS_getppid);
-		t[i] = now() - a;
+		samples[i] = now() - a;
 	}
 	report("getppid_rt", ROUNDS);
 }
@@ -97,7 +97,7 @@ static void yield_rt(void)
 		unsigned long long a = now();
 
 		sched_yield();
-		t[i] = now() - a;
+		samples[i] = now() - a;
 	}
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
@@ -129,7 +129,7 @@ static void pipe_rt(void)
 		if (write(there[1], &c, 1) != 1 || read(back[0], &c, 1) != 1)
 			exit(4);
 		if (i >= 0)
-			t[i] = now() - a;
+			samples[i] = now() - a;
 	}
 	close(there[1]);
 	waitpid(child, NULL, 0);
@@ -158,11 +158,11 @@ static void mmap_touch(void)
 		munmap(p, PAGES * PAGE);
 		u[i] = now() - a;
 	}
-	memcpy(t, m, sizeof(m));
+	memcpy(samples, m, sizeof(m));
 	report("mmap_256", n);
-	memcpy(t, tt, sizeof(tt));
+	memcpy(samples, tt, sizeof(tt));
 	report("touch_256", n);
-	memcpy(t, u, sizeof(u));
+	memcpy(samples, u, sizeof(u));
 	report("munmap_256", n);
 }
 
@@ -184,7 +184,7 @@ static void fork_big(void)
 		if (!child)
 			_exit(0);
 		waitpid(child, NULL, 0);
-		t[i] = now() - a;
+		samples[i] = now() - a;
 	}
 	munmap(p, len);
 	report("fork_32m", BIG_ROUNDS);
@@ -204,7 +204,7 @@ static void fork_exec(void)
 			_exit(127);
 		}
 		waitpid(child, NULL, 0);
-		t[i] = now() - a;
+		samples[i] = now() - a;
 	}
 	report("fork_exec", BIG_ROUNDS);
 }

@@ -39,8 +39,8 @@ const char *syscall_name(unsigned long nr)
 #define ARCH_SET_FS		0x1002
 #define ARCH_GET_FS		0x1003
 #define WNOHANG			1
-#define SIGKILL			9
-#define SIGSTOP			19
+#define LX_SIGKILL			9
+#define LX_SIGSTOP			19
 #define LX_SIG_IGN		1
 
 
@@ -269,7 +269,7 @@ static long sys_rt_sigaction(struct thread *t, long sig, unsigned long uact,
 
 	if (sig < 1 || sig > LX_NSIG || size != 8)
 		return -EINVAL;
-	if (uact && (sig == SIGKILL || sig == SIGSTOP))
+	if (uact && (sig == LX_SIGKILL || sig == LX_SIGSTOP))
 		return -EINVAL;
 	if (uact && mem_user_copy(t->p, uact, &act, sizeof(act), MEM_READ))
 		return -EFAULT;
@@ -294,7 +294,7 @@ static long sys_rt_sigprocmask(struct thread *t, long how, unsigned long uset,
 		return -EFAULT;
 	if (!uset)
 		return 0;
-	set &= ~(1ULL << (SIGKILL - 1) | 1ULL << (SIGSTOP - 1));
+	set &= ~(1ULL << (LX_SIGKILL - 1) | 1ULL << (LX_SIGSTOP - 1));
 	switch (how) {
 	case 0:
 		lp->sigmask |= set;
