@@ -14,8 +14,11 @@
 #                sandboxes; SCALE_BOOTS boots
 #   make sched-test, make mem-test, make proc-test, make hostile
 #                functional tests in the guest, one boot
+#   make linux-abi
+#                Debian's busybox-static run unmodified by the linux kernel
+#                proper, one boot; prototype/.build/linux-abi.log
 #   make soak    SOAK rounds (default 20) of one boot of each bench suite,
-#                the process suite and the hostile suite, reporting every
+#                the process suite, the hostile suite and linux-abi, reporting every
 #                boot that failed and why; summary in prototype/.build/soak.log
 #   make check   check the book against the logs and the code; write nothing
 #   make test    go vet, gofmt, every test (which boots the guest), and the
@@ -36,7 +39,7 @@ GUEST := $(GO) run ./tools/guest
 boots = $(if $(1),-boots $(1))
 MKBOOK := $(GO) run ./cmd/mkbook
 
-.PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test \
+.PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test linux-abi \
 	hostile scale soak check test fuzz clean
 
 all: book
@@ -65,11 +68,14 @@ scale:
 proc-test:
 	$(GUEST) run proc-test
 
+linux-abi:
+	$(GUEST) run linux-abi
+
 hostile:
 	$(GUEST) run hostile
 
 soak:
-	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf proc-test hostile
+	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf proc-test hostile linux-abi
 
 bench: hello sched-perf sched-fair mem-perf scale
 
@@ -88,8 +94,11 @@ $(BUILD)/proc-test.log:
 	$(GUEST) run proc-test
 $(BUILD)/hostile.log:
 	$(GUEST) run hostile
+$(BUILD)/linux-abi.log:
+	$(GUEST) run linux-abi
 LOGS := $(BUILD)/hello.log $(BUILD)/sched-perf-1.log $(BUILD)/sched-fair-1.log \
-	$(BUILD)/mem-perf-1.log $(BUILD)/scale-1.log $(BUILD)/proc-test.log $(BUILD)/hostile.log
+	$(BUILD)/mem-perf-1.log $(BUILD)/scale-1.log $(BUILD)/proc-test.log $(BUILD)/hostile.log \
+	$(BUILD)/linux-abi.log
 
 # mkbook runs the suites the book needs that have no logs, with a line per
 # boot and per suite; -fresh runs them all again.

@@ -184,6 +184,11 @@ func buildAll(p *Pipeline, k *kernel) error {
 	if err != nil {
 		return err
 	}
+	rootfs, err := packRootfs(p)
+	if err != nil {
+		return err
+	}
+	tenants = append(tenants, rootfs)
 	var kos []string
 	symvers := ""
 	for i, m := range mods {
@@ -203,18 +208,21 @@ func buildAll(p *Pipeline, k *kernel) error {
 	if err != nil {
 		return err
 	}
+	// The linux kernel proper's C programs run on Linux too, in the same boot.
+	linuxProgs, _ := filepath.Glob(filepath.Join(p.build, "linuxabi", "*"))
+	progs = append(progs, linuxProgs...)
 	return packInitramfs(p, kos, progs)
 }
 
 // tenantFlags build a tenant: a static user-mode executable with no C
 // library, linked in the tenant region (prototype/tenants/abi.h), its code
 // not position-independent, since the proc kernel loads it at the addresses
-// its program headers name; the region is above 4 GiB, hence the large
+// its program headers name; their stacks and mmap areas are above 4 GiB, hence the large
 // code model.
 var tenantFlags = []string{"-static", "-nostdlib", "-ffreestanding", "-fno-pie", "-no-pie",
 	"-mcmodel=large", "-fno-stack-protector", "-fcf-protection=none", "-O2",
 	"-Wall", "-Wextra", "-Werror", "-Wl,--build-id=none", "-Wl,-z,noexecstack",
-	"-Wl,-z,max-page-size=4096", "-Wl,-Ttext-segment=0x1000400000"}
+	"-Wl,-z,max-page-size=4096", "-Wl,-Ttext-segment=0x800000"}
 
 // buildTenants builds every prototype/tenants/*.c, with the tenants'
 // library, into .build/tenants/NAME.elf, and returns those paths.
@@ -254,6 +262,8 @@ func placeTenants(dir string, tenants []string) error {
 		}
 	}
 	blobs, _ := filepath.Glob(filepath.Join(dir, "kernels", "*", "blobs.o"))
+	rootfs, _ := filepath.Glob(filepath.Join(dir, "kernels", "*", "rootfs.o"))
+	blobs = append(blobs, rootfs...)
 	for _, b := range blobs {
 		os.Remove(b)
 	}

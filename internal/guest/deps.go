@@ -1,10 +1,12 @@
 package guest
 
 import (
+	"crypto/md5"
 	"debug/elf"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
@@ -43,13 +45,55 @@ func staticBusybox() bool {
 	return true
 }
 
+// busyboxPath is the busybox that Debian's busybox-static installed, checked
+// byte for byte against the package's own md5sums: the linux kernel proper
+// runs it as a tenant, and it must be the binary the package ships, not
+// whatever a machine happens to have in /bin.
 func busyboxPath() (string, error) {
-	for _, p := range []string{"/bin/busybox", "/usr/bin/busybox"} {
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
+	return packageFile("busybox-static", "/bin/busybox")
+}
+
+// packageFile finds the file of the installed Debian package pkg whose path
+// ends in suffix and checks it against dpkg's record of the package's
+// md5sums.
+func packageFile(pkg, suffix string) (string, error) {
+	out, err := exec.Command("dpkg-query", "-L", pkg).Output()
+	if err != nil {
+		return "", fmt.Errorf("%s is not installed (dpkg-query -L: %v)", pkg, err)
+	}
+	path := ""
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasSuffix(l, suffix) {
+			path = l
+			break
 		}
 	}
-	return "", fmt.Errorf("busybox not found")
+	if path == "" {
+		return "", fmt.Errorf("%s installs no file ending in %s", pkg, suffix)
+	}
+	sums, _ := filepath.Glob("/var/lib/dpkg/info/" + pkg + "*.md5sums")
+	want := ""
+	for _, name := range sums {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			sum, file, ok := strings.Cut(l, "  ")
+			if ok && "/"+strings.TrimPrefix(file, "/") == path {
+				want = sum
+			}
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	got := fmt.Sprintf("%x", md5.Sum(data))
+	if want == "" || got != want {
+		return "", fmt.Errorf("%s is not as %s ships it (md5 %s, the package's %q)", path, pkg, got, want)
+	}
+	return path, nil
 }
 
 var deps = []dep{

@@ -3,9 +3,11 @@ package guest
 import (
 	"bufio"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // cpio writes an initramfs in the kernel's "newc" cpio format: no cpio
@@ -20,6 +22,7 @@ const (
 	modeDir  = 0o040000
 	modeFile = 0o100000
 	modeChr  = 0o020000
+	modeLink = 0o120000
 )
 
 func (c *cpio) entry(name string, mode uint32, rdevMajor, rdevMinor int, data []byte) {
@@ -101,4 +104,105 @@ func packInitramfs(p *Pipeline, kos, progs []string) error {
 		return c.err
 	}
 	return os.Rename(tmp, name)
+}
+
+// buildLinuxPrograms builds each prototype/linuxabi/NAME.c with the guest
+// toolchain's C library, twice: NAME, static, and NAME-pie, static-PIE, so
+// that the linux kernel proper's loader meets both kinds.
+func buildLinuxPrograms(p *Pipeline) ([]string, error) {
+	out := filepath.Join(p.build, "linuxabi")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	srcs, _ := filepath.Glob(filepath.Join(p.proto, "linuxabi", "*.c"))
+	var built []string
+	for _, src := range srcs {
+		name := strings.TrimSuffix(filepath.Base(src), ".c")
+		for _, v := range []struct{ suffix, flag string }{{"", "-static"}, {"-pie", "-static-pie"}} {
+			exe := filepath.Join(out, name+v.suffix)
+			if o, err := output("", nil, "gcc", v.flag, "-O2", "-Wall", "-Wextra", "-Werror",
+				"-I", filepath.Join(p.proto, "guest"), "-I", filepath.Join(p.proto, "abi"),
+				"-o", exe, src); err != nil {
+				return nil, fmt.Errorf("building %s:\n%s", exe, o)
+			}
+			built = append(built, exe)
+		}
+	}
+	return built, nil
+}
+
+// packRootfs writes .build/tenants/rootfs.cpio, the linux kernel proper's
+// read-only file system: every directory, file and symbolic link under
+// prototype/rootfs/, Debian's busybox as /bin/busybox, and /dev/null.
+// The linux kernel's module carries it (kernels/linux/rootfs.S).
+func packRootfs(p *Pipeline) (string, error) {
+	bb, err := busyboxPath()
+	if err != nil {
+		return "", err
+	}
+	src := filepath.Join(p.proto, "rootfs")
+	out := filepath.Join(p.build, "tenants", "rootfs.cpio")
+	f, err := os.Create(out + ".tmp")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(out + ".tmp")
+	c := &cpio{w: bufio.NewWriter(f)}
+	seen := map[string]bool{}
+	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || path == src {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		seen[rel] = true
+		switch {
+		case d.IsDir():
+			c.entry(rel, modeDir|0o755, 0, 0, nil)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			c.entry(rel, modeLink|0o777, 0, 0, []byte(target))
+		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			c.file(rel, path, uint32(info.Mode().Perm()))
+		default:
+			return fmt.Errorf("%s: only directories, files and links go into the image", path)
+		}
+		return nil
+	})
+	if err != nil {
+		f.Close()
+		return "", err
+	}
+	for _, d := range []string{"bin", "dev"} {
+		if !seen[d] {
+			c.entry(d, modeDir|0o755, 0, 0, nil)
+		}
+	}
+	c.file("bin/busybox", bb, 0o755)
+	progs, err := buildLinuxPrograms(p)
+	if err != nil {
+		f.Close()
+		return "", err
+	}
+	for _, pr := range progs {
+		c.file("bin/"+filepath.Base(pr), pr, 0o755)
+	}
+	c.entry("dev/null", modeChr|0o666, 1, 3, nil)
+	c.entry("TRAILER!!!", 0, 0, 0, nil)
+	if c.err == nil {
+		c.err = c.w.Flush()
+	}
+	if err := f.Close(); c.err == nil {
+		c.err = err
+	}
+	if c.err != nil {
+		return "", c.err
+	}
+	return out, os.Rename(out+".tmp", out)
 }

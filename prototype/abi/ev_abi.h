@@ -18,7 +18,7 @@
 
 #include <linux/const.h>
 
-#define EV_ABI_VERSION		4	/* 4: the trap path's readings left the tenant context for tenant_run's optional trailer */
+#define EV_ABI_VERSION		5	/* 5: the tenant context carries the FS base; 4: the trap path's readings left it for tenant_run's optional trailer */
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		16
 
@@ -79,7 +79,7 @@ enum ev_service {
  * A tenant address space is a Linux mm whose tenant region is one mapping
  * the endovisor owns; vm_map writes its page-table entries directly.
  */
-#define EV_TENANT_BASE		_AC(0x1000000000, UL)	/* 64 GiB */
+#define EV_TENANT_BASE		_AC(0x400000, UL)	/* 4 MiB: where x86-64 links non-PIE executables */
 #define EV_TENANT_SIZE		_AC(0x1000000000, UL)	/* 64 GiB of it */
 #define EV_MAX_VMS		64
 /*
@@ -210,6 +210,12 @@ struct ev_tenant_ctx {
 	__u64 linux_faults;	/* faults Linux counted for the carrier in the run */
 	__u32 signal;		/* EV_TRAP_EXCEPTION: SIGSEGV, SIGILL, ... */
 	__u32 pad;
+	/*
+	 * In and out: the tenant thread's FS base (its thread-local storage),
+	 * a user address; tenant_run loads it with a zero selector, and the
+	 * trap reports what the tenant had.  GS is always zero.
+	 */
+	__u64 fs_base;
 };
 
 /*

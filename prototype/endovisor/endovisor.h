@@ -407,7 +407,7 @@ long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle);
 /* tenant.c */
 void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next);
 void ev_save_user_regs(struct ev_tenant_ctx *c, const struct pt_regs *regs);
-void ev_segs_scrub(void);
+u64 ev_segs_scrub(void);
 void ev_tenant_vcpu_init(struct ev_vcpu *v);
 void ev_tenant_carrier_dead(struct ev_vcpu *v);
 long ev_tenant_finish(struct ev_vcpu *v, long ret);

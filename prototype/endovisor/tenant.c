@@ -34,10 +34,12 @@
  * them in the processor while the thread runs and in its thread struct
  * while it does not.  A tenant can change them (a move to %fs, or wrfsbase
  * where the processor lets user code use it), and the launcher's thread-
- * local storage lives at its FS base.  Tenants of these kernels have no
- * thread-local storage: a tenant starts with all four zero, whatever it
- * left there is zeroed at its next trap, before another tenant or the
- * launcher could run with it, and going home puts back the launcher's.
+ * local storage lives at its FS base.  A tenant starts with GS zero and
+ * FS zero but for the base its context names (ev_tenant_ctx.fs_base, a
+ * user address: a Linux program's thread-local storage); whatever it left
+ * there is zeroed at its next trap, before another tenant or the launcher
+ * could run with it, the FS base reported in the context, and going home
+ * puts back the launcher's.
  *
  * A carrier can die while a tenant runs (SIGKILL to the launcher): then
  * ev_carrier_died ends the vCPU from a work item, and drops the reference
@@ -163,11 +165,13 @@ static void ev_segs_write(const struct ev_user_segs *s)
 }
 
 /*
- * At a tenant's trap: zero what it left in FS or GS.  Without FSGSBASE a
- * tenant can reach the bases only through the selectors, so a zero
- * selector means a zero base; with it, the bases are read too.
+ * At a tenant's trap: zero what it left in FS or GS, and return its FS
+ * base (with a zero selector; a selector's base is the descriptor's).
+ * Without FSGSBASE a tenant reaches the bases only through the selectors,
+ * so the FS base is the one tenant_run loaded, kept in the thread struct;
+ * with it, the bases are read.
  */
-void ev_segs_scrub(void)
+u64 ev_segs_scrub(void)
 {
 	static const struct ev_user_segs zero;
 	struct ev_user_segs s = {};
@@ -178,10 +182,13 @@ void ev_segs_scrub(void)
 	if (cpu_feature_enabled(X86_FEATURE_FSGSBASE)) {
 		rdmsrl(MSR_FS_BASE, s.fsbase);
 		rdmsrl(MSR_KERNEL_GS_BASE, s.gsbase);
+	} else {
+		s.fsbase = current->thread.fsbase;
 	}
 	if (s.fsindex || s.gsindex || s.fsbase || s.gsbase)
 		ev_segs_write(&zero);
 	preempt_enable();
+	return s.fsindex ? 0 : s.fsbase;
 }
 
 /*
@@ -244,7 +251,7 @@ EV_SERVICE_DEFINE3(tenant_run, unsigned long, handle, unsigned long, ctx,
 	ev_heap_read_end(v);
 	if (!owns)
 		return -EFAULT;
-	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX)
+	if (c.rip >= TASK_SIZE_MAX || c.rsp >= TASK_SIZE_MAX || c.fs_base >= TASK_SIZE_MAX)
 		return -EINVAL;
 	/* The run's one fault may make Linux allocate tables: see vm.c. */
 	if (ev_vm_tables_full(v->sb))
@@ -277,6 +284,12 @@ EV_SERVICE_DEFINE3(tenant_run, unsigned long, handle, unsigned long, ctx,
 		current->rseq_len = 0;
 	}
 	ev_load_user_regs(regs, &c);
+	if (c.fs_base) {
+		/* The tenant's thread-local storage; its trap scrubs it again. */
+		preempt_disable();
+		ev_segs_write(&(struct ev_user_segs){ .fsbase = c.fs_base });
+		preempt_enable();
+	}
 	v->tenant.ctx = (struct ev_tenant_ctx *)ctx;
 	v->stat.stamps.wanted = stamps;
 	v->stat.faults_at_entry = ev_linux_faults();

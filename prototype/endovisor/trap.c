@@ -220,7 +220,7 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	if ((current->flags & PF_EXITING) || fatal_signal_pending(current))
 		return;
 	ev_entry_rax(v);
-	ev_segs_scrub();
+	c->fs_base = ev_segs_scrub();
 	ev_save_user_regs(c, task_pt_regs(current));
 	c->trap = ev_trap_reported(traps);
 	ev_cal_stamps_out(&v->stat.stamps, out.at, c->trap);

@@ -49,7 +49,7 @@
 #define PROT_W		2
 
 /* Where a tenant's stack ends; each process gets STACK_PAGES below it. */
-#define TENANT_STACK_TOP	0x1800000000UL
+#define TENANT_STACK_TOP	0x800400000UL
 #define TENANT_STACK_PAGES	16
 
 #endif /* TENANT_ABI_H */

@@ -4,7 +4,7 @@
 
 int main(void)
 {
-	volatile char *nowhere = (volatile char *)0x1400000000UL;
+	volatile char *nowhere = (volatile char *)0x400400000UL;
 
 	print("badaddr: reading %lx", (u64)nowhere);
 	return *nowhere;

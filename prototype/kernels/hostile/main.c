@@ -303,6 +303,15 @@ static void vm_cases(void)
 	ctx->rip = VA;
 	ctx->rsp = NONCANON;
 	expect("run_noncanonical_rsp", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
+	/* A kernel or non-canonical FS base would make the endovisor's own wrmsr fault. */
+	ctx->rsp = VA + PAGE;
+	ctx->fs_base = KERNEL_VA;
+	expect("run_kernel_fs_base", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
+	ctx->fs_base = NONCANON;
+	expect("run_noncanonical_fs_base", -EINVAL,
+	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
+	ctx->fs_base = 0;
+	fs_base_cases();
 	expect("activate_bad_handle", -EBADF, call(EV_SVC_VM_ACTIVATE, EV_MAX_VMS + 5, 0, 0, 0));
 	expect("activate_destroyed_space", -EBADF, call(EV_SVC_VM_ACTIVATE, gone, 0, 0, 0));
 

@@ -197,6 +197,49 @@ static void firstrun(void)
 	htenant_teardown(&t);
 }
 
+/* Reports %fs:0 in rdi, then reads it again after the call. */
+HT_CODE(ht_fs_read,
+	"	mov %fs:0, %rdi\n"
+	"	mov $48, %eax\n"
+	"	syscall\n"
+	"	mov %fs:0, %rdi\n"
+	"	mov $49, %eax\n"
+	"	syscall\n"
+	"	ud2");
+
+/*
+ * A tenant's FS base is its own: tenant_run loads it, the trap reports it
+ * and takes it away, and a run with none gets none, whatever ran before.
+ * The launcher's own FS (its thread-local storage) must survive all this:
+ * the suite goes on only if the launcher does.
+ */
+void fs_base_cases(void)
+{
+	const unsigned long word = 0x5ca1ab1e0ddba11UL;
+	struct htenant t;
+	long trap;
+	int r;
+
+	r = htenant_setup(&t, ht_fs_read, ht_fs_read_end);
+	if (r) {
+		expect("fs_base_setup", 0, r);
+		return;
+	}
+	*(unsigned long *)t.stack = word;
+	t.ctx->fs_base = HT_STACK_VA;
+	trap = htenant_run_past_kicks(&t);
+	expect("fs_base_loaded", 48, trap == EV_TRAP_SYSCALL ? (long)t.ctx->syscall_nr : -trap);
+	expect("fs_base_read_through", word, t.ctx->rdi);
+	expect("fs_base_reported", HT_STACK_VA, t.ctx->fs_base);
+	/* The next run names no FS base: reading %fs:0 reads address 0 and faults. */
+	t.ctx->fs_base = 0;
+	trap = htenant_run_past_kicks(&t);
+	expect("fs_base_not_passed_on", EV_TRAP_EXCEPTION, trap);
+	expect("fs_base_not_passed_on_signal", SIGSEGV, t.ctx->signal);
+	expect("fs_base_zero_after", 0, t.ctx->fs_base);
+	htenant_teardown(&t);
+}
+
 bool traps_mode(const char *args)
 {
 	return vostd_has_prefix(args, "race") || vostd_has_prefix(args, "firstrun") ||

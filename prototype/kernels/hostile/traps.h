@@ -7,5 +7,7 @@
 bool traps_mode(const char *args);
 long traps_main(const char *args);
 long traps_ap_main(const char *args);
+/* A tenant's FS base: loaded, reported, and never passed on. */
+void fs_base_cases(void);
 
 #endif /* HOSTILE_TRAPS_H */

@@ -15,7 +15,7 @@
 #define MMAP_MAX	(16UL << 20)
 #define FAULT_REPEATS	8	/* the same fault this often in a row is a bug of ours */
 
-static bool in_region(unsigned long va, unsigned long len)
+bool mem_in_region(unsigned long va, unsigned long len)
 {
 	return va >= EV_TENANT_BASE && len <= EV_TENANT_SIZE &&
 	       va - EV_TENANT_BASE <= EV_TENANT_SIZE - len;
@@ -169,7 +169,7 @@ long mem_load(struct proc *p, const char *image, unsigned long size, unsigned lo
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
 	    eh->e_type != ET_EXEC || eh->e_phentsize != sizeof(*ph) ||
 	    eh->e_phoff > size || eh->e_phnum > (size - eh->e_phoff) / sizeof(*ph) ||
-	    !in_region(eh->e_entry, 1))
+	    !mem_in_region(eh->e_entry, 1))
 		return -ENOEXEC;
 	ph = (const void *)(image + eh->e_phoff);
 	for (i = 0; i < eh->e_phnum; i++, ph++) {
@@ -179,7 +179,7 @@ long mem_load(struct proc *p, const char *image, unsigned long size, unsigned lo
 		if (ph->p_type != PT_LOAD || !ph->p_memsz)
 			continue;
 		if (ph->p_filesz > ph->p_memsz || ph->p_offset > size ||
-		    ph->p_filesz > size - ph->p_offset || !in_region(ph->p_vaddr, ph->p_memsz))
+		    ph->p_filesz > size - ph->p_offset || !mem_in_region(ph->p_vaddr, ph->p_memsz))
 			return -ENOEXEC;
 		if (ph->p_flags & PF_W)
 			prot |= EV_PROT_WRITE;
@@ -336,6 +336,35 @@ out:
 	return err;	/* on failure the caller releases the child, frames and all */
 }
 
+/* A copy-on-write page is written: it becomes the writer's own.  Under p's lock. */
+static long page_unshare(struct proc *p, struct tpage *pg)
+{
+	long err;
+
+	if (__atomic_load_n(&pg->f->refs, __ATOMIC_ACQUIRE) == 1) {
+		/* The other sharers have their copies: this one is ours again. */
+		err = vostd_vm_protect(p->vs, pg->va, 1, pg->prot);
+	} else {
+		struct frame *copy = frame_new();
+
+		if (!copy)
+			return -ENOMEM;
+		/* Copy before letting go: the last sharer writes in place. */
+		vostd_memcpy(copy->mem, pg->f->mem, PAGE);
+		err = vostd_vm_unmap(p->vs, pg->va, 1) ?:
+		      vostd_vm_map(p->vs, pg->va, copy->mem, pg->prot);
+		if (err) {
+			frame_put(copy);
+		} else {
+			frame_put(pg->f);
+			pg->f = copy;
+		}
+	}
+	if (!err)
+		pg->cow = false;
+	return err;
+}
+
 /*
  * A page fault in the tenant region.  0: resolved, run the tenant again;
  * otherwise the tenant made an access it may not, and is to be killed.
@@ -362,29 +391,7 @@ long mem_fault(struct thread *t, unsigned long addr, bool write)
 	} else if (write && !(pg->prot & EV_PROT_WRITE)) {
 		err = -EACCES;
 	} else if (write && pg->cow) {
-		if (__atomic_load_n(&pg->f->refs, __ATOMIC_ACQUIRE) == 1) {
-			/* The other sharers have their copies: this one is ours again. */
-			err = vostd_vm_protect(p->vs, va, 1, pg->prot);
-		} else {
-			struct frame *copy = frame_new();
-
-			if (!copy) {
-				err = -ENOMEM;
-			} else {
-				/* Copy before letting go: the last sharer writes in place. */
-				vostd_memcpy(copy->mem, pg->f->mem, PAGE);
-				err = vostd_vm_unmap(p->vs, va, 1) ?:
-				      vostd_vm_map(p->vs, va, copy->mem, pg->prot);
-				if (err) {
-					frame_put(copy);
-				} else {
-					frame_put(pg->f);
-					pg->f = copy;
-				}
-			}
-		}
-		if (!err)
-			pg->cow = false;
+		err = page_unshare(p, pg);
 	}
 	proc_unlock(p);
 	return err;
@@ -422,4 +429,127 @@ void mem_release(struct proc *p)
 		p->areas = a->next;
 		vostd_free(a);
 	}
+}
+
+/*
+ * Copy between the kernel proper's buf and the process's pages, through
+ * the frames: no crossing, and a write to a copy-on-write page unshares it
+ * first, as the tenant's own write would.  -EFAULT for a page that is not
+ * there or may not be accessed so; what came before it is copied.
+ */
+long mem_user_copy(struct proc *p, unsigned long va, void *buf, unsigned long len, int how)
+{
+	char *b = buf;
+	long err = 0;
+
+	if (!len)
+		return 0;
+	if (!mem_in_region(va, len))
+		return -EFAULT;
+	proc_lock(p);
+	while (len && !err) {
+		unsigned long off = va & PAGE_MASK_LOW, n = min(len, PAGE - off);
+		struct tpage *pg = page_find(p, va - off);
+
+		if (!pg || (how == MEM_WRITE && !(pg->prot & EV_PROT_WRITE))) {
+			err = -EFAULT;
+			break;
+		}
+		if (how != MEM_READ && pg->cow)
+			err = page_unshare(p, pg);
+		if (err)
+			break;
+		if (how == MEM_READ)
+			vostd_memcpy(b, (char *)pg->f->mem + off, n);
+		else
+			vostd_memcpy((char *)pg->f->mem + off, b, n);
+		va += n;
+		b += n;
+		len -= n;
+	}
+	proc_unlock(p);
+	return err;
+}
+
+/*
+ * Fresh zeroed pages over [va, va + len), page-aligned; a page already
+ * there keeps its frame and gains prot (two segments of an executable
+ * that share a page).
+ */
+long mem_map_anon(struct proc *p, unsigned long va, unsigned long len, u8 prot)
+{
+	unsigned long end = va + len, run;
+	long err = 0;
+
+	if ((va | len) & PAGE_MASK_LOW || !mem_in_region(va, len))
+		return -EINVAL;
+	proc_lock(p);
+	while (va < end && !err) {
+		struct tpage *pg = page_find(p, va);
+
+		if (pg) {
+			if ((pg->prot | prot) != pg->prot) {
+				pg->prot |= prot;
+				err = vostd_vm_protect(p->vs, va, 1,
+						       pg->cow ? pg->prot & ~EV_PROT_WRITE : pg->prot);
+			}
+			va += PAGE;
+			continue;
+		}
+		for (run = va + PAGE; run < end && !page_find(p, run); run += PAGE)
+			;
+		err = map_fresh(p, va, run - va, prot);
+		va = run;
+	}
+	proc_unlock(p);
+	return err;
+}
+
+/* Every page in [va, va + len) goes; holes are no error. */
+long mem_unmap_range(struct proc *p, unsigned long va, unsigned long len)
+{
+	unsigned long end = va + len;
+	long err = 0;
+
+	if ((va | len) & PAGE_MASK_LOW || !mem_in_region(va, len))
+		return -EINVAL;
+	proc_lock(p);
+	for (; va < end && !err; va += PAGE) {
+		struct tpage *pg = page_find(p, va);
+
+		if (!pg)
+			continue;
+		err = vostd_vm_unmap(p->vs, va, 1);
+		if (!err) {
+			frame_put(pg->f);
+			page_remove(p, pg);
+		}
+	}
+	proc_unlock(p);
+	return err;
+}
+
+/*
+ * Every page in [va, va + len) gets prot (at least readable: an entry is
+ * either there or not); a copy-on-write page stays read-only until written.
+ */
+long mem_protect_range(struct proc *p, unsigned long va, unsigned long len, u8 prot)
+{
+	unsigned long end = va + len;
+	long err = 0;
+
+	if ((va | len) & PAGE_MASK_LOW || !mem_in_region(va, len))
+		return -EINVAL;
+	prot |= EV_PROT_READ;
+	proc_lock(p);
+	for (; va < end && !err; va += PAGE) {
+		struct tpage *pg = page_find(p, va);
+
+		if (!pg || pg->prot == prot)
+			continue;
+		pg->prot = prot;
+		err = vostd_vm_protect(p->vs, va, 1, pg->cow ? prot & ~EV_PROT_WRITE : prot);
+	}
+	proc_unlock(p);
+	return err;
 }

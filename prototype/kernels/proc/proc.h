@@ -53,6 +53,7 @@ struct proc {
 	bool kernel_waits;		/* proc_wait will reap it */
 	kl_tid_t reaper;		/* a thread waiting for it, 0: none */
 	struct proc *next;		/* in the table */
+	void *os;			/* the kernel's own per-process state (linux: files) */
 };
 
 /*
@@ -126,6 +127,7 @@ struct procs {
 	struct proc_perf *perf[TIMED_SETS];	/* while measuring: the trips kept */
 	u32 dropped;				/* trips with a part on two CPUs */
 	u64 start;
+	void (*exit_hook)(struct proc *p);	/* the last thread has left; NULL: none */
 };
 
 struct procs *procs(void);
@@ -154,6 +156,7 @@ void procs_lock(void);
 void procs_unlock(void);
 struct proc *proc_new(struct proc *parent);
 void proc_abandon(struct proc *p);
+long proc_wait_any(struct proc *parent, long pid, bool block, long *code, bool *killed);
 
 /* memory.c */
 long mem_load(struct proc *p, const char *image, unsigned long size, unsigned long *entry);
@@ -163,6 +166,15 @@ long mem_munmap(struct proc *p, unsigned long va, unsigned long len);
 long mem_fork(struct proc *parent, struct proc *child);
 long mem_fault(struct thread *t, unsigned long addr, bool write);
 void mem_release(struct proc *p);
+/* For a kernel with Linux's calls: ranges of pages, and copies that honour copy-on-write. */
+#define MEM_READ	0	/* from the process, as the tenant may read */
+#define MEM_WRITE	1	/* into the process, as the tenant may write */
+#define MEM_POKE	2	/* into the process whatever the protection: the loader's */
+long mem_user_copy(struct proc *p, unsigned long va, void *buf, unsigned long len, int how);
+long mem_map_anon(struct proc *p, unsigned long va, unsigned long len, u8 prot);
+long mem_unmap_range(struct proc *p, unsigned long va, unsigned long len);
+long mem_protect_range(struct proc *p, unsigned long va, unsigned long len, u8 prot);
+bool mem_in_region(unsigned long va, unsigned long len);
 
 /* syscall.c */
 void syscall_dispatch(struct thread *t, struct ev_stamp entered);

@@ -89,6 +89,8 @@ static void proc_exit(struct proc *p, long code)
 
 	kernelet_switch_mm(NULL);
 	mem_release(p);
+	if (procs()->exit_hook)
+		procs()->exit_hook(p);
 	procs_lock();
 	p->exited = true;
 	p->code = p->killed ? p->code : code;
@@ -371,4 +373,48 @@ long proc_wait_child(struct proc *parent, long pid)
 		c->reaper = kl_self();
 	procs_unlock();
 	return c ? reap(c, parent) : -ECHILD;
+}
+
+/*
+ * Linux's wait: a child of parent's that has exited (pid > 0: that one),
+ * reaped, its pid returned and its code and whether it was killed in
+ * *code and *killed.  0 if none has exited and !block; -ECHILD if parent
+ * has no such child.  Every child it waits for names this thread its
+ * reaper, so that the first to exit wakes it.
+ */
+long proc_wait_any(struct proc *parent, long pid, bool block, long *code, bool *killed)
+{
+	for (;;) {
+		struct proc *c, *found = NULL;
+		bool any = false;
+
+		procs_lock();
+		for (c = procs()->list; c; c = c->next) {
+			if (c->parent != parent || (pid > 0 && c->pid != pid))
+				continue;
+			any = true;
+			if (c->exited) {
+				found = c;
+				break;
+			}
+		}
+		if (found) {
+			proc_unlink(found);
+			procs_unlock();
+			pid = found->pid;
+			*code = found->code;
+			*killed = found->killed;
+			vostd_free(found);
+			return pid;
+		}
+		if (!any || !block || READ_ONCE(parent->killed)) {
+			procs_unlock();
+			return !any ? -ECHILD : block ? -EINTR : 0;
+		}
+		for (c = procs()->list; c; c = c->next)
+			if (c->parent == parent && (pid <= 0 || c->pid == pid))
+				c->reaper = kl_self();
+		procs_unlock();
+		kl_block();
+	}
 }

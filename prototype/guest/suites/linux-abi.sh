@@ -1,0 +1,69 @@
+# linux-abi: Debian's busybox-static, byte for byte as the package ships
+# it, run unmodified by the linux kernel proper (Linux's system calls, on
+# proc's processes), one sandbox of one vCPU per command.  Each command's
+# output goes to the sandbox's log a line at a time, and its exit status
+# comes back as vCPU 0's exit code, which the launcher prints.  The kernel
+# logs the system calls each run made, by name, and every call it does not
+# have, once, as -ENOSYS.  Bad input too: a malformed ELF, an exec of a
+# file that does not exist, a file that does not exist, and a program that
+# hands the calls bad pointers.
+insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
+insmod /lib/ev/evk_linux.ko || fail "insmod evk_linux"
+
+cases=0
+failed=0
+
+# run LABEL STATUS APPLET ARG...: busybox APPLET ARG... must end with STATUS.
+run() {
+	label=$1
+	want=$2
+	shift 2
+	launcher -v 1 -s "linux.$label" -a "$label $*" linux > /tmp/run.log 2>&1
+	cat /tmp/run.log
+	got=$(sed -n 's/^launcher: vCPU 0 exit \(-*[0-9]*\).*/\1/p' /tmp/run.log)
+	if [ "$got" = "$want" ]; then
+		echo "EVTEST linux-abi $label ok exit=$got want=$want"
+	else
+		echo "EVTEST linux-abi $label FAIL exit=$got want=$want"
+		fail "linux-abi $label: exit $got, want $want"
+		failed=$((failed + 1))
+	fi
+	cases=$((cases + 1))
+	live=$(grep -v ' 0$' /sys/class/misc/endovisor/live)
+	[ -z "$live" ] || fail "linux-abi $label left objects live: $live"
+}
+
+run echo 0 echo hello
+# The same, every call logged with its arguments and result.
+run strace_echo 0 echo hello
+run true 0 true
+run false 1 false
+run cat 0 cat /etc/motd
+run ls 0 ls /
+run arith 0 sh -c "'echo \$((6*7))'"
+run loop 0 sh -c "'for i in 1 2 3; do echo loop \$i; done'"
+run pipe 0 sh -c "'echo a b c | busybox wc -w'"
+run status 3 sh -c "'exit 3'"
+# A kill by a signal: the shell's own, and a child's, as its parent sees it.
+run kill 137 sh -c "'kill -9 \$\$'"
+run killchild 0 sh -c "'busybox sh -c \"kill \\\$\\\$\"; echo \$?'"
+# What the first process leaves running is killed when it ends: here a
+# pipe's reader blocked on a writer that sleeps.
+run orphans 0 sh -c "'busybox sleep 100 | busybox cat & echo started'"
+run nofile 1 cat /etc/nothing
+run noexec 127 sh -c "'/bin/nothing'"
+run badelf 1 sh -c "'/bin/badelf'"
+# A static C program of the repo's (prototype/linuxabi/badcalls.c) that
+# hands the calls bad pointers, bad numbers and bad files; built static and
+# static-PIE.
+run badcalls 0 sh -c /bin/badcalls
+run badcalls_pie 0 sh -c /bin/badcalls-pie
+# One static benchmark binary, unmodified, on Linux and in the sandbox.
+lxbench linux.bench.native || fail "lxbench on Linux"
+run bench 0 sh -c "'/bin/lxbench sandbox'"
+if [ "$failed" = 0 ]; then
+	echo "EVTEST linux-abi all ok cases=$cases failed=0"
+else
+	echo "EVTEST linux-abi all FAIL cases=$cases failed=$failed"
+fi
+. /suites/teardown.sh

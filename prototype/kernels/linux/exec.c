@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exec: a static executable from the file system into a fresh address
+ * space, and the initial stack Linux gives a program.
+ *
+ * The loader takes static non-PIE executables (ET_EXEC, at the addresses
+ * their program headers name, which must lie in the tenant region) and
+ * static-PIE ones (ET_DYN without an interpreter, at LX_PIE_BASE).  A
+ * program that wants an interpreter is refused with -ENOEXEC: there is no
+ * dynamic linker here.  The new image is built beside the old one, in a
+ * space of its own, so that an exec that fails leaves the caller as it
+ * was; only then does the process give up its old memory.
+ *
+ * The stack holds, from its top down: the strings of argv and envp, the
+ * program's path (AT_EXECFN), the platform name, 16 random bytes
+ * (AT_RANDOM); then, 16-byte aligned, argc, argv, envp and the auxiliary
+ * vector.  There is no vDSO (no AT_SYSINFO_EHDR), so the C library makes
+ * real system calls for the clock too.
+ */
+#include <linux/elf.h>
+
+#include "linux.h"
+
+#define AT_NULL		0
+#define AT_PHDR		3
+#define AT_PHENT	4
+#define AT_PHNUM	5
+#define AT_PAGESZ	6
+#define AT_BASE		7
+#define AT_FLAGS	8
+#define AT_ENTRY	9
+#define AT_UID		11
+#define AT_EUID		12
+#define AT_GID		13
+#define AT_EGID		14
+#define AT_PLATFORM	15
+#define AT_HWCAP	16
+#define AT_CLKTCK	17
+#define AT_SECURE	23
+#define AT_RANDOM	25
+#define AT_EXECFN	31
+#define AUXV_WORDS	(2 * 17)
+
+/* Not a secret: xorshift on the cycle counter, for AT_RANDOM and getrandom. */
+u64 lx_random(void)
+{
+	u64 x = lx()->random ^ vostd_cycles();
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	lx()->random = x;
+	return x;
+}
+
+struct image {
+	unsigned long entry, phdr, phnum, brk;
+};
+
+/* Load the ELF file nd into np's empty space. */
+static long load_elf(struct proc *np, const struct lx_node *nd, struct image *im)
+{
+	const char *data = nd->data;
+	unsigned long size = nd->size, bias = 0, lo = ~0UL, hi = 0;
+	const Elf64_Ehdr *eh = (const void *)data;
+	const Elf64_Phdr *ph;
+	unsigned int i;
+	long err;
+
+	if (size < sizeof(*eh) || eh->e_ident[EI_MAG0] != ELFMAG0 ||
+	    eh->e_ident[EI_MAG1] != ELFMAG1 || eh->e_ident[EI_MAG2] != ELFMAG2 ||
+	    eh->e_ident[EI_MAG3] != ELFMAG3 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_ident[EI_DATA] != ELFDATA2LSB || eh->e_machine != EM_X86_64 ||
+	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) ||
+	    eh->e_phentsize != sizeof(*ph) || !eh->e_phnum || eh->e_phnum > 64 ||
+	    eh->e_phoff > size || eh->e_phnum > (size - eh->e_phoff) / sizeof(*ph))
+		return -ENOEXEC;
+	ph = (const void *)(data + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_INTERP)
+			return -ENOEXEC;	/* a dynamic executable: no interpreter here */
+		if (ph[i].p_type != PT_LOAD || !ph[i].p_memsz)
+			continue;
+		if (ph[i].p_filesz > ph[i].p_memsz || ph[i].p_offset > size ||
+		    ph[i].p_filesz > size - ph[i].p_offset ||
+		    ph[i].p_vaddr + ph[i].p_memsz < ph[i].p_vaddr ||
+		    (ph[i].p_vaddr ^ ph[i].p_offset) & PAGE_MASK_LOW)
+			return -ENOEXEC;
+		lo = min(lo, ph[i].p_vaddr & ~PAGE_MASK_LOW);
+		hi = max(hi, (unsigned long)(ph[i].p_vaddr + ph[i].p_memsz));
+	}
+	if (!hi)
+		return -ENOEXEC;
+	if (eh->e_type == ET_DYN)
+		bias = LX_PIE_BASE - lo;
+	if (!mem_in_region(lo + bias, hi - lo) || hi + bias + PAGE > LX_MMAP_BASE)
+		return -ENOEXEC;	/* not where this kernel can put it */
+	im->phdr = 0;
+	for (i = 0; i < eh->e_phnum; i++, ph++) {
+		unsigned long start, end;
+		u8 prot = EV_PROT_READ;
+
+		if (ph->p_type == PT_PHDR)
+			im->phdr = ph->p_vaddr + bias;
+		if (ph->p_type != PT_LOAD || !ph->p_memsz)
+			continue;
+		if (!im->phdr && ph->p_offset <= eh->e_phoff &&
+		    eh->e_phoff - ph->p_offset < ph->p_filesz)
+			im->phdr = ph->p_vaddr + (eh->e_phoff - ph->p_offset) + bias;
+		if (ph->p_flags & PF_W)
+			prot |= EV_PROT_WRITE;
+		if (ph->p_flags & PF_X)
+			prot |= EV_PROT_EXEC;
+		start = (ph->p_vaddr + bias) & ~PAGE_MASK_LOW;
+		end = (ph->p_vaddr + bias + ph->p_memsz + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+		err = mem_map_anon(np, start, end - start, prot) ?:
+		      mem_user_copy(np, ph->p_vaddr + bias, (void *)(data + ph->p_offset),
+				    ph->p_filesz, MEM_POKE);
+		if (err)
+			return err;
+	}
+	im->entry = eh->e_entry + bias;
+	im->phnum = eh->e_phnum;
+	im->brk = (hi + bias + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+	if (!mem_in_region(im->entry, 1))
+		return -ENOEXEC;
+	return 0;
+}
+
+static unsigned int slen(const char *s)
+{
+	unsigned int n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+/* The initial stack in np; the stack pointer the program starts with. */
+static long build_stack(struct proc *np, const struct image *im, const char *path,
+			const char *const *argv, const char *const *envp, unsigned long *sp)
+{
+	unsigned long argc = 0, envc = 0, top = LX_STACK_TOP - 16, i, words, at;
+	unsigned long execfn, platform, random;
+	u64 *vec, rnd[2] = { lx_random(), lx_random() };
+	long err;
+
+	err = mem_map_anon(np, LX_STACK_TOP - LX_STACK_PAGES * PAGE, LX_STACK_PAGES * PAGE,
+			   EV_PROT_READ | EV_PROT_WRITE);
+	if (err)
+		return err;
+	while (argv[argc])
+		argc++;
+	while (envp[envc])
+		envc++;
+	words = 1 + argc + 1 + envc + 1 + AUXV_WORDS;
+	vec = vostd_alloc(words * sizeof(u64), true);
+	if (!vec)
+		return -ENOMEM;
+	/* The strings, from the top down. */
+#define PUSH_STR(s, where) do {						\
+		unsigned long n_ = slen(s) + 1;				\
+		top -= n_;						\
+		err = err ?: mem_user_copy(np, top, (void *)(s), n_, MEM_POKE); \
+		where = top;						\
+	} while (0)
+	PUSH_STR(path, execfn);
+	PUSH_STR("x86_64", platform);
+	top = (top - 16) & ~15UL;
+	random = top;
+	err = err ?: mem_user_copy(np, random, rnd, sizeof(rnd), MEM_POKE);
+	at = 1;
+	for (i = 0; i < argc; i++)
+		PUSH_STR(argv[i], vec[at + i]);
+	at += argc + 1;
+	for (i = 0; i < envc; i++)
+		PUSH_STR(envp[i], vec[at + i]);
+	at += envc + 1;
+#undef PUSH_STR
+	vec[0] = argc;
+	{
+		const u64 aux[AUXV_WORDS] = {
+			AT_PHDR, im->phdr, AT_PHENT, sizeof(Elf64_Phdr), AT_PHNUM, im->phnum,
+			AT_PAGESZ, PAGE, AT_BASE, 0, AT_FLAGS, 0, AT_ENTRY, im->entry,
+			AT_UID, 0, AT_EUID, 0, AT_GID, 0, AT_EGID, 0, AT_SECURE, 0,
+			AT_RANDOM, random, AT_EXECFN, execfn, AT_PLATFORM, platform,
+			AT_CLKTCK, 100, AT_NULL, 0,
+		};
+
+		vostd_memcpy(vec + at, aux, sizeof(aux));
+	}
+	*sp = (top - words * sizeof(u64)) & ~15UL;
+	if (*sp < LX_STACK_TOP - LX_STACK_PAGES * PAGE + PAGE)
+		err = err ?: -E2BIG;
+	err = err ?: mem_user_copy(np, *sp, vec, words * sizeof(u64), MEM_POKE);
+	vostd_free(vec);
+	return err;
+}
+
+/* The process is named for its program, as Linux's comm is: the file's last part. */
+void lx_name(struct proc *p)
+{
+	const char *exe = lxp(p)->exe, *s;
+
+	p->name = exe;
+	for (s = exe; *s; s++)
+		if (*s == '/' && s[1])
+			p->name = s + 1;
+}
+
+/*
+ * Replace p's memory with the program at path; on success ctx starts it.
+ * On failure p is untouched.
+ */
+long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
+	     const char *const *argv, const char *const *envp)
+{
+	const struct lx_node *nd = fs_lookup(p, path);
+	struct proc *np;
+	struct image im = {};
+	unsigned long sp = 0;
+	struct lx_proc *lp = lxp(p);
+	unsigned int i;
+	long err;
+
+	if (!nd)
+		return -ENOENT;
+	if ((nd->mode & 0170000) == 0040000)
+		return -EACCES;
+	if ((nd->mode & 0170000) != 0100000 || !(nd->mode & 0111))
+		return -EACCES;
+	np = vostd_alloc(sizeof(*np), true);
+	if (!np)
+		return -ENOMEM;
+	np->pid = p->pid;
+	np->vs = vostd_vmspace_new();
+	err = np->vs ? load_elf(np, nd, &im) : -ENOMEM;
+	err = err ?: build_stack(np, &im, path, argv, envp, &sp);
+	if (err) {
+		mem_release(np);
+		vostd_free(np);
+		return err;
+	}
+	/* The point of no return: the old memory goes, the new comes in. */
+	kernelet_switch_mm(NULL);
+	mem_release(p);
+	p->vs = np->vs;
+	p->pages = np->pages;
+	p->npages = np->npages;
+	p->cap = np->cap;
+	p->mmap_next = LX_MMAP_BASE;
+	vostd_free(np);
+	lp->brk_start = lp->brk = im.brk;
+	/* The file's own path, not /proc/self/exe's: a link names its target. */
+	vostd_memcpy(lp->exe, nd->path, nd->path_len + 1);
+	lx_name(p);
+	lx_close_on_exec(p);
+	/* Handlers are the old program's: back to the default, but what is ignored stays so. */
+	for (i = 0; i < LX_NSIG; i++)
+		if (lp->act[i].handler != 1)
+			lp->act[i] = (struct lx_sigaction){};
+	*ctx = (struct ev_tenant_ctx){ .rip = im.entry, .rsp = sp };
+	return 0;
+}
+
+/* Copy a NULL-terminated vector of strings in from the tenant. */
+static long copy_vector(struct proc *p, unsigned long uvec, const char **vec, char *strs,
+			unsigned int *used)
+{
+	unsigned int n = 0;
+
+	if (!uvec) {
+		vec[0] = NULL;
+		return 0;
+	}
+	for (;;) {
+		u64 ptr;
+
+		if (mem_user_copy(p, uvec + n * 8, &ptr, 8, MEM_READ))
+			return -EFAULT;
+		if (!ptr)
+			break;
+		if (n + 1 >= LX_ARGS_MAX)
+			return -E2BIG;
+		vec[n++] = strs + *used;
+		for (;;) {
+			if (*used >= LX_STRS_MAX)
+				return -E2BIG;
+			if (mem_user_copy(p, ptr++, strs + *used, 1, MEM_READ))
+				return -EFAULT;
+			if (!strs[(*used)++])
+				break;
+		}
+	}
+	vec[n] = NULL;
+	return 0;
+}
+
+struct exec_args {
+	char path[LX_PATH_MAX];
+	const char *argv[LX_ARGS_MAX], *envp[LX_ARGS_MAX];
+	char strs[LX_STRS_MAX];
+};
+
+long sys_execve(struct thread *t, unsigned long upath, unsigned long uargv, unsigned long uenvp)
+{
+	struct exec_args *a = vostd_alloc(sizeof(*a), false);
+	unsigned int used = 0;
+	long err;
+
+	if (!a)
+		return -ENOMEM;
+	err = fs_path(t->p, upath, a->path) ?:
+	      copy_vector(t->p, uargv, a->argv, a->strs, &used) ?:
+	      copy_vector(t->p, uenvp, a->envp, a->strs, &used) ?:
+	      lx_exec(t->p, &t->ctx, a->path, a->argv, a->envp);
+	vostd_free(a);
+	return err;
+}
+
+/* The kernel's own first process: path with argv, on vCPU 0. */
+struct proc *lx_spawn(const char *path, const char *const *argv)
+{
+	static const char *const envp[] = { "PATH=/bin", "HOME=/", "TERM=dumb", NULL };
+	struct ev_tenant_ctx ctx = {};
+	struct proc *p = proc_new(NULL);
+	long err;
+
+	if (!p)
+		return NULL;
+	p->kernel_waits = true;
+	err = lx_proc_init(p, NULL) ?: lx_exec(p, &ctx, path, argv, envp);
+	if (!err)
+		err = thread_create(p, &ctx, NULL, 0);
+	if (err < 0) {
+		vostd_println("linux: cannot start %s: %ld", path, err);
+		lx_proc_exit(p);
+		proc_abandon(p);
+		return NULL;
+	}
+	return p;
+}

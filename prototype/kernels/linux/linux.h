@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * linux: a kernel proper that speaks Linux's x86-64 system-call ABI, on
+ * proc's processes (prototype/kernels/proc/: the process table, threads,
+ * fork's copy-on-write, faults).  What is Linux's here: the ELF loader and
+ * the initial stack (exec.c), the numbers, arguments and errno convention
+ * of the system calls (syscall.c), and a read-only file system from a cpio
+ * image, with pipes and the sandbox's log as the console (fs.c).
+ */
+#ifndef LINUX_H
+#define LINUX_H
+
+#include "../proc/proc.h"
+
+/* Where a process's memory goes, all inside the tenant region. */
+#define LX_PIE_BASE	(EV_TENANT_BASE + 0x10000000UL)	/* a static-PIE's load address */
+#define LX_BRK_MAX	(256UL << 20)			/* the heap brk may grow to */
+#define LX_MMAP_BASE	(EV_TENANT_BASE + 0x100000000UL)
+#define LX_STACK_TOP	(EV_TENANT_BASE + 0x800000000UL)
+#define LX_STACK_PAGES	64
+#define LX_MMAP_END	(LX_STACK_TOP - 0x10000000UL)
+
+#define LX_FDS		64
+#define LX_ARGS_MAX	32		/* argv or envp entries exec takes */
+#define LX_STRS_MAX	4096		/* their bytes */
+#define LX_PATH_MAX	256
+#define LX_NSIG		64
+#define LX_PROCS_MAX	64		/* live processes per sandbox: a fork bomb's bound */
+
+/* A node of the file system: a file or a directory of the cpio image. */
+struct lx_node {
+	const char *path;		/* absolute, no trailing slash; "/" for the root */
+	unsigned int path_len;
+	u32 mode;			/* S_IF* and permissions */
+	const char *data;
+	unsigned long size;
+	unsigned long ino;
+};
+
+struct lx_pipe {
+	vostd_spinlock_t lock;
+	char buf[4096];
+	unsigned int head, len;
+	u32 readers, writers;
+	kl_tid_t reader_waits, writer_waits;
+};
+
+enum lx_file_kind { LX_CONSOLE, LX_NULL, LX_NODE, LX_PIPE_R, LX_PIPE_W };
+
+struct lx_file {
+	u32 refs;
+	enum lx_file_kind kind;
+	u32 flags;			/* O_* it was opened with */
+	const struct lx_node *node;
+	unsigned long pos;		/* a file's offset; a directory's next entry */
+	struct lx_pipe *pipe;
+};
+
+struct lx_sigaction {
+	u64 handler, flags, restorer, mask;
+};
+
+/* A process's Linux state (struct proc's os). */
+struct lx_proc {
+	struct lx_file *fd[LX_FDS];
+	u64 cloexec;			/* a bit per fd */
+	unsigned long brk_start, brk;
+	char cwd[LX_PATH_MAX];
+	char exe[LX_PATH_MAX];		/* the program it runs: /proc/self/exe */
+	struct lx_sigaction act[LX_NSIG];
+	u64 sigmask;
+	u32 umask;
+	long pgid;
+	char line[200];			/* console output not yet ended by a newline */
+	unsigned int line_len;
+	unsigned long clear_tid;	/* set_tid_address */
+	kl_tid_t blocked;		/* its thread, while it waits on a pipe: a kill wakes it */
+};
+
+/* The sandbox's state: proc's table first, since procs() returns it. */
+struct lx_globals {
+	struct procs ps;
+	struct lx_node *nodes;
+	unsigned int nnodes;
+	u64 calls[512];			/* system calls made, by number */
+	u64 unknown;			/* calls past the table */
+	u8 enosys_logged[512 / 8 + 1];	/* and one bit for every number past 511 */
+	u64 random;			/* lx_random's state */
+	bool trace;			/* log every call: a label that begins with strace */
+};
+
+static inline struct lx_globals *lx(void)
+{
+	return (struct lx_globals *)procs();
+}
+
+static inline struct lx_proc *lxp(struct proc *p)
+{
+	return p->os;
+}
+
+/* fs.c */
+long fs_init(void);
+void fs_exit(void);
+const struct lx_node *fs_lookup(struct proc *p, const char *path);
+long fs_path(struct proc *p, unsigned long upath, char *path);	/* copy in and resolve */
+struct lx_file *file_new(enum lx_file_kind kind);
+void file_get(struct lx_file *f);
+void file_put(struct lx_file *f);
+long fd_install(struct proc *p, struct lx_file *f, int from, bool cloexec);
+struct lx_file *fd_get(struct proc *p, long fd);
+long lx_proc_init(struct proc *p, struct proc *parent);
+void lx_proc_exit(struct proc *p);
+void lx_close_on_exec(struct proc *p);
+void console_flush(struct proc *p);
+long sys_read(struct thread *t, long fd, unsigned long buf, unsigned long len, long off);
+long sys_write(struct thread *t, long fd, unsigned long buf, unsigned long len);
+long sys_writev(struct thread *t, long fd, unsigned long iov, unsigned long n);
+long sys_openat(struct thread *t, long dfd, unsigned long path, long flags);
+long sys_close(struct thread *t, long fd);
+long sys_fstat(struct thread *t, long fd, unsigned long st);
+long sys_fstatat(struct thread *t, long dfd, unsigned long path, unsigned long st, long flags);
+long sys_lseek(struct thread *t, long fd, long off, long whence);
+long sys_getdents64(struct thread *t, long fd, unsigned long buf, unsigned long len);
+long sys_readlinkat(struct thread *t, long dfd, unsigned long path, unsigned long buf,
+		    unsigned long len);
+long sys_faccessat(struct thread *t, long dfd, unsigned long path);
+long sys_pipe2(struct thread *t, unsigned long fds, long flags);
+long sys_dup3(struct thread *t, long from, long to, long flags, bool dup2);
+long sys_fcntl(struct thread *t, long fd, long cmd, unsigned long arg);
+long sys_ioctl(struct thread *t, long fd, unsigned long cmd, unsigned long arg);
+long sys_chdir(struct thread *t, unsigned long path);
+long sys_getcwd(struct thread *t, unsigned long buf, unsigned long len);
+
+/* exec.c */
+long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
+	     const char *const *argv, const char *const *envp);
+long sys_execve(struct thread *t, unsigned long path, unsigned long argv, unsigned long envp);
+struct proc *lx_spawn(const char *path, const char *const *argv);
+u64 lx_random(void);
+void lx_name(struct proc *p);
+
+/* syscall.c */
+const char *syscall_name(unsigned long nr);
+void lx_kill(struct proc *p, long sig, const char *why, long from);
+
+#endif /* LINUX_H */

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * badcalls: bad input to the linux kernel proper's system calls, from an
+ * ordinary static C program (glibc).  Each call must come back with the
+ * error Linux gives it, never a crash of the program, the sandbox or the
+ * guest.  The guest pipeline builds it twice, static and static-PIE, into
+ * the kernel's file system; it prints one line a call and exits 0 only if
+ * every one was answered as Linux answers it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define UNMAPPED	((void *)0x1000)
+#define KERNEL_VA	((void *)0xffff888000000000UL)
+
+static int failed;
+
+static void want(const char *what, long got, int err)
+{
+	int ok = got == -1 && errno == err;
+
+	printf("badcalls: %s: %s (%s)\n", what, ok ? "ok" : "FAIL", strerror(errno));
+	failed |= !ok;
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	char *none[] = { "nothing", NULL };
+	int fd = open("/etc/motd", O_RDONLY);
+
+	if (fd < 0) {
+		perror("badcalls: /etc/motd");
+		return 1;
+	}
+	want("write from an unmapped buffer", syscall(SYS_write, 1, UNMAPPED, 8), EFAULT);
+	want("read into a kernel address", syscall(SYS_read, fd, KERNEL_VA, 8), EFAULT);
+	want("read into read-only code", syscall(SYS_read, fd, (void *)main, 8), EFAULT);
+	want("open of a path at an unmapped address",
+	     syscall(SYS_openat, AT_FDCWD, UNMAPPED, O_RDONLY), EFAULT);
+	want("stat into a kernel address",
+	     syscall(SYS_newfstatat, AT_FDCWD, "/etc/motd", KERNEL_VA, 0), EFAULT);
+	want("pipe2 into an unmapped address", syscall(SYS_pipe2, UNMAPPED, 0), EFAULT);
+	want("execve with argv unmapped", syscall(SYS_execve, "/bin/busybox", UNMAPPED, envp),
+	     EFAULT);
+	want("execve of a file that does not exist", execve("/bin/nothing", none, envp), ENOENT);
+	want("execve of a malformed ELF", execve("/bin/badelf", none, envp), ENOEXEC);
+	want("execve of a directory", execve("/etc", none, envp), EACCES);
+	want("unknown system call 999", syscall(999), ENOSYS);
+	want("a number past any table", syscall(0x7fffffff), ENOSYS);
+	want("write to a descriptor never opened", write(42, "x", 1), EBADF);
+	want("open for writing on a read-only file system", open("/etc/motd", O_WRONLY), EROFS);
+	want("arch_prctl with a kernel address", syscall(SYS_arch_prctl, 0x1002, KERNEL_VA), EPERM);
+	printf("badcalls: %s (%s, argc %d)\n", failed ? "FAIL" : "all ok", argv[0], argc);
+	return failed;
+}

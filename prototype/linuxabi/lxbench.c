@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lxbench: one static C program (glibc), run unmodified on Linux and in the
+ * sandbox under the linux kernel proper in the same boot, that times with
+ * the cycle counter what a process asks of its kernel:
+ *
+ *   getppid_rt     a null system call, each call timed
+ *   yield_rt       sched_yield between two processes on one CPU: a round trip
+ *   pipe_rt        a byte through a pipe to a child and back through another
+ *   mmap_256       mmap of 256 pages of anonymous memory
+ *   touch_256      the first write to each of them
+ *   munmap_256     munmap of them
+ *   fork_32m       fork of a process with 32 MiB touched, and its wait
+ *   fork_exec      fork, exec of busybox true, and the wait
+ *
+ * One figure line each (prototype/abi/ev_report.h, through the guest's
+ * report.h), its key prefixed with argv[1]: median and p99 in cycles.  The sizes fit the sandbox's grant of frames, which maps memory
+ * when it is allocated, not at its first touch.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include "report.h"
+
+#define ROUNDS		1000
+#define BIG_ROUNDS	10
+#define PAGE		4096
+#define PAGES		256
+#define FORK_MB		32
+
+static uint64_t samples[ROUNDS];
+static const char *prefix;
+
+static unsigned long long now(void)
+{
+	_mm_lfence();
+	return __rdtsc();
+}
+
+static void report(const char *name, int n)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s.%s", prefix, name);
+	fig_median(key, samples, n);
+}
+
+static void one_cpu(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);	/* the sandbox's fork keeps the vCPU anyway */
+}
+
+static void getppid_rt(void)
+{
+	int i;
+
+	for (i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	for (i = 0; i < ROUNDS; i++) {
+		unsigned long long a = now();
+
+		syscall(SYS_getppid);
+		samples[i] = now() - a;
+	}
+	report("getppid_rt", ROUNDS);
+}
+
+static void yield_rt(void)
+{
+	pid_t child = fork();
+	int i;
+
+	if (!child)
+		for (;;)
+			sched_yield();
+	for (i = 0; i < 100; i++)
+		sched_yield();
+	for (i = 0; i < ROUNDS; i++) {
+		unsigned long long a = now();
+
+		sched_yield();
+		samples[i] = now() - a;
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	report("yield_rt", ROUNDS);
+}
+
+static void pipe_rt(void)
+{
+	int there[2], back[2], i;
+	pid_t child;
+	char c = 'x';
+
+	if (pipe(there) || pipe(back))
+		exit(2);
+	child = fork();
+	if (!child) {
+		close(there[1]);
+		close(back[0]);
+		while (read(there[0], &c, 1) == 1)
+			if (write(back[1], &c, 1) != 1)
+				_exit(3);
+		_exit(0);
+	}
+	close(there[0]);
+	close(back[1]);
+	for (i = -100; i < ROUNDS; i++) {
+		unsigned long long a = now();
+
+		if (write(there[1], &c, 1) != 1 || read(back[0], &c, 1) != 1)
+			exit(4);
+		if (i >= 0)
+			samples[i] = now() - a;
+	}
+	close(there[1]);
+	waitpid(child, NULL, 0);
+	report("pipe_rt", ROUNDS);
+}
+
+static void mmap_touch(void)
+{
+	unsigned long long m[BIG_ROUNDS * 2], tt[BIG_ROUNDS * 2], u[BIG_ROUNDS * 2];
+	int i, j, n = BIG_ROUNDS * 2;
+
+	for (i = 0; i < n; i++) {
+		unsigned long long a = now();
+		char *p = mmap(NULL, PAGES * PAGE, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		m[i] = now() - a;
+		if (p == MAP_FAILED)
+			exit(5);
+		madvise(p, PAGES * PAGE, MADV_NOHUGEPAGE);
+		a = now();
+		for (j = 0; j < PAGES; j++)
+			p[j * PAGE] = 1;
+		tt[i] = now() - a;
+		a = now();
+		munmap(p, PAGES * PAGE);
+		u[i] = now() - a;
+	}
+	memcpy(samples, m, sizeof(m));
+	report("mmap_256", n);
+	memcpy(samples, tt, sizeof(tt));
+	report("touch_256", n);
+	memcpy(samples, u, sizeof(u));
+	report("munmap_256", n);
+}
+
+static void fork_big(void)
+{
+	size_t len = (size_t)FORK_MB << 20, off;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int i;
+
+	if (p == MAP_FAILED)
+		exit(6);
+	madvise(p, len, MADV_NOHUGEPAGE);
+	for (off = 0; off < len; off += PAGE)
+		p[off] = 1;
+	for (i = 0; i < BIG_ROUNDS; i++) {
+		unsigned long long a = now();
+		pid_t child = fork();
+
+		if (!child)
+			_exit(0);
+		waitpid(child, NULL, 0);
+		samples[i] = now() - a;
+	}
+	munmap(p, len);
+	report("fork_32m", BIG_ROUNDS);
+}
+
+static void fork_exec(void)
+{
+	char *argv[] = { "busybox", "true", NULL }, *envp[] = { NULL };
+	int i;
+
+	for (i = 0; i < BIG_ROUNDS; i++) {
+		unsigned long long a = now();
+		pid_t child = fork();
+
+		if (!child) {
+			execve("/bin/busybox", argv, envp);
+			_exit(127);
+		}
+		waitpid(child, NULL, 0);
+		samples[i] = now() - a;
+	}
+	report("fork_exec", BIG_ROUNDS);
+}
+
+int main(int argc, char **argv)
+{
+	prefix = argc > 1 ? argv[1] : "lxbench";
+	one_cpu();
+	getppid_rt();
+	yield_rt();
+	pipe_rt();
+	mmap_touch();
+	fork_big();
+	fork_exec();
+	return 0;
+}
