@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"html"
+	"io"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -335,4 +337,62 @@ func (b *book) claimsEntry(s *strings.Builder) {
 		}
 	}
 	s.WriteString("</ul>\n</section>\n")
+}
+
+// bootsHeld pairs a claim's operands boot by boot, as every does, and says
+// in how many of the boots it holds; n is 0 where the operands cannot be
+// paired (a ratio across suites, or suites of different boot counts).
+func (c *claim) bootsHeld() (held, n int) {
+	xs, _, xok := c.x.boots()
+	ys, _, yok := c.y.boots()
+	if !xok || !yok || xs == nil && ys == nil || xs != nil && ys != nil && len(xs) != len(ys) {
+		return 0, 0
+	}
+	px, py := c.pairs()
+	holds := claimOps[c.op]
+	for i := range px {
+		if holds(px[i], py[i]) {
+			held++
+		}
+	}
+	return held, len(px)
+}
+
+// printMargins lists every claim with the boots it holds in, those that
+// some boot contradicts first: a claim that holds on the printed values
+// but not in every boot may not hold on the next run's logs, and wants a
+// sentence the data bears with room to spare.
+func (b *book) printMargins(w io.Writer) (fragile int) {
+	type row struct {
+		line       string
+		held, n    int
+		contradict bool
+	}
+	var rows []row
+	for _, ch := range b.chapters {
+		for _, u := range ch.claims {
+			c := u.claim
+			held, n := c.bootsHeld()
+			rows = append(rows, row{fmt.Sprintf("%s: %s: %s %s %s", u.at, u.ph,
+				c.x.format(c.x.value()), c.op, c.y.format(c.y.value())), held, n, len(c.bad) > 0})
+		}
+	}
+	weak := func(r row) bool { return r.contradict || r.held < r.n }
+	sort.SliceStable(rows, func(i, j int) bool { return weak(rows[i]) && !weak(rows[j]) })
+	for _, r := range rows {
+		verdict := "holds"
+		if r.contradict {
+			verdict = "CONTRADICTED"
+		}
+		boots := "boots unpaired"
+		if r.n > 0 {
+			boots = fmt.Sprintf("holds in %d of %d boots", r.held, r.n)
+		}
+		if weak(r) {
+			fragile++
+			verdict = "FRAGILE " + verdict
+		}
+		fmt.Fprintf(w, "%s: %s; %s\n", verdict, r.line, boots)
+	}
+	return fragile
 }

@@ -14,6 +14,8 @@
 //	                         last line counts the chapters, figures, listings,
 //	                         diagrams, code names linked and claims
 //	mkbook [flags] figures   print every figure the chapters use, with its provenance
+//	mkbook [flags] margins   print every claim and the boots it holds in, those
+//	                         some boot contradicts (fragile) first
 //	mkbook [flags] index     write INDEX.md, the map of the chapters and the
 //	                         sources (index.go), which check compares
 //
@@ -61,7 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&c.logsOnly, "logs-only", false, "read existing logs only; run no suite")
 	fs.BoolVar(&c.fresh, "fresh", false, "run every suite the book uses, even those with logs")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mkbook [flags] build|check|figures|index")
+		fmt.Fprintln(stderr, "usage: mkbook [flags] build|check|figures|margins|index")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -77,7 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cmd = fs.Arg(0)
 	}
 	switch cmd {
-	case "build", "check", "figures", "index":
+	case "build", "check", "figures", "margins", "index":
 	default:
 		fs.Usage()
 		return 2
@@ -123,6 +125,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "mkbook: %s: ok\n", counts)
 	case "figures":
 		b.printFigures(stdout)
+	case "margins":
+		// Every claim, with the boots it holds in: those a boot
+		// contradicts, first, may fail on the next run's logs.
+		n := b.printMargins(stdout)
+		fmt.Fprintf(stdout, "mkbook: %s; %d of them fragile\n", counts, n)
 	case "build":
 		if err := b.render(intr, stderr); err != nil {
 			fmt.Fprintf(stderr, "mkbook: %v\n", err)

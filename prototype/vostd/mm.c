@@ -136,6 +136,24 @@ void vostd_frame_free(void *frame)
 }
 
 /*
+ * The pool's own state given back to the heap, with the slab's, once no
+ * vCPU runs sandbox code (vostd_boot, the last vCPU out).  The frames are
+ * the grant's, which the endovisor takes back when the sandbox ends.
+ */
+void vostd_mm_release(void)
+{
+	struct vostd_frame_pool *pool = vostd_slots()[VOSTD_SLOT_FRAMES];
+
+	vostd_slab_release();
+	if (!pool)
+		return;
+	if (pool->free)
+		vostd_heap_free(pool->free);
+	vostd_slots()[VOSTD_SLOT_FRAMES] = NULL;
+	vostd_heap_free(pool);
+}
+
+/*
  * An address space and an FPU context are each only an endovisor handle:
  * one object with the handle as its first field, made by the service
  * create(arg) and freed once the service destroy(handle) succeeds.

@@ -270,3 +270,23 @@ unsigned long vostd_slab_frames(void)
 
 	return sl ? READ_ONCE(sl->frames) : 0;
 }
+
+/*
+ * The slab's own state, its set and every set the set replaced, given back
+ * to the heap: only once no vCPU runs sandbox code (vostd_boot, the last
+ * vCPU out).  The slabs' frames go back with the grant.
+ */
+void vostd_slab_release(void)
+{
+	struct vostd_slab *sl = vostd_slots()[VOSTD_SLOT_SLAB];
+	struct vostd_slab_set *set, *old;
+
+	if (!sl)
+		return;
+	for (set = sl->set; set; set = old) {
+		old = set->old;
+		vostd_heap_free(set);
+	}
+	vostd_slots()[VOSTD_SLOT_SLAB] = NULL;
+	vostd_heap_free(sl);
+}

@@ -207,6 +207,7 @@ struct vostd_tests {
 struct vostd_globals {
 	void *slots[VOSTD_NR_SLOTS];
 	struct vostd_tests tests;
+	u32 gone;		/* vCPUs that have left vostd_boot */
 };
 
 static __always_inline struct vostd_globals *vostd_globals(void)
@@ -278,6 +279,9 @@ long vostd_heap_free(void *p);
 void *vostd_slab_alloc(size_t size, bool zero);
 long vostd_slab_free(void *p);
 unsigned long vostd_slab_frames(void);
+/* What the slab and the frame pool hold of the heap, given back: see mm.c. */
+void vostd_slab_release(void);
+void vostd_mm_release(void);
 
 /*
  * task.c: a task's stack and its first frame.  The stack is EV_STACK_SIZE,
