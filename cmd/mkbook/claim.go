@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -367,6 +368,7 @@ func (b *book) printMargins(w io.Writer) (fragile int) {
 		line       string
 		held, n    int
 		contradict bool
+		margin     float64
 	}
 	var rows []row
 	for _, ch := range b.chapters {
@@ -374,11 +376,17 @@ func (b *book) printMargins(w io.Writer) (fragile int) {
 			c := u.claim
 			held, n := c.bootsHeld()
 			rows = append(rows, row{fmt.Sprintf("%s: %s: %s %s %s", u.at, u.ph,
-				c.x.format(c.x.value()), c.op, c.y.format(c.y.value())), held, n, len(c.bad) > 0})
+				c.x.format(c.x.value()), c.op, c.y.format(c.y.value())), held, n, len(c.bad) > 0,
+				c.margin()})
 		}
 	}
 	weak := func(r row) bool { return r.contradict || r.held < r.n }
-	sort.SliceStable(rows, func(i, j int) bool { return weak(rows[i]) && !weak(rows[j]) })
+	sort.SliceStable(rows, func(i, j int) bool {
+		if weak(rows[i]) != weak(rows[j]) {
+			return weak(rows[i])
+		}
+		return rows[i].margin < rows[j].margin
+	})
 	for _, r := range rows {
 		verdict := "holds"
 		if r.contradict {
@@ -392,7 +400,18 @@ func (b *book) printMargins(w io.Writer) (fragile int) {
 			fragile++
 			verdict = "FRAGILE " + verdict
 		}
-		fmt.Fprintf(w, "%s: %s; %s\n", verdict, r.line, boots)
+		fmt.Fprintf(w, "%s: %s; %s, by %.0f%% on the printed values\n", verdict, r.line, boots, 100*r.margin)
 	}
 	return fragile
+}
+
+// margin is how far apart the claim's printed values are, as a fraction
+// of the larger: how much the next run's values may move before the
+// comparison turns.
+func (c *claim) margin() float64 {
+	x, y := c.x.value(), c.y.value()
+	if d := max(math.Abs(x), math.Abs(y)); d > 0 {
+		return math.Abs(x-y) / d
+	}
+	return 0
 }
