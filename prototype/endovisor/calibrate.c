@@ -50,6 +50,8 @@
 #include "endovisor.h"
 #include "ev_report.h"
 
+#include <linux/bit_spinlock.h>	/* after endovisor.h: it needs cpu_relax */
+
 #define EV_CAL_ROUNDS	7
 #define EV_CAL_PAIRS	1000
 #define EV_CAL_SAMPLES	1000
@@ -73,6 +75,29 @@ static u64 ev_kmalloc_round(unsigned int n)
 	for (i = 0; i < n; i++) {
 		p = kmalloc(64, GFP_KERNEL);
 		kfree(p);
+	}
+	t1 = rdtsc_ordered();
+	return t1 - t0;
+}
+
+/*
+ * Cycles of n rounds of the locking a table pair does (heap.c's
+ * ev_heap_add and ev_heap_take each take the table's bit lock once), on a
+ * word of its own: the part of the table pair that is two locked atomic
+ * instructions, which the table's own work cannot lose.
+ */
+static u64 ev_table_lock_round(unsigned int n)
+{
+	unsigned long word = 0;
+	unsigned int i;
+	u64 t0, t1;
+
+	t0 = rdtsc_ordered();
+	for (i = 0; i < n; i++) {
+		bit_spin_lock(0, &word);
+		__bit_spin_unlock(0, &word);
+		bit_spin_lock(0, &word);
+		__bit_spin_unlock(0, &word);
 	}
 	t1 = rdtsc_ordered();
 	return t1 - t0;
@@ -156,7 +181,7 @@ static long ev_cal_heap(struct ev_vcpu *v)
 		"heap.step_allocs", "heap.step_table", "heap.step_all",
 	};
 	u64 kmalloc = U64_MAX, step[EV_HEAP_STEPS], body = U64_MAX, table = U64_MAX;
-	u64 body_rb = U64_MAX, table_rb = U64_MAX;
+	u64 body_rb = U64_MAX, table_rb = U64_MAX, table_lock = U64_MAX;
 	struct ev_heap_cal c;
 	int r, k;
 
@@ -167,6 +192,7 @@ static long ev_cal_heap(struct ev_vcpu *v)
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		kmalloc = min(kmalloc, ev_kmalloc_round(EV_CAL_PAIRS));
+		table_lock = min(table_lock, ev_table_lock_round(EV_CAL_PAIRS));
 		if (ev_heap_cal_round(&v->sb->heap, EV_CAL_PAIRS, &c))
 			return -ENOMEM;
 		for (k = 0; k < EV_HEAP_STEPS; k++)
@@ -181,6 +207,7 @@ static long ev_cal_heap(struct ev_vcpu *v)
 	for (k = 0; k < EV_HEAP_STEPS; k++)
 		ev_cal_report_min(v, steps[k], step[k], EV_CAL_PAIRS);
 	ev_cal_report_min(v, "heap.table_pair", table, EV_CAL_PAIRS);
+	ev_cal_report_min(v, "heap.table_lock_pair", table_lock, EV_CAL_PAIRS);
 	ev_cal_report_min(v, "heap.body_pair_rbtree", body_rb, EV_CAL_PAIRS);
 	ev_cal_report_min(v, "heap.table_pair_rbtree", table_rb, EV_CAL_PAIRS);
 	return 0;
