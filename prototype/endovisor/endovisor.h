@@ -389,7 +389,6 @@ int ev_symbols_init(void);
 void ev_grant_init(struct ev_grant *g);
 void ev_grant_teardown(struct ev_grant *g);
 struct page *ev_grant_page(struct ev_grant *g, unsigned long frame);
-struct page *ev_grant_page_rcu(struct ev_grant *g, unsigned long frame);
 bool ev_grant_owns(struct ev_grant *g, unsigned long start, unsigned long end);
 unsigned long ev_grant_set_bytes(struct ev_grant *g);
 

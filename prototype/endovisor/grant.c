@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 
 #include "endovisor.h"
+#include "grant.h"
 
 /*
  * The grant is a set of page frame numbers, open addressing with linear
@@ -27,31 +28,6 @@
  * the old one hold rcu_read_lock, and it is freed after them.  A slot
  * holds pfn + 1, so that 0 is empty.
  */
-struct ev_pfn_set {
-	struct rcu_head rcu;
-	unsigned int bits;
-	unsigned long slot[];
-};
-
-static unsigned long ev_pfn_hash(unsigned long pfn, unsigned int bits)
-{
-	return hash_long(pfn, bits);
-}
-
-/* Is pfn in set?  rcu_read_lock held. */
-static bool ev_pfn_set_has(const struct ev_pfn_set *set, unsigned long pfn)
-{
-	unsigned long mask = (1UL << set->bits) - 1, i = ev_pfn_hash(pfn, set->bits), s;
-
-	for (;; i = (i + 1) & mask) {
-		s = READ_ONCE(set->slot[i]);
-		if (s == pfn + 1)
-			return true;
-		if (!s)
-			return false;
-	}
-}
-
 /* Put pfn into set, which has room: the grant's lock held. */
 static void ev_pfn_set_add(struct ev_pfn_set *set, unsigned long pfn)
 {
@@ -110,27 +86,6 @@ static int ev_grant_room(struct ev_grant *g, unsigned long n)
 	if (old)
 		call_rcu(&old->rcu, ev_pfn_set_free_rcu);
 	return 0;
-}
-
-/*
- * Is the frame (a direct-map address) granted?  Its page, or NULL.  The
- * caller holds rcu_read_lock (a batch of maps holds it across many).  The
- * frame number is the address's offset in the direct map, whatever the
- * address is: one outside the direct map gives a number no granted frame
- * has (the set holds only pages the page allocator gave), and a granted
- * frame's number can only come from that frame's own address.  So no test
- * of the address itself is needed (virt_addr_valid cost as much as the
- * rest of the lookup).
- */
-struct page *ev_grant_page_rcu(struct ev_grant *g, unsigned long frame)
-{
-	struct ev_pfn_set *set = rcu_dereference(g->set);
-	unsigned long pfn;
-
-	if (!set || frame & ~PAGE_MASK || frame < PAGE_OFFSET)
-		return NULL;
-	pfn = (frame - PAGE_OFFSET) >> PAGE_SHIFT;
-	return ev_pfn_set_has(set, pfn) ? pfn_to_page(pfn) : NULL;
 }
 
 /* The granted page at frame (a direct-map address), or NULL. */

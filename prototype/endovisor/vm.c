@@ -59,6 +59,7 @@
 #include <asm/msr.h>
 
 #include "endovisor.h"
+#include "grant.h"
 
 struct ev_vm {
 	struct ev_sandbox *sb;

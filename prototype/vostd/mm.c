@@ -246,7 +246,7 @@ long vostd_cursor_init(struct vostd_cursor *c, struct vostd_vmspace *vs,
  * read-only is not to be relied on before vostd_cursor_finish (or
  * vostd_cursor_flush) returns, as with OSTD's flusher.
  */
-static long vostd_cursor_send(struct vostd_cursor *c, bool last)
+long vostd_cursor_send(struct vostd_cursor *c, bool last)
 {
 	long ret;
 
@@ -264,27 +264,6 @@ static long vostd_cursor_send(struct vostd_cursor *c, bool last)
 long vostd_cursor_flush(struct vostd_cursor *c)
 {
 	return vostd_cursor_send(c, true);
-}
-
-/* A full batch goes out (deferred) when the next op comes, so the last is always the finish's. */
-static long vostd_cursor_push(struct vostd_cursor *c, u32 op, unsigned long frame,
-			      unsigned int prot)
-{
-	if (c->err)
-		return c->err;
-	if (c->va >= c->end)
-		return c->err = -EINVAL;
-	if (c->n == c->batch && vostd_cursor_send(c, false))
-		return c->err;
-	c->ops[c->n++] = (struct ev_vm_op){ .op = op, .prot = prot, .va = c->va,
-					   .frame = frame };
-	c->va += VOSTD_PAGE_SIZE;
-	return 0;
-}
-
-long vostd_cursor_map(struct vostd_cursor *c, void *frame, unsigned int prot)
-{
-	return vostd_cursor_push(c, EV_VM_OP_MAP, (unsigned long)frame, prot);
 }
 
 long vostd_cursor_protect_next(struct vostd_cursor *c, unsigned long len,

@@ -60,7 +60,33 @@ struct vostd_cursor {
 
 long vostd_cursor_init(struct vostd_cursor *c, struct vostd_vmspace *vs,
 		       unsigned long va, unsigned long end, unsigned int batch);
-long vostd_cursor_map(struct vostd_cursor *c, void *frame, unsigned int prot);
+long vostd_cursor_send(struct vostd_cursor *c, bool last);
+
+/*
+ * A full batch goes out (deferred) when the next op comes, so the last is
+ * always the finish's.  Inline, as the kernels call it once a page: under
+ * emulation a call and its return cost a lookup of the emulator's each.
+ */
+static __always_inline long vostd_cursor_push(struct vostd_cursor *c, u32 op,
+					      unsigned long frame, unsigned int prot)
+{
+	if (c->err)
+		return c->err;
+	if (c->va >= c->end)
+		return c->err = -EINVAL;
+	if (c->n == c->batch && vostd_cursor_send(c, false))
+		return c->err;
+	c->ops[c->n++] = (struct ev_vm_op){ .op = op, .prot = prot, .va = c->va,
+					   .frame = frame };
+	c->va += VOSTD_PAGE_SIZE;
+	return 0;
+}
+
+static __always_inline long vostd_cursor_map(struct vostd_cursor *c, void *frame,
+					     unsigned int prot)
+{
+	return vostd_cursor_push(c, EV_VM_OP_MAP, (unsigned long)frame, prot);
+}
 long vostd_cursor_protect_next(struct vostd_cursor *c, unsigned long len,
 			       unsigned int prot);
 long vostd_cursor_unmap(struct vostd_cursor *c, unsigned long len);
