@@ -60,6 +60,22 @@ func (c *cpio) file(name, src string, mode uint32) {
 	c.entry(name, modeFile|mode, 0, 0, data)
 }
 
+// finish ends the archive, writes it out to f, the file at tmp, and puts
+// it in place at name: the first error of them all, or nil.
+func (c *cpio) finish(f *os.File, tmp, name string) error {
+	c.entry("TRAILER!!!", 0, 0, 0, nil)
+	if c.err == nil {
+		c.err = c.w.Flush()
+	}
+	if err := f.Close(); c.err == nil {
+		c.err = err
+	}
+	if c.err != nil {
+		return c.err
+	}
+	return os.Rename(tmp, name)
+}
+
 // packInitramfs writes .build/initramfs.cpio: busybox, /init and the suites
 // from prototype/guest/, the guest programs in /bin and the modules in
 // /lib/ev.
@@ -93,17 +109,7 @@ func packInitramfs(p *Pipeline, kos, progs []string) error {
 	for _, ko := range kos {
 		c.file("lib/ev/"+filepath.Base(ko), ko, 0o644)
 	}
-	c.entry("TRAILER!!!", 0, 0, 0, nil)
-	if c.err == nil {
-		c.err = c.w.Flush()
-	}
-	if err := f.Close(); c.err == nil {
-		c.err = err
-	}
-	if c.err != nil {
-		return c.err
-	}
-	return os.Rename(tmp, name)
+	return c.finish(f, tmp, name)
 }
 
 // buildLinuxPrograms builds each prototype/linuxabi/NAME.c with the guest
@@ -194,15 +200,8 @@ func packRootfs(p *Pipeline) (string, error) {
 		c.file("bin/"+filepath.Base(pr), pr, 0o755)
 	}
 	c.entry("dev/null", modeChr|0o666, 1, 3, nil)
-	c.entry("TRAILER!!!", 0, 0, 0, nil)
-	if c.err == nil {
-		c.err = c.w.Flush()
+	if err := c.finish(f, out+".tmp", out); err != nil {
+		return "", err
 	}
-	if err := f.Close(); c.err == nil {
-		c.err = err
-	}
-	if c.err != nil {
-		return "", c.err
-	}
-	return out, os.Rename(out+".tmp", out)
+	return out, nil
 }
