@@ -5,7 +5,7 @@
 #   make hello   boot the guest once: the hello sandbox kernel on two vCPUs;
 #                the console lands in prototype/.build/hello.log
 #   make bench   every measurement, BOOTS boots each (default 5): sched-perf,
-#                sched-fair and mem-perf; and scale, SCALE_BOOTS boots
+#                sched-fair, mem-perf and linux-perf; and scale, SCALE_BOOTS boots
 #                (default 3); logs in prototype/.build/SUITE-N.log.  The
 #                defaults, and each suite's bound on a boot, are the suite's
 #                plan in internal/guest/run.go, which mkbook follows too
@@ -17,6 +17,9 @@
 #   make linux-abi
 #                Debian's busybox-static run unmodified by the linux kernel
 #                proper, one boot; prototype/.build/linux-abi.log
+#   make linux-perf
+#                one benchmark binary, unmodified, on Linux and in the
+#                sandbox in the same boot; BOOTS boots
 #   make soak    SOAK rounds (default 20) of one boot of each bench suite,
 #                the process suite, the hostile suite and linux-abi, reporting every
 #                boot that failed and why; summary in prototype/.build/soak.log
@@ -40,7 +43,7 @@ boots = $(if $(1),-boots $(1))
 MKBOOK := $(GO) run ./cmd/mkbook
 
 .PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test linux-abi \
-	hostile scale soak check test fuzz clean
+	linux-perf hostile scale soak check test fuzz clean
 
 all: book
 
@@ -71,13 +74,16 @@ proc-test:
 linux-abi:
 	$(GUEST) run linux-abi
 
+linux-perf:
+	$(GUEST) run $(call boots,$(BOOTS)) linux-perf
+
 hostile:
 	$(GUEST) run hostile
 
 soak:
-	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf proc-test hostile linux-abi
+	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf linux-perf proc-test hostile linux-abi
 
-bench: hello sched-perf sched-fair mem-perf scale
+bench: hello sched-perf sched-fair mem-perf linux-perf scale
 
 # The book reads every suite's logs; a suite with none is run first.
 $(BUILD)/hello.log:
@@ -88,6 +94,8 @@ $(BUILD)/sched-fair-1.log:
 	$(GUEST) run $(call boots,$(BOOTS)) sched-fair
 $(BUILD)/mem-perf-1.log:
 	$(GUEST) run $(call boots,$(BOOTS)) mem-perf
+$(BUILD)/linux-perf-1.log:
+	$(GUEST) run $(call boots,$(BOOTS)) linux-perf
 $(BUILD)/scale-1.log:
 	$(GUEST) run $(call boots,$(SCALE_BOOTS)) scale
 $(BUILD)/proc-test.log:
@@ -98,7 +106,7 @@ $(BUILD)/linux-abi.log:
 	$(GUEST) run linux-abi
 LOGS := $(BUILD)/hello.log $(BUILD)/sched-perf-1.log $(BUILD)/sched-fair-1.log \
 	$(BUILD)/mem-perf-1.log $(BUILD)/scale-1.log $(BUILD)/proc-test.log $(BUILD)/hostile.log \
-	$(BUILD)/linux-abi.log
+	$(BUILD)/linux-abi.log $(BUILD)/linux-perf-1.log
 
 # mkbook runs the suites the book needs that have no logs, with a line per
 # boot and per suite; -fresh runs them all again.

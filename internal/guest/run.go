@@ -27,6 +27,7 @@ var plans = map[string]Plan{
 	"sched-fair": {Boots: 5, Timeout: 10 * time.Minute},
 	"mem-perf":   {Boots: 5, Timeout: 15 * time.Minute},
 	"scale":      {Boots: 3, Timeout: 10 * time.Minute},
+	"linux-perf": {Boots: 5, Timeout: 10 * time.Minute},
 }
 
 // PlanOf is suite's plan.

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lxbench: one static C program (glibc), run unmodified on Linux and in the
- * sandbox under the linux kernel proper in the same boot, that times with
- * the cycle counter what a process asks of its kernel:
+ * lxbench: one static C program (glibc), run unmodified in the same boot on
+ * Linux, in the sandbox under the linux kernel proper, and under User-Mode
+ * Linux, that times with the cycle counter what a process asks of its
+ * kernel:
  *
+ *   user_1m        no system call at all: a pass of reads and writes over
+ *                  1 MiB of the process's own memory, the control row
  *   getppid_rt     a null system call, each call timed
  *   yield_rt       sched_yield between two processes on one CPU: a round trip
  *   pipe_rt        a byte through a pipe to a child and back through another
@@ -12,10 +15,14 @@
  *   munmap_256     munmap of them
  *   fork_32m       fork of a process with 32 MiB touched, and its wait
  *   fork_exec      fork, exec of busybox true, and the wait
+ *   sh_true        busybox sh running true, a builtin: the shell's own start
+ *   sh_loop        busybox sh running a loop of 1000 rounds in itself
+ *   sh_pipe        busybox sh running echo a b c | busybox wc -w
  *
  * One figure line each (prototype/abi/ev_report.h, through the guest's
- * report.h), its key prefixed with argv[1]: median and p99 in cycles.  The sizes fit the sandbox's grant of frames, which maps memory
- * when it is allocated, not at its first touch.
+ * report.h), its key prefixed with argv[1]: median and p99 in cycles.
+ * The sizes fit the sandbox's grant of frames, which maps memory when it
+ * is allocated, not at its first touch.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -61,6 +68,21 @@ static void one_cpu(void)
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	sched_setaffinity(0, sizeof(set), &set);	/* the sandbox's fork keeps the vCPU anyway */
+}
+
+static void user_1m(void)
+{
+	static volatile unsigned char buf[1 << 20];
+	unsigned int i, j;
+
+	for (i = 0; i < BIG_ROUNDS * 2; i++) {
+		unsigned long long a = now();
+
+		for (j = 0; j < sizeof(buf); j += 64)
+			buf[j] = buf[j] + 1;
+		samples[i] = now() - a;
+	}
+	report("user_1m", BIG_ROUNDS * 2);
 }
 
 static void getppid_rt(void)
@@ -204,15 +226,61 @@ static void fork_exec(void)
 	report("fork_exec", BIG_ROUNDS);
 }
 
+/*
+ * sh: busybox sh -c script, run BIG_ROUNDS times from fork to wait, its
+ * output read through a pipe and checked against want: a row times only
+ * a shell that did what it was asked.
+ */
+static void sh(const char *name, const char *script, const char *want)
+{
+	char *argv[] = { "busybox", "sh", "-c", (char *)script, NULL }, *envp[] = { NULL };
+	char out[64];
+	int i, fd[2], status;
+
+	for (i = 0; i < BIG_ROUNDS; i++) {
+		unsigned long long a = now();
+		ssize_t n, got = 0;
+		pid_t child;
+
+		if (pipe(fd))
+			exit(7);
+		child = fork();
+		if (!child) {
+			dup2(fd[1], 1);
+			close(fd[0]);
+			close(fd[1]);
+			execve("/bin/busybox", argv, envp);
+			_exit(127);
+		}
+		close(fd[1]);
+		while ((n = read(fd[0], out + got, sizeof(out) - 1 - got)) > 0)
+			got += n;
+		close(fd[0]);
+		waitpid(child, &status, 0);
+		samples[i] = now() - a;
+		out[got] = 0;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) || strcmp(out, want)) {
+			printf("lxbench: %s: exit status %#x, output \"%s\", want \"%s\"\n",
+			       name, status, out, want);
+			exit(8);
+		}
+	}
+	report(name, BIG_ROUNDS);
+}
+
 int main(int argc, char **argv)
 {
 	prefix = argc > 1 ? argv[1] : "lxbench";
 	one_cpu();
+	user_1m();
 	getppid_rt();
 	yield_rt();
 	pipe_rt();
 	mmap_touch();
 	fork_big();
 	fork_exec();
+	sh("sh_true", "true", "");
+	sh("sh_loop", "i=0; while [ $i -lt 1000 ]; do i=$((i+1)); done; echo $i", "1000\n");
+	sh("sh_pipe", "echo a b c | busybox wc -w", "3\n");
 	return 0;
 }

@@ -350,6 +350,21 @@ static void pipe_unlock(struct lx_pipe *pp)
 	kl_guard_end();
 }
 
+/*
+ * Wake every task queued on *q, under the pipe's lock: each looks again at
+ * the pipe when it runs.  The guard holds their switches until the unlock.
+ */
+static void pipe_wake_all(struct lx_waiter **q)
+{
+	struct lx_waiter *w;
+
+	for (w = *q; w; w = w->next) {
+		w->queued = false;
+		kl_wake(w->tid);
+	}
+	*q = NULL;
+}
+
 void file_put(struct lx_file *f)
 {
 	struct lx_pipe *pp = f->pipe;
@@ -357,7 +372,6 @@ void file_put(struct lx_file *f)
 	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	if (pp) {
-		kl_tid_t wake;
 		bool gone;
 
 		pipe_lock(pp);
@@ -365,12 +379,10 @@ void file_put(struct lx_file *f)
 			pp->readers--;
 		else
 			pp->writers--;
-		/* The other end sees the end of the pipe now. */
-		wake = f->kind == LX_PIPE_R ? pp->writer_waits : pp->reader_waits;
+		/* Every task blocked on the other end sees the end of the pipe now. */
+		pipe_wake_all(f->kind == LX_PIPE_R ? &pp->writing : &pp->reading);
 		gone = !pp->readers && !pp->writers;
 		pipe_unlock(pp);
-		if (wake)
-			kl_wake(wake);
 		if (gone)
 			vostd_free(pp);
 	}
@@ -513,40 +525,46 @@ static void console_write(struct proc *p, const char *b, unsigned long n)
 
 #define CHUNK	256
 
-/* Wait for the other end, or for a kill (lx_kill wakes the thread named here). */
-static void pipe_block(struct proc *p)
+/*
+ * Wait on queue q of pp, whose lock the caller holds, for the other end or
+ * for a kill (lx_kill wakes the thread named here); return with the lock
+ * held again and off the queue.
+ */
+static void pipe_block(struct proc *p, struct lx_pipe *pp, struct lx_waiter **q)
 {
-	WRITE_ONCE(lxp(p)->blocked, kl_self());
+	struct lx_waiter w = { .tid = kl_self(), .next = *q, .queued = true }, **pw;
+
+	*q = &w;
+	pipe_unlock(pp);
+	WRITE_ONCE(lxp(p)->blocked, w.tid);
 	if (!READ_ONCE(p->killed))
 		kl_block();
 	WRITE_ONCE(lxp(p)->blocked, 0);
+	pipe_lock(pp);
+	for (pw = q; w.queued && *pw; pw = &(*pw)->next) {
+		if (*pw == &w) {
+			*pw = w.next;
+			break;
+		}
+	}
 }
 
 static long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len)
 {
 	char chunk[CHUNK];
 	unsigned int n, i;
-	kl_tid_t wake;
 
-	for (;;) {
-		pipe_lock(pp);
-		if (pp->len || !pp->writers || READ_ONCE(p->killed))
-			break;
-		pp->reader_waits = kl_self();
-		pipe_unlock(pp);
-		pipe_block(p);
-	}
+	pipe_lock(pp);
+	while (!pp->len && pp->writers && !READ_ONCE(p->killed))
+		pipe_block(p, pp, &pp->reading);
 	n = min_t(unsigned long, min_t(unsigned long, len, pp->len), CHUNK);
 	for (i = 0; i < n; i++)
 		chunk[i] = pp->buf[(pp->head + i) % sizeof(pp->buf)];
 	pp->head = (pp->head + n) % sizeof(pp->buf);
 	pp->len -= n;
-	pp->reader_waits = 0;
-	wake = pp->writer_waits;
-	pp->writer_waits = 0;
+	if (n)
+		pipe_wake_all(&pp->writing);
 	pipe_unlock(pp);
-	if (wake)
-		kl_wake(wake);
 	if (n && mem_user_copy(p, buf, chunk, n, MEM_WRITE))
 		return -EFAULT;
 	return n;
@@ -559,19 +577,13 @@ static long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, un
 
 	while (done < len) {
 		unsigned int n = min_t(unsigned long, len - done, CHUNK), i, room;
-		kl_tid_t wake;
 
 		if (mem_user_copy(p, buf + done, chunk, n, MEM_READ))
 			return done ?: -EFAULT;
-		for (;;) {
-			pipe_lock(pp);
-			room = sizeof(pp->buf) - pp->len;
-			if (!pp->readers || room || READ_ONCE(p->killed))
-				break;
-			pp->writer_waits = kl_self();
-			pipe_unlock(pp);
-			pipe_block(p);
-		}
+		pipe_lock(pp);
+		while (pp->readers && pp->len == sizeof(pp->buf) && !READ_ONCE(p->killed))
+			pipe_block(p, pp, &pp->writing);
+		room = sizeof(pp->buf) - pp->len;
 		if (!pp->readers || READ_ONCE(p->killed)) {
 			pipe_unlock(pp);
 			return done ?: -EPIPE;
@@ -580,11 +592,8 @@ static long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, un
 		for (i = 0; i < n; i++)
 			pp->buf[(pp->head + pp->len + i) % sizeof(pp->buf)] = chunk[i];
 		pp->len += n;
-		wake = pp->reader_waits;
-		pp->reader_waits = 0;
+		pipe_wake_all(&pp->reading);
 		pipe_unlock(pp);
-		if (wake)
-			kl_wake(wake);
 		done += n;
 	}
 	return done;

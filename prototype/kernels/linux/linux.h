@@ -37,12 +37,23 @@ struct lx_node {
 	unsigned long ino;
 };
 
+/*
+ * A task blocked on a pipe: a node on its own stack, linked into the
+ * pipe's queue for its end while it waits.  A wake takes every node off the
+ * queue; a task woken otherwise (a kill) takes its own off.
+ */
+struct lx_waiter {
+	kl_tid_t tid;
+	struct lx_waiter *next;
+	bool queued;
+};
+
 struct lx_pipe {
 	vostd_spinlock_t lock;
 	char buf[4096];
 	unsigned int head, len;
 	u32 readers, writers;
-	kl_tid_t reader_waits, writer_waits;
+	struct lx_waiter *reading, *writing;	/* blocked on it, each end */
 };
 
 enum lx_file_kind { LX_CONSOLE, LX_NULL, LX_NODE, LX_PIPE_R, LX_PIPE_W };

@@ -369,6 +369,8 @@ static long page_unshare(struct proc *p, struct tpage *pg)
  * A page fault in the tenant region.  0: resolved, run the tenant again;
  * otherwise the tenant made an access it may not, and is to be killed.
  * A fault on a page another thread has just resolved is no fault at all.
+ * Only such faults count as repeats: a page made the writer's own has
+ * changed, and the same page faults again, rightly, after every fork.
  */
 long mem_fault(struct thread *t, unsigned long addr, bool write)
 {
@@ -392,6 +394,8 @@ long mem_fault(struct thread *t, unsigned long addr, bool write)
 		err = -EACCES;
 	} else if (write && pg->cow) {
 		err = page_unshare(p, pg);
+		if (!err)
+			t->fault_repeats = 0;
 	}
 	proc_unlock(p);
 	return err;
