@@ -25,11 +25,14 @@ long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared)
 		return ret;
 	ret = fn ? fn() : 0;
 	/*
-	 * The last vCPU out gives back what vOSTD's memory layer holds of the
-	 * heap, so that a kernel that frees all it allocated leaves no block.
+	 * The last vCPU out gives back the kernel's slot and what vOSTD's
+	 * memory layer holds of the heap, so that a kernel that frees all it
+	 * allocated leaves no block.
 	 */
-	if (__atomic_add_fetch(&vostd_globals()->gone, 1, __ATOMIC_ACQ_REL) == vostd_nr_cpus())
+	if (__atomic_add_fetch(&vostd_globals()->gone, 1, __ATOMIC_ACQ_REL) == vostd_nr_cpus()) {
+		vostd_kernel_global_release();
 		vostd_mm_release();
+	}
 	/* A failed test case fails the run, whatever the kernel returned. */
 	if (!ret && vostd_tests_failed())
 		ret = -EIO;

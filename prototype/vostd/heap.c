@@ -55,3 +55,18 @@ void *vostd_global(enum vostd_slot slot, size_t size)
 	}
 	return p;
 }
+
+/*
+ * Give back the kernel's slot, once no vCPU runs sandbox code: the last
+ * vCPU out of vostd_boot.  The other slots are their owners' to give back
+ * (the kernelet's at its stop, the memory layer's in vostd_mm_release).
+ */
+void vostd_kernel_global_release(void)
+{
+	void *p = vostd_slots()[VOSTD_SLOT_KERNEL];
+
+	if (p) {
+		vostd_slots()[VOSTD_SLOT_KERNEL] = NULL;
+		vostd_heap_free(p);
+	}
+}
