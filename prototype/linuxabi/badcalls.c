@@ -11,8 +11,10 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define UNMAPPED	((void *)0x1000)
@@ -25,6 +27,30 @@ static void want(const char *what, long got, int err)
 	int ok = got == -1 && errno == err;
 
 	printf("badcalls: %s: %s (%s)\n", what, ok ? "ok" : "FAIL", strerror(errno));
+	failed |= !ok;
+}
+
+/*
+ * The program's code is its file's frames, which every process running it
+ * shares: a child that makes its code writable and writes to it changes
+ * its own copy, not its parent's, nor the file's.
+ */
+static void code_stays_own(void)
+{
+	unsigned char *page = (unsigned char *)((unsigned long)code_stays_own & ~4095UL);
+	unsigned char before = page[0];
+	int status = -1, ok;
+	pid_t child = fork();
+
+	if (!child) {
+		if (mprotect(page, 4096, PROT_READ | PROT_WRITE | PROT_EXEC))
+			_exit(2);
+		page[0] = before ^ 0xff;
+		_exit(page[0] == (unsigned char)(before ^ 0xff) ? 0 : 3);
+	}
+	waitpid(child, &status, 0);
+	ok = child > 0 && WIFEXITED(status) && !WEXITSTATUS(status) && page[0] == before;
+	printf("badcalls: a child's write to its own code: %s\n", ok ? "ok" : "FAIL");
 	failed |= !ok;
 }
 
@@ -55,6 +81,7 @@ int main(int argc, char **argv, char **envp)
 	want("write to a descriptor never opened", write(42, "x", 1), EBADF);
 	want("open for writing on a read-only file system", open("/etc/motd", O_WRONLY), EROFS);
 	want("arch_prctl with a kernel address", syscall(SYS_arch_prctl, 0x1002, KERNEL_VA), EPERM);
+	code_stays_own();
 	printf("badcalls: %s (%s, argc %d)\n", failed ? "FAIL" : "all ok", argv[0], argc);
 	return failed;
 }

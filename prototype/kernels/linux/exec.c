@@ -57,6 +57,37 @@ struct image {
 	unsigned long entry, phdr, phnum, brk;
 };
 
+/*
+ * One PT_LOAD segment, [start, end) once placed: the pages the file fills
+ * whole are the file's own frames, shared copy-on-write (fs_pages); the
+ * rest, the page where the file's part ends and the zeroed tail (.bss),
+ * fresh frames with the file's bytes copied in.  A segment that shares a
+ * page with another, or a file with no frames to spare, is all copied.
+ */
+static long map_segment(struct proc *np, const struct lx_node *nd, const Elf64_Phdr *ph,
+			unsigned long bias, unsigned long start, unsigned long end, u8 prot)
+{
+	unsigned long file_end = ph->p_vaddr + bias + ph->p_filesz;
+	unsigned long shared = max(start, file_end & ~PAGE_MASK_LOW), from;
+	struct frame **pages = shared > start ? fs_pages(nd) : NULL;
+	long err = -EEXIST;
+
+	if (pages)
+		err = mem_map_frames(np, start, pages + (ph->p_offset & ~PAGE_MASK_LOW) / PAGE,
+				     (shared - start) / PAGE, prot);
+	if (err && err != -EEXIST)
+		return err;
+	if (err)
+		shared = start;		/* nothing shared: copy the whole segment */
+	from = max(shared, ph->p_vaddr + bias);
+	err = mem_map_anon(np, shared, end - shared, prot);
+	if (!err && file_end > from)
+		err = mem_user_copy(np, from,
+				    (void *)(nd->data + ph->p_offset + (from - ph->p_vaddr - bias)),
+				    file_end - from, MEM_POKE);
+	return err;
+}
+
 /* Load the ELF file nd into np's empty space. */
 static long load_elf(struct proc *np, const struct lx_node *nd, struct image *im)
 {
@@ -113,9 +144,7 @@ static long load_elf(struct proc *np, const struct lx_node *nd, struct image *im
 			prot |= EV_PROT_EXEC;
 		start = (ph->p_vaddr + bias) & ~PAGE_MASK_LOW;
 		end = (ph->p_vaddr + bias + ph->p_memsz + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
-		err = mem_map_anon(np, start, end - start, prot) ?:
-		      mem_user_copy(np, ph->p_vaddr + bias, (void *)(data + ph->p_offset),
-				    ph->p_filesz, MEM_POKE);
+		err = map_segment(np, nd, ph, bias, start, end, prot);
 		if (err)
 			return err;
 	}

@@ -139,11 +139,61 @@ long fs_init(void)
 }
 
 /* The sandbox is ending: the nodes go (the image is the module's). */
+static void pages_free(struct frame **pages, unsigned long n)
+{
+	while (n--)
+		frame_put(pages[n]);
+	vostd_free(pages);
+}
+
+/*
+ * The frames holding nd's contents, a page each, the last zero past the
+ * file's end: made at the first exec of the file and kept until the
+ * sandbox ends, so that every exec maps them copy-on-write, as Linux maps
+ * a file from its page cache, instead of copying the file.  NULL if there
+ * is no memory for them; the caller copies then.
+ */
+struct frame **fs_pages(const struct lx_node *nd)
+{
+	struct lx_globals *g = lx();
+	struct lx_node *n = &g->nodes[nd - g->nodes];
+	unsigned long i, count = (nd->size + PAGE_MASK_LOW) / PAGE;
+	struct frame **pages;
+
+	if (READ_ONCE(n->pages) || !count)
+		return READ_ONCE(n->pages);
+	pages = vostd_alloc(count * sizeof(*pages), false);
+	if (!pages)
+		return NULL;
+	for (i = 0; i < count; i++) {
+		pages[i] = frame_new();
+		if (!pages[i]) {
+			pages_free(pages, i);
+			return NULL;
+		}
+		vostd_memcpy(pages[i]->mem, nd->data + i * PAGE, min(PAGE, nd->size - i * PAGE));
+	}
+	/* Another task may have made them meanwhile: the first to get here wins. */
+	procs_lock();
+	if (!n->pages) {
+		WRITE_ONCE(n->pages, pages);
+		pages = NULL;
+	}
+	procs_unlock();
+	if (pages)
+		pages_free(pages, count);
+	return n->pages;
+}
+
 void fs_exit(void)
 {
 	struct lx_globals *g = lx();
 	unsigned int i;
 
+	for (i = 0; i < g->nnodes; i++)
+		if (g->nodes[i].pages)
+			pages_free(g->nodes[i].pages,
+				   (g->nodes[i].size + PAGE_MASK_LOW) / PAGE);
 	for (i = 1; i < g->nnodes; i++)		/* the root's path is a literal */
 		vostd_free((void *)g->nodes[i].path);
 	vostd_free(g->nodes);

@@ -35,6 +35,7 @@ struct lx_node {
 	const char *data;
 	unsigned long size;
 	unsigned long ino;
+	struct frame **pages;		/* its contents in frames, once an exec asks (fs_pages) */
 };
 
 /*
@@ -114,6 +115,7 @@ static inline struct lx_proc *lxp(struct proc *p)
 long fs_init(void);
 void fs_exit(void);
 const struct lx_node *fs_lookup(struct proc *p, const char *path);
+struct frame **fs_pages(const struct lx_node *nd);
 long fs_path(struct proc *p, unsigned long upath, char *path);	/* copy in and resolve */
 struct lx_file *file_new(enum lx_file_kind kind);
 void file_get(struct lx_file *f);

@@ -21,7 +21,7 @@ bool mem_in_region(unsigned long va, unsigned long len)
 	       va - EV_TENANT_BASE <= EV_TENANT_SIZE - len;
 }
 
-static struct frame *frame_new(void)
+struct frame *frame_new(void)
 {
 	struct frame *f = vostd_alloc(sizeof(*f), false);
 
@@ -36,7 +36,7 @@ static struct frame *frame_new(void)
 	return f;
 }
 
-static void frame_put(struct frame *f)
+void frame_put(struct frame *f)
 {
 	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL))
 		return;
@@ -108,6 +108,23 @@ static void page_remove(struct proc *p, struct tpage *pg)
 }
 
 /*
+ * Undo a cursor's run that failed: the n pages recorded from va go, and
+ * whatever the cursor mapped of them too.
+ */
+static void pages_undo(struct proc *p, unsigned long va, unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		struct tpage *pg = page_find(p, va + i * PAGE);
+
+		vostd_vm_unmap(p->vs, pg->va, 1);
+		frame_put(pg->f);
+		page_remove(p, pg);
+	}
+}
+
+/*
  * Give [va, va + len) fresh zeroed frames, mapped prot, under one cursor.
  * On failure nothing stays mapped or recorded.
  */
@@ -135,18 +152,8 @@ static long map_fresh(struct proc *p, unsigned long va, unsigned long len, u8 pr
 		page_insert(p, va + i * PAGE, f, prot, false);
 	}
 	err = vostd_cursor_finish(&c) ?: err;
-	if (err) {
-		/* Undo the pages recorded: whatever the cursor mapped of them goes too. */
-		unsigned long done = i;
-
-		for (i = 0; i < done; i++) {
-			struct tpage *pg = page_find(p, va + i * PAGE);
-
-			vostd_vm_unmap(p->vs, pg->va, 1);
-			frame_put(pg->f);
-			page_remove(p, pg);
-		}
-	}
+	if (err)
+		pages_undo(p, va, i);
 	return err;
 }
 
@@ -281,8 +288,9 @@ long mem_munmap(struct proc *p, unsigned long va, unsigned long len)
 
 /*
  * fork's memory: the child gets every page of the parent, on the same
- * frames.  A writable page becomes copy-on-write in both: the parent's
- * entry is protected read-only, the child's mapped read-only, and the
+ * frames.  Every page becomes copy-on-write in both, so that no later
+ * mprotect lets one write into the other's: a writable page's entry in
+ * the parent is protected read-only, the child's mapped read-only, and the
  * first write in either makes its own copy (mem_fault).  The parent's
  * lock is held throughout, so none of its threads resolves a fault on a
  * page half-way through.
@@ -304,18 +312,17 @@ long mem_fork(struct proc *parent, struct proc *child)
 			  CURSOR_BATCH);
 	for (i = 0; i < parent->npages; i++) {
 		struct tpage *pg = &parent->pages[i];
-		bool cow = pg->prot & EV_PROT_WRITE;
 		u8 now = pg->prot & ~EV_PROT_WRITE;
 
-		if (cow && !pg->cow) {
+		if ((pg->prot & EV_PROT_WRITE) && !pg->cow) {
 			vostd_cursor_jump(&pc, pg->va);
 			vostd_cursor_protect_next(&pc, PAGE, now);
 		}
-		pg->cow = cow;
+		pg->cow = true;
 		vostd_cursor_jump(&cc, pg->va);
 		vostd_cursor_map(&cc, pg->f->mem, now);
 		__atomic_add_fetch(&pg->f->refs, 1, __ATOMIC_RELAXED);
-		page_insert(child, pg->va, pg->f, pg->prot, cow);
+		page_insert(child, pg->va, pg->f, pg->prot, true);
 	}
 	err = vostd_cursor_finish(&pc);
 	err = vostd_cursor_finish(&cc) ?: err;
@@ -505,6 +512,45 @@ long mem_map_anon(struct proc *p, unsigned long va, unsigned long len, u8 prot)
 		err = map_fresh(p, va, run - va, prot);
 		va = run;
 	}
+	proc_unlock(p);
+	return err;
+}
+
+/*
+ * Map frames[0..n) at va, copy-on-write, as fork shares a page: each
+ * entry read-only whatever prot says, each frame one reference more, the
+ * first write a private copy.  The caller keeps its own references.
+ * -EEXIST if a page of the range is there already, and then nothing is
+ * mapped.
+ */
+long mem_map_frames(struct proc *p, unsigned long va, struct frame **frames,
+		    unsigned long n, u8 prot)
+{
+	struct vostd_cursor c;
+	unsigned long i;
+	long err;
+
+	if (va & PAGE_MASK_LOW || n > EV_TENANT_SIZE / PAGE || !mem_in_region(va, n * PAGE))
+		return -EINVAL;
+	proc_lock(p);
+	for (i = 0; i < n; i++) {
+		if (page_find(p, va + i * PAGE)) {
+			proc_unlock(p);
+			return -EEXIST;
+		}
+	}
+	err = pages_reserve(p, n);
+	if (err)
+		goto out;
+	vostd_cursor_init(&c, p->vs, va, va + n * PAGE, CURSOR_BATCH);
+	for (i = 0; i < n && !vostd_cursor_map(&c, frames[i]->mem, prot & ~EV_PROT_WRITE); i++) {
+		__atomic_add_fetch(&frames[i]->refs, 1, __ATOMIC_RELAXED);
+		page_insert(p, va + i * PAGE, frames[i], prot, true);
+	}
+	err = vostd_cursor_finish(&c);
+	if (err)
+		pages_undo(p, va, i);
+out:
 	proc_unlock(p);
 	return err;
 }

@@ -172,6 +172,10 @@ void mem_release(struct proc *p);
 #define MEM_POKE	2	/* into the process whatever the protection: the loader's */
 long mem_user_copy(struct proc *p, unsigned long va, void *buf, unsigned long len, int how);
 long mem_map_anon(struct proc *p, unsigned long va, unsigned long len, u8 prot);
+long mem_map_frames(struct proc *p, unsigned long va, struct frame **frames,
+		    unsigned long n, u8 prot);
+struct frame *frame_new(void);
+void frame_put(struct frame *f);
 long mem_unmap_range(struct proc *p, unsigned long va, unsigned long len);
 long mem_protect_range(struct proc *p, unsigned long va, unsigned long len, u8 prot);
 bool mem_in_region(unsigned long va, unsigned long len);
