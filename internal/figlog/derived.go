@@ -17,7 +17,8 @@ type Derived struct {
 }
 
 // Ratio is a over b, per boot where they are of one suite.  A ratio means
-// something only between two positive values in one unit.
+// something only between values in one unit, the divisor positive and
+// the dividend zero or more.
 func Ratio(a, b *Aggregate) (*Derived, error) {
 	return derive("ratio", a, b, func(x, y float64) float64 { return x / y })
 }
@@ -33,17 +34,18 @@ func derive(op string, a, b *Aggregate, f func(x, y float64) float64) (*Derived,
 	}
 	d := &Derived{Op: op, A: a, B: b}
 	if op == "ratio" {
-		// Every boot's value positive makes the aggregate positive too.
-		for _, g := range []*Aggregate{a, b} {
+		// A positive divisor and a dividend of zero or more in every boot:
+		// none of something (a time spent masked, say) is a ratio of 0.
+		for gi, g := range []*Aggregate{a, b} {
 			for i, v := range g.Values {
-				if v > 0 {
+				if v > 0 || (gi == 0 && v == 0) {
 					continue
 				}
 				where := ""
 				if len(g.Values) > 1 {
 					where = fmt.Sprintf(" in %s:%d", g.Boots[i].File, g.Boots[i].Line)
 				}
-				return nil, fmt.Errorf("%s is %s %s%s: a ratio needs two positive figures",
+				return nil, fmt.Errorf("%s is %s %s%s: a ratio needs a positive divisor and a dividend of zero or more",
 					g.Key, g.Boots[i].Fields["value"], g.Unit, where)
 			}
 		}
