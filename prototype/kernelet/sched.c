@@ -593,8 +593,7 @@ long kl_run(void)
 	/* The last vCPU out frees the state; nobody touches it after. */
 	if (__atomic_add_fetch(&k->gone, 1, __ATOMIC_ACQ_REL) == vostd_nr_cpus()) {
 		vostd_inject_scheduler(NULL);
-		__atomic_store_n(&vostd_slots()[VOSTD_SLOT_SCHED_STATE], NULL, __ATOMIC_RELEASE);
-		vostd_free(k);
+		vostd_global_release(VOSTD_SLOT_SCHED_STATE);
 	}
 	return 0;
 }

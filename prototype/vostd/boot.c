@@ -30,7 +30,7 @@ long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared)
 	 * allocated leaves no block.
 	 */
 	if (__atomic_add_fetch(&vostd_globals()->gone, 1, __ATOMIC_ACQ_REL) == vostd_nr_cpus()) {
-		vostd_kernel_global_release();
+		vostd_global_release(VOSTD_SLOT_KERNEL);
 		vostd_mm_release();
 	}
 	/* A failed test case fails the run, whatever the kernel returned. */

@@ -57,16 +57,17 @@ void *vostd_global(enum vostd_slot slot, size_t size)
 }
 
 /*
- * Give back the kernel's slot, once no vCPU runs sandbox code: the last
- * vCPU out of vostd_boot.  The other slots are their owners' to give back
- * (the kernelet's at its stop, the memory layer's in vostd_mm_release).
+ * Give back the slot's object, once nothing will use it again: each
+ * slot's owner calls it as the last vCPU leaves (the kernelet at its stop,
+ * the memory layer in vostd_mm_release, vostd_boot for the kernel's),
+ * after freeing what the object points to.
  */
-void vostd_kernel_global_release(void)
+void vostd_global_release(enum vostd_slot slot)
 {
-	void *p = vostd_slots()[VOSTD_SLOT_KERNEL];
+	void *p = vostd_slots()[slot];
 
 	if (p) {
-		vostd_slots()[VOSTD_SLOT_KERNEL] = NULL;
+		__atomic_store_n(&vostd_slots()[slot], NULL, __ATOMIC_RELEASE);
 		vostd_heap_free(p);
 	}
 }

@@ -149,8 +149,7 @@ void vostd_mm_release(void)
 		return;
 	if (pool->free)
 		vostd_heap_free(pool->free);
-	vostd_slots()[VOSTD_SLOT_FRAMES] = NULL;
-	vostd_heap_free(pool);
+	vostd_global_release(VOSTD_SLOT_FRAMES);
 }
 
 /*

@@ -287,6 +287,5 @@ void vostd_slab_release(void)
 		old = set->old;
 		vostd_heap_free(set);
 	}
-	vostd_slots()[VOSTD_SLOT_SLAB] = NULL;
-	vostd_heap_free(sl);
+	vostd_global_release(VOSTD_SLOT_SLAB);
 }

@@ -222,7 +222,7 @@ static __always_inline void **vostd_slots(void)
 
 /* The slot's object: size zeroed bytes from the heap on first use. */
 void *vostd_global(enum vostd_slot slot, size_t size);
-void vostd_kernel_global_release(void);
+void vostd_global_release(enum vostd_slot slot);
 
 /*
  * The scheduler is not vOSTD's: a kernel injects one, as with OSTD's

@@ -139,6 +139,12 @@ long fs_init(void)
 }
 
 /* The sandbox is ending: the nodes go (the image is the module's). */
+/* How many frames hold nd's contents: its size in pages, rounded up. */
+static unsigned long node_pages(const struct lx_node *nd)
+{
+	return (nd->size + PAGE_MASK_LOW) / PAGE;
+}
+
 static void pages_free(struct frame **pages, unsigned long n)
 {
 	while (n--)
@@ -157,7 +163,7 @@ struct frame **fs_pages(const struct lx_node *nd)
 {
 	struct lx_globals *g = lx();
 	struct lx_node *n = &g->nodes[nd - g->nodes];
-	unsigned long i, count = (nd->size + PAGE_MASK_LOW) / PAGE;
+	unsigned long i, count = node_pages(nd);
 	struct frame **pages;
 
 	if (READ_ONCE(n->pages) || !count)
@@ -192,8 +198,7 @@ void fs_exit(void)
 
 	for (i = 0; i < g->nnodes; i++)
 		if (g->nodes[i].pages)
-			pages_free(g->nodes[i].pages,
-				   (g->nodes[i].size + PAGE_MASK_LOW) / PAGE);
+			pages_free(g->nodes[i].pages, node_pages(&g->nodes[i]));
 	for (i = 1; i < g->nnodes; i++)		/* the root's path is a literal */
 		vostd_free((void *)g->nodes[i].path);
 	vostd_free(g->nodes);
