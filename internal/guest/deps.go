@@ -96,29 +96,6 @@ func packageFile(pkg, suffix string) (string, error) {
 	return path, nil
 }
 
-// A guestFile is a file of this machine's, checked against its Debian
-// package, and where the guest's initramfs puts it.
-type guestFile struct{ guest, host string }
-
-// umlFiles are User-Mode Linux, the peer linux-perf times the benchmark
-// binary under, as Debian's user-mode-linux ships it, and the C library it
-// is linked against, where its program headers look for them.
-func umlFiles() ([]guestFile, error) {
-	var files []guestFile
-	for _, f := range []struct{ pkg, path, guest string }{
-		{"user-mode-linux", "/usr/bin/linux.uml", "bin/linux.uml"},
-		{"libc6", "/x86_64-linux-gnu/ld-linux-x86-64.so.2", "lib64/ld-linux-x86-64.so.2"},
-		{"libc6", "/x86_64-linux-gnu/libc.so.6", "lib/x86_64-linux-gnu/libc.so.6"},
-	} {
-		path, err := packageFile(f.pkg, f.path)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, guestFile{f.guest, path})
-	}
-	return files, nil
-}
-
 var deps = []dep{
 	{"qemu-system-x86", onPath("qemu-system-x86_64")},
 	{"busybox-static", staticBusybox},

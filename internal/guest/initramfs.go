@@ -78,13 +78,18 @@ func (c *cpio) finish(f *os.File, tmp, name string) error {
 
 // packInitramfs writes .build/initramfs.cpio: busybox, /init and the suites
 // from prototype/guest/, the guest programs in /bin, the modules in
-// /lib/ev, and the peer linux-perf measures beside the sandbox.
+// /lib/ev, and the peers linux-perf measures beside the sandbox (gVisor's
+// runsc compressed, in /lib/peers).
 func packInitramfs(p *Pipeline, kos, progs []string) error {
 	bb, err := busyboxPath()
 	if err != nil {
 		return err
 	}
 	peer, err := umlFiles()
+	if err != nil {
+		return err
+	}
+	runsc, err := buildRunsc(p)
 	if err != nil {
 		return err
 	}
@@ -97,7 +102,7 @@ func packInitramfs(p *Pipeline, kos, progs []string) error {
 	defer os.Remove(tmp)
 	c := &cpio{w: bufio.NewWriter(f)}
 	for _, d := range []string{"bin", "dev", "proc", "sys", "tmp", "lib", "lib/ev", "suites",
-		"lib64", "lib/x86_64-linux-gnu"} {
+		"lib64", "lib/x86_64-linux-gnu", "lib/peers"} {
 		c.entry(d, modeDir|0o755, 0, 0, nil)
 	}
 	c.entry("dev/console", modeChr|0o600, 5, 1, nil)
@@ -106,6 +111,7 @@ func packInitramfs(p *Pipeline, kos, progs []string) error {
 	for _, pf := range peer {
 		c.file(pf.guest, pf.host, 0o755)
 	}
+	c.file("lib/peers/runsc.gz", runsc, 0o644)
 	suites, _ := filepath.Glob(filepath.Join(p.proto, "guest", "suites", "*.sh"))
 	sort.Strings(suites)
 	for _, s := range suites {

@@ -1,12 +1,13 @@
 # linux-perf: one static benchmark binary of the repo's
 # (prototype/linuxabi/lxbench.c, glibc), unmodified, timed in the same boot
 # on Linux from the guest's shell, in a sandbox of one vCPU under the
-# linux kernel proper, and under User-Mode Linux, a peer: a null call, a
-# yield and a pipe round trip, mmap, first touch and munmap, fork, fork
-# and exec, and Debian's busybox sh running a loop and a pipeline.  Its
-# figures are linux.bench.native.*, linux.bench.sandbox.* and
-# peer.uml.*, one of each per row, so the book reads each row as ratios
-# within a boot.
+# linux kernel proper, and under two peers, User-Mode Linux and gVisor
+# (on its systrap and its ptrace platform): a null call, a yield and a
+# pipe round trip, mmap, first touch and munmap, fork, fork and exec, and
+# Debian's busybox sh running a loop and a pipeline.  Its figures are
+# linux.bench.native.*, linux.bench.sandbox.*, peer.uml.*,
+# peer.gvisor.systrap.* and peer.gvisor.ptrace.*, one of each per row, so
+# the book reads each row as ratios within a boot.
 # Linux first, before the endovisor and its system-call probe are loaded.
 lxbench linux.bench.native || fail "lxbench on Linux"
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
@@ -33,3 +34,24 @@ TMPDIR=/tmp linux.uml mem=128M quiet con0=fd:0,fd:1 con=null \
 	rootfstype=hostfs rootflags=/ rw init=/tmp/uml-init < /dev/null > /tmp/uml.log 2>&1
 tr -d '\r' < /tmp/uml.log
 grep -q '^EV-UML-OK' /tmp/uml.log || fail "lxbench under User-Mode Linux"
+# gVisor's runsc (built from the Go module proxy at the version
+# prototype/peers/gvisor pins) runs the same binary in a sandbox whose
+# root is the guest's file system, under an overlay in memory, with no
+# network and the cgroups left alone.  Its Sentry, the kernel that
+# answers the program's calls, is a guest process; each platform is a
+# way of catching those calls.  runsc pivots its processes' root, which
+# the initramfs, the root of every mount, cannot be; so it runs in a mount
+# namespace of its own whose root is a bind of the initramfs moved over
+# it, as switch_root does.  Its output goes through a pipe: the Sentry
+# writes to a file at offsets of its own, which the shell's would overwrite.
+gunzip -c /lib/peers/runsc.gz > /tmp/runsc && chmod +x /tmp/runsc || fail "unpacking runsc"
+mkdir -p /mnt/root /tmp/runsc-state
+for platform in systrap ptrace; do
+	unshare -m sh -c "mount --rbind / /mnt/root && cd /mnt/root && mount --move . / &&
+		chroot . /tmp/runsc --root=/tmp/runsc-state --network=none --ignore-cgroups \
+		--platform=$platform do /bin/lxbench peer.gvisor.$platform && echo EV-GVISOR-OK" \
+		< /dev/null 2>&1 | cat > /tmp/gvisor.log
+	cat /tmp/gvisor.log
+	grep -q '^EV-GVISOR-OK' /tmp/gvisor.log || fail "lxbench under gVisor, $platform platform"
+done
+rm -f /tmp/runsc
