@@ -15,6 +15,10 @@
  *   touch_256      the first write to each of them
  *   munmap_256     munmap of them
  *   fork_32m       fork of a process with 32 MiB touched, and its wait
+ *   thread_rt      pthread_create of a thread that returns at once, and
+ *                  its pthread_join
+ *   cond_rt        a turn passed to another thread of the process and back
+ *                  through a condition variable: futex waits and wakes
  *   fork_exec      fork, exec of busybox true, and the wait
  *   sh_true        busybox sh running true, a builtin: the shell's own start
  *   sh_loop        busybox sh running a loop of 1000 rounds in itself
@@ -26,6 +30,7 @@
  * is allocated, not at its first touch.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +49,7 @@
 #define PAGE		4096
 #define PAGES		256
 #define FORK_MB		32
+#define THREAD_ROUNDS	100
 
 static uint64_t samples[ROUNDS];
 static const char *prefix;
@@ -185,6 +191,73 @@ static void mmap_touch(void)
 	report("munmap_256", n);
 }
 
+static void *nothing(void *arg)
+{
+	return arg;
+}
+
+static void thread_rt(void)
+{
+	int i;
+
+	for (i = 0; i < THREAD_ROUNDS; i++) {
+		unsigned long long a = now();
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, nothing, NULL) || pthread_join(t, NULL)) {
+			fprintf(stderr, "lxbench: pthread_create or pthread_join failed\n");
+			exit(1);
+		}
+		samples[i] = now() - a;
+	}
+	report("thread_rt", THREAD_ROUNDS);
+}
+
+static pthread_mutex_t turn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t turn_cond = PTHREAD_COND_INITIALIZER;
+static int turn;
+
+/* Takes the turn and gives it back, ROUNDS times and the warm-up's. */
+static void *turn_taker(void *arg)
+{
+	int i;
+
+	for (i = 0; i < ROUNDS + 10; i++) {
+		pthread_mutex_lock(&turn_lock);
+		while (turn != 1)
+			pthread_cond_wait(&turn_cond, &turn_lock);
+		turn = 0;
+		pthread_cond_signal(&turn_cond);
+		pthread_mutex_unlock(&turn_lock);
+	}
+	return arg;
+}
+
+static void cond_rt(void)
+{
+	pthread_t t;
+	int i;
+
+	if (pthread_create(&t, NULL, turn_taker, NULL)) {
+		fprintf(stderr, "lxbench: pthread_create failed\n");
+		exit(1);
+	}
+	for (i = -10; i < ROUNDS; i++) {
+		unsigned long long a = now();
+
+		pthread_mutex_lock(&turn_lock);
+		turn = 1;
+		pthread_cond_signal(&turn_cond);
+		while (turn != 0)
+			pthread_cond_wait(&turn_cond, &turn_lock);
+		pthread_mutex_unlock(&turn_lock);
+		if (i >= 0)
+			samples[i] = now() - a;
+	}
+	pthread_join(t, NULL);
+	report("cond_rt", ROUNDS);
+}
+
 static void fork_big(void)
 {
 	size_t len = (size_t)FORK_MB << 20, off;
@@ -280,6 +353,8 @@ int main(int argc, char **argv)
 	yield_rt();
 	pipe_rt();
 	mmap_touch();
+	thread_rt();
+	cond_rt();
 	fork_big();
 	fork_exec();
 	sh("sh_true", "true", "");

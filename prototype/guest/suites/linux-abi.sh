@@ -6,7 +6,7 @@
 # logs the system calls each run made, by name, and every call it does not
 # have, once, as -ENOSYS.  Bad input too: a malformed ELF, an exec of a
 # file that does not exist, a file that does not exist, and a program that
-# hands the calls bad pointers, and a fork bomb.  The benchmark binary
+# hands the calls bad pointers, and a fork bomb; and glibc's threads.  The benchmark binary
 # runs in linux-perf.
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
 insmod /lib/ev/evk_linux.ko || fail "insmod evk_linux"
@@ -59,6 +59,13 @@ run badelf 1 sh -c "'/bin/badelf'"
 # static-PIE.
 run badcalls 0 sh -c /bin/badcalls
 run badcalls_pie 0 sh -c /bin/badcalls-pie
+# glibc's threads (prototype/linuxabi/threads.c): a mutex and a condition
+# variable under contention, thread-local variables, thread ids, and exit
+# and kill of a process whose other threads sleep.  On Linux first, which
+# checks the test itself, then in the sandbox, static and static-PIE.
+/bin/threads || fail "threads on Linux"
+run threads 0 sh -c /bin/threads
+run threads_pie 0 sh -c /bin/threads-pie
 # A fork bomb meets the sandbox's bound on live processes: fork fails
 # with EAGAIN, the children exit, and fork works again
 # (prototype/linuxabi/forkbomb.c).

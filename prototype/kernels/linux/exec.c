@@ -333,10 +333,17 @@ struct exec_args {
 
 long sys_execve(struct thread *t, unsigned long upath, unsigned long uargv, unsigned long uenvp)
 {
-	struct exec_args *a = vostd_alloc(sizeof(*a), false);
+	struct exec_args *a;
 	unsigned int used = 0;
 	long err;
 
+	/* Linux ends the other threads first; this kernel refuses instead. */
+	if (READ_ONCE(t->p->threads) > 1) {
+		vostd_println("linux: pid %ld: execve with %u threads is not supported",
+			      t->p->pid, READ_ONCE(t->p->threads));
+		return -EAGAIN;
+	}
+	a = vostd_alloc(sizeof(*a), false);
 	if (!a)
 		return -ENOMEM;
 	err = fs_path(t->p, upath, a->path) ?:

@@ -488,6 +488,9 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 	if (parent) {
 		*lp = *lxp(parent);
 		lp->line_len = 0;
+		/* Only the calling thread is copied, and it is not asleep. */
+		for (i = 0; i < LX_THREADS_MAX; i++)
+			lp->sleeping[i] = 0;
 		for (i = 0; i < LX_FDS; i++)
 			if (lp->fd[i])
 				file_get(lp->fd[i]);
@@ -582,19 +585,20 @@ static void console_write(struct proc *p, const char *b, unsigned long n)
 
 /*
  * Wait on queue q of pp, whose lock the caller holds, for the other end or
- * for a kill (lx_kill wakes the thread named here); return with the lock
- * held again and off the queue.
+ * for a kill (which wakes the thread through lx_sleeping's slot); return
+ * with the lock held again and off the queue.
  */
 static void pipe_block(struct proc *p, struct lx_pipe *pp, struct lx_waiter **q)
 {
 	struct lx_waiter w = { .tid = kl_self(), .next = *q, .queued = true }, **pw;
+	int slot;
 
 	*q = &w;
 	pipe_unlock(pp);
-	WRITE_ONCE(lxp(p)->blocked, w.tid);
+	slot = lx_sleeping(p);
 	if (!READ_ONCE(p->killed))
 		kl_block();
-	WRITE_ONCE(lxp(p)->blocked, 0);
+	lx_awake(p, slot);
 	pipe_lock(pp);
 	for (pw = q; w.queued && *pw; pw = &(*pw)->next) {
 		if (*pw == &w) {

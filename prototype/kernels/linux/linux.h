@@ -26,6 +26,7 @@
 #define LX_PATH_MAX	256
 #define LX_NSIG		64
 #define LX_PROCS_MAX	64		/* live processes per sandbox: a fork bomb's bound */
+#define LX_THREADS_MAX	16		/* threads per process */
 
 /* A node of the file system: a file or a directory of the cpio image. */
 struct lx_node {
@@ -85,8 +86,7 @@ struct lx_proc {
 	long pgid;
 	char line[200];			/* console output not yet ended by a newline */
 	unsigned int line_len;
-	unsigned long clear_tid;	/* set_tid_address */
-	kl_tid_t blocked;		/* its thread, while it waits on a pipe: a kill wakes it */
+	kl_tid_t sleeping[LX_THREADS_MAX];	/* its threads asleep on a pipe or a futex (futex.c) */
 };
 
 /* The sandbox's state: proc's table first, since procs() returns it. */
@@ -99,6 +99,7 @@ struct lx_globals {
 	u8 enosys_logged[512 / 8 + 1];	/* and one bit for every number past 511 */
 	u64 random;			/* lx_random's state */
 	bool trace;			/* log every call: a label that begins with strace */
+	struct lx_futex_waiter *futexes;	/* every thread waiting on a futex (futex.c) */
 };
 
 static inline struct lx_globals *lx(void)
@@ -156,5 +157,14 @@ void lx_name(struct proc *p);
 /* syscall.c */
 const char *syscall_name(unsigned long nr);
 void lx_kill(struct proc *p, long sig, const char *why, long from);
+u64 lx_now_ns(void);
+
+/* futex.c */
+int lx_sleeping(struct proc *p);
+void lx_awake(struct proc *p, int slot);
+void lx_wake_sleepers(struct proc *p);
+long sys_futex(struct thread *t, unsigned long uaddr, long op, u32 val, unsigned long utime,
+	       unsigned long uaddr2, u32 val3);
+void lx_thread_exit(struct thread *t);
 
 #endif /* LINUX_H */

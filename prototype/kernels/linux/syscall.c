@@ -27,10 +27,12 @@ const char *syscall_name(unsigned long nr)
 }
 
 #define CLONE_VM		0x00000100
+#define CLONE_SIGHAND		0x00000800
 #define CLONE_VFORK		0x00004000
 #define CLONE_THREAD		0x00010000
 #define CLONE_SETTLS		0x00080000
 #define CLONE_PARENT_SETTID	0x00100000
+#define CLONE_CHILD_CLEARTID	0x00200000
 #define CLONE_CHILD_SETTID	0x01000000
 #define MAP_SHARED		0x01
 #define MAP_FIXED		0x10
@@ -151,6 +153,50 @@ static long sys_mprotect(struct thread *t, unsigned long va, unsigned long len,
 
 /* ---- processes ---- */
 
+/* The highest FS base a thread may have: the last page below user space's top. */
+#define LX_FS_MAX	((1UL << 47) - PAGE)
+
+/*
+ * clone with CLONE_THREAD: a thread of the caller's process, sharing its
+ * memory, files and signal state, on the stack newsp and with the FS base
+ * tls (glibc's thread pointer).  Its id goes to ptid before it runs; ctid
+ * is zeroed and woken when it ends (CLONE_CHILD_CLEARTID), which is how
+ * pthread_join waits.  Linux's rule: a thread shares the handlers, and
+ * the handlers the memory.
+ */
+static long lx_thread(struct thread *t, unsigned long flags, unsigned long newsp,
+		      unsigned long ptid, unsigned long ctid, unsigned long tls)
+{
+	const unsigned long need = CLONE_VM | CLONE_SIGHAND | CLONE_THREAD;
+	struct ev_tenant_ctx ctx = t->ctx;
+	struct thread *c;
+	u32 tid;
+
+	if ((flags & need) != need || (flags & CLONE_VFORK))
+		return -EINVAL;
+	if ((flags & CLONE_SETTLS) && tls >= LX_FS_MAX)
+		return -EPERM;
+	if (READ_ONCE(t->p->threads) >= LX_THREADS_MAX)
+		return -EAGAIN;
+	ctx.rax = 0;
+	if (newsp)
+		ctx.rsp = newsp;
+	if (flags & CLONE_SETTLS)
+		ctx.fs_base = tls;
+	c = thread_new(t->p, &ctx, t->fpu, t->vcpu);
+	if (!c)
+		return -ENOMEM;
+	tid = c->tid;
+	if (flags & CLONE_CHILD_CLEARTID)
+		c->clear_tid = ctid;
+	/* As in Linux, a bad address here goes unreported. */
+	if (flags & CLONE_PARENT_SETTID)
+		put_user_bytes(t, ptid, &tid, sizeof(tid));
+	if (flags & CLONE_CHILD_SETTID)
+		put_user_bytes(t, ctid, &tid, sizeof(tid));
+	return thread_start(c);
+}
+
 /*
  * fork, vfork, and clone without CLONE_VM: a child with a copy-on-write
  * copy of the memory, the descriptors and the signal state.  vfork's
@@ -165,8 +211,10 @@ static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
 	u32 pid;
 	long err;
 
-	if (flags & (CLONE_VM | CLONE_THREAD))
-		return -ENOSYS;		/* threads, and vfork sharing memory: not yet */
+	if (flags & CLONE_THREAD)
+		return lx_thread(t, flags, newsp, ptid, ctid, tls);
+	if (flags & CLONE_VM)
+		return -ENOSYS;		/* a process sharing its parent's memory: not here */
 	if (READ_ONCE(procs()->live_procs) >= LX_PROCS_MAX) {
 		vostd_println("linux: pid %ld: fork refused, %d processes live", p->pid,
 			      LX_PROCS_MAX);
@@ -245,20 +293,11 @@ static long sys_kill(struct thread *t, long pid, long sig)
 	return 0;
 }
 
-/*
- * Kill p with sig: proc_kill, and a wake for its thread if it waits on a
- * pipe (one waiting for a child is woken by proc_kill itself).
- */
+/* Kill p with sig: proc_kill, then a wake for each of its threads asleep. */
 void lx_kill(struct proc *p, long sig, const char *why, long from)
 {
-	kl_tid_t blocked;
-
-	procs_lock();
-	blocked = p->os ? READ_ONCE(lxp(p)->blocked) : 0;
-	procs_unlock();
 	proc_kill(p, 128 + sig, "%s %ld from pid %ld", why, sig, from);
-	if (blocked)
-		kl_wake(blocked);
+	lx_wake_sleepers(p);
 }
 
 static long sys_rt_sigaction(struct thread *t, long sig, unsigned long uact,
@@ -328,14 +367,14 @@ static long sys_uname(struct thread *t, unsigned long ubuf)
 	return put_user_bytes(t, ubuf, u, sizeof(u));
 }
 
-static u64 now_ns(void)
+u64 lx_now_ns(void)
 {
 	return vostd_cycles_to_ns(vostd_cycles() - procs()->start);
 }
 
 static long sys_clock_gettime(struct thread *t, long clk, unsigned long uts)
 {
-	u64 ns = now_ns(), ts[2] = { ns / 1000000000, ns % 1000000000 };
+	u64 ns = lx_now_ns(), ts[2] = { ns / 1000000000, ns % 1000000000 };
 
 	if (clk < 0 || clk > 11)
 		return -EINVAL;
@@ -394,7 +433,7 @@ static long sys_arch_prctl(struct thread *t, long code, unsigned long addr)
 	switch (code) {
 	case ARCH_SET_FS:
 		/* The endovisor refuses a kernel address too; say so here first. */
-		if (addr >= (1UL << 47) - PAGE)
+		if (addr >= LX_FS_MAX)
 			return -EPERM;
 		t->ctx.fs_base = addr;
 		return 0;
@@ -476,6 +515,11 @@ void syscall_dispatch(struct thread *t, struct ev_stamp entered)
 	case 231:
 		if (lx()->trace)
 			vostd_println("linux: pid %ld: %s(%lu)", p->pid, syscall_name(nr), a0);
+		/* exit ends the thread; exit_group the process, its other threads too. */
+		if (nr == 231 && READ_ONCE(p->threads) > 1) {
+			proc_exit_group(p, I(a0) & 0xff);
+			lx_wake_sleepers(p);
+		}
 		t->exiting = true;
 		t->code = I(a0) & 0xff;
 		return;
@@ -506,22 +550,24 @@ void syscall_dispatch(struct thread *t, struct ev_stamp entered)
 		ret = a0 == 15 ? 0 : a0 == 16 ? sys_get_name(t, a1) : -EINVAL;
 		break;
 	case 158: ret = sys_arch_prctl(t, I(a0), a1); break;
-	case 186: ret = p->pid; break;	/* gettid: one thread, whose id is the pid's */
+	case 186: ret = t->tid; break;
 	case 201: {
-		u64 s = now_ns() / 1000000000;
+		u64 s = lx_now_ns() / 1000000000;
 
 		ret = put_user_bytes(t, a0, &s, 8) ?: (long)s;
 		break;
 	}
 	case 217: ret = sys_getdents64(t, I(a0), a1, a2); break;
-	case 218: lxp(p)->clear_tid = a0; ret = p->pid; break;
+	case 202: ret = sys_futex(t, a0, I(a1), a2, a3, a4, a5); break;
+	case 218: t->clear_tid = a0; ret = t->tid; break;	/* set_tid_address */
 	case 228: ret = sys_clock_gettime(t, I(a0), a1); break;
 	case 230: ret = a1 ? -EINVAL : sleep_ns(t, a2); break;
 	case 257: ret = sys_openat(t, I(a0), a1, I(a2)); break;
 	case 262: ret = sys_fstatat(t, I(a0), a1, a2, I(a3)); break;
 	case 267: ret = sys_readlinkat(t, I(a0), a1, a2, a3); break;
 	case 269: ret = sys_faccessat(t, I(a0), a1); break;
-	case 273: ret = 0; break;	/* set_robust_list: no futex waits on exit here */
+	case 234: ret = I(a0) > 0 ? sys_kill(t, I(a0), I(a2)) : -EINVAL; break;	/* tgkill */
+	case 273: ret = 0; break;	/* set_robust_list: robust mutexes are not kept */
 	case 292: ret = sys_dup3(t, I(a0), I(a1), I(a2), false); break;
 	case 293: ret = sys_pipe2(t, a0, I(a1)); break;
 	case 302: ret = sys_prlimit64(t, I(a0), I(a1), a2, a3); break;

@@ -46,6 +46,7 @@ struct proc {
 	unsigned long mmap_next;
 	u32 threads;			/* live ones */
 	u32 killed;			/* set once: every thread leaves at its next trap */
+	bool group_exit;		/* killed by its own exit_group, not by a signal */
 	/* Under the table's lock. */
 	bool exited;
 	long code;
@@ -85,7 +86,7 @@ struct trip {
 };
 
 struct thread {
-	long tid;
+	long tid;			/* a process's first thread's is its pid */
 	struct proc *p;
 	unsigned int vcpu;
 	struct ev_tenant_ctx ctx;
@@ -96,6 +97,7 @@ struct thread {
 	struct trip trip;		/* the timed trip it carries, if any */
 	unsigned long fault_va;		/* the last fault, to catch one that repeats */
 	unsigned int fault_repeats;
+	unsigned long clear_tid;	/* linux: the word to zero and wake as it ends */
 };
 /* tenant_run writes the readings right after the context. */
 static_assert(offsetof(struct thread, stamps) ==
@@ -128,6 +130,7 @@ struct procs {
 	u32 dropped;				/* trips with a part on two CPUs */
 	u64 start;
 	void (*exit_hook)(struct proc *p);	/* the last thread has left; NULL: none */
+	void (*thread_exit_hook)(struct thread *t);	/* a thread is leaving; NULL: none */
 };
 
 struct procs *procs(void);
@@ -150,8 +153,12 @@ struct proc *proc_spawn(const char *name);	/* a tenant image by name */
 long proc_wait(struct proc *p);			/* for the kernel's own */
 long proc_wait_child(struct proc *parent, long pid);
 void proc_kill(struct proc *p, long code, const char *fmt, ...) __printf(3, 4);
+void proc_exit_group(struct proc *p, long code);
 long thread_create(struct proc *p, const struct ev_tenant_ctx *ctx,
 		   struct vostd_fpu *from, unsigned int vcpu);
+struct thread *thread_new(struct proc *p, const struct ev_tenant_ctx *ctx,
+			  struct vostd_fpu *from, unsigned int vcpu);
+long thread_start(struct thread *t);
 void procs_lock(void);
 void procs_unlock(void);
 struct proc *proc_new(struct proc *parent);

@@ -137,6 +137,8 @@ static void thread_exit(struct thread *t)
 	if (vostd_fpu_destroy(t->fpu)) {
 		vostd_fail("fpu_destroy", "thread %ld: its FPU context would not go", t->tid);
 	}
+	if (ps->thread_exit_hook)
+		ps->thread_exit_hook(t);
 	proc_lock(p);
 	last = --p->threads == 0;
 	proc_unlock(p);
@@ -149,24 +151,19 @@ static void thread_exit(struct thread *t)
 }
 
 /*
- * Kill p: it ends with code, for the reason logged.  Only the first kill
- * counts.  Its threads on other vCPUs are kicked out of user mode; one
- * asleep in wait is woken.
+ * Every thread of p leaves at its next trap, and the parent asleep in wait
+ * for one of p's children is woken.  Returns false if p was ended already:
+ * only the first end counts.
  */
-void proc_kill(struct proc *p, long code, const char *fmt, ...)
+static bool proc_end(struct proc *p, long code, bool group_exit)
 {
-	char why[120];
 	struct proc *c;
-	va_list ap;
 	unsigned int i;
 
 	if (__atomic_exchange_n(&p->killed, 1, __ATOMIC_ACQ_REL))
-		return;
-	va_start(ap, fmt);
-	vostd_vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
+		return false;
 	p->code = code;
-	vostd_println("proc: killed pid %ld (%s): %s", p->pid, p->name, why);
+	p->group_exit = group_exit;
 	procs_lock();
 	for (c = procs()->list; c; c = c->next)
 		if (c->parent == p && c->reaper)
@@ -175,6 +172,33 @@ void proc_kill(struct proc *p, long code, const char *fmt, ...)
 	for (i = 0; i < vostd_nr_cpus(); i++)
 		if (i != vostd_cpu_id())
 			vostd_kick(i);
+	return true;
+}
+
+/*
+ * Kill p: it ends with code, for the reason logged.  Only the first kill
+ * counts.  Its threads on other vCPUs are kicked out of user mode; one
+ * asleep in wait is woken.
+ */
+void proc_kill(struct proc *p, long code, const char *fmt, ...)
+{
+	char why[120];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vostd_vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (proc_end(p, code, false))
+		vostd_println("proc: killed pid %ld (%s): %s", p->pid, p->name, why);
+}
+
+/*
+ * p ends as one of its threads asked (Linux's exit_group): every thread
+ * leaves, and p's status is the exit code, not a kill's.
+ */
+void proc_exit_group(struct proc *p, long code)
+{
+	proc_end(p, code, true);
 }
 
 /*
@@ -258,43 +282,63 @@ static void thread_main(void *arg)
 
 /*
  * A thread of p with registers ctx and a copy of from's FPU registers (NULL:
- * the initial ones), on vCPU vcpu.  Its id, or -errno.
+ * the initial ones), for vCPU vcpu, not yet running: thread_start runs it.
+ * A process's first thread takes the pid as its id, as in Linux.
  */
-long thread_create(struct proc *p, const struct ev_tenant_ctx *ctx,
-		   struct vostd_fpu *from, unsigned int vcpu)
+struct thread *thread_new(struct proc *p, const struct ev_tenant_ctx *ctx,
+			  struct vostd_fpu *from, unsigned int vcpu)
 {
 	struct procs *ps = procs();
 	struct thread *t = vostd_alloc(sizeof(*t), true);
+	bool first;
 
 	if (!t)
-		return -ENOMEM;
+		return NULL;
 	t->fpu = vostd_fpu_new(from);
 	if (!t->fpu) {
 		vostd_free(t);
-		return -ENOMEM;
+		return NULL;
 	}
 	t->p = p;
 	t->vcpu = vcpu;
 	t->ctx = *ctx;
 	proc_lock(p);
-	p->threads++;
+	first = p->threads++ == 0;
 	proc_unlock(p);
 	procs_lock();
-	t->tid = ++ps->next_id;
+	t->tid = first ? p->pid : ++ps->next_id;
 	ps->live_threads++;
 	procs_unlock();
-	if (!kl_spawn("thread", thread_main, t, KL_PRIO_NORMAL, vcpu)) {
-		proc_lock(p);
-		p->threads--;
-		proc_unlock(p);
-		procs_lock();
-		ps->live_threads--;
-		procs_unlock();
-		vostd_fpu_destroy(t->fpu);
-		vostd_free(t);
-		return -ENOMEM;
-	}
-	return t->tid;
+	return t;
+}
+
+/* Run t, made by thread_new: its id, or -ENOMEM, and t is gone. */
+long thread_start(struct thread *t)
+{
+	struct procs *ps = procs();
+	struct proc *p = t->p;
+	long tid = t->tid;
+
+	if (kl_spawn("thread", thread_main, t, KL_PRIO_NORMAL, t->vcpu))
+		return tid;		/* t may have run and ended by now */
+	proc_lock(p);
+	p->threads--;
+	proc_unlock(p);
+	procs_lock();
+	ps->live_threads--;
+	procs_unlock();
+	vostd_fpu_destroy(t->fpu);
+	vostd_free(t);
+	return -ENOMEM;
+}
+
+/* thread_new and thread_start: the new thread's id, or -errno. */
+long thread_create(struct proc *p, const struct ev_tenant_ctx *ctx,
+		   struct vostd_fpu *from, unsigned int vcpu)
+{
+	struct thread *t = thread_new(p, ctx, from, vcpu);
+
+	return t ? thread_start(t) : -ENOMEM;
 }
 
 /* Start the tenant image name as a process of the kernel's own, on vCPU 0. */
@@ -403,7 +447,7 @@ long proc_wait_any(struct proc *parent, long pid, bool block, long *code, bool *
 			procs_unlock();
 			pid = found->pid;
 			*code = found->code;
-			*killed = found->killed;
+			*killed = found->killed && !found->group_exit;
 			vostd_free(found);
 			return pid;
 		}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where the linux kernel's threads sleep: futexes, which glibc's threads
+ * wait on (a lock's word, a thread's id as it ends), and the slots through
+ * which a kill finds every sleeping thread of a process, on a futex or a
+ * pipe, and wakes it.  A futex is private to its process: its key is the
+ * process and the address, since no memory here is shared between two.
+ */
+#include "linux.h"
+
+#define FUTEX_WAIT		0
+#define FUTEX_WAKE		1
+#define FUTEX_WAIT_BITSET	9
+#define FUTEX_WAKE_BITSET	10
+#define FUTEX_PRIVATE_FLAG	128
+#define FUTEX_CLOCK_REALTIME	256
+
+/* A thread waiting on a futex: a node on its own stack, in lx()->futexes. */
+struct lx_futex_waiter {
+	struct proc *p;
+	unsigned long uaddr;
+	u32 bitset;
+	kl_tid_t tid;
+	bool woken;
+	struct lx_futex_waiter *next;
+};
+
+/*
+ * The calling thread of p is about to sleep: a kill (lx_wake_sleepers)
+ * wakes it from now on.  Its slot, for lx_awake.  A thread checks p->killed
+ * after this and before it sleeps; the kill sets killed before it looks at
+ * the slots, so one of the two sees the other.
+ */
+int lx_sleeping(struct proc *p)
+{
+	struct lx_proc *lp = lxp(p);
+	int i;
+
+	procs_lock();
+	for (i = 0; i < LX_THREADS_MAX && lp->sleeping[i]; i++)
+		;
+	if (i < LX_THREADS_MAX)
+		lp->sleeping[i] = kl_self();
+	procs_unlock();
+	return i;	/* LX_THREADS_MAX, no slot, cannot be: a thread takes one at a time */
+}
+
+void lx_awake(struct proc *p, int slot)
+{
+	if (slot >= LX_THREADS_MAX)
+		return;
+	procs_lock();
+	lxp(p)->sleeping[slot] = 0;
+	procs_unlock();
+}
+
+/* Wake every thread of p that sleeps: p is ending, and each must see it. */
+void lx_wake_sleepers(struct proc *p)
+{
+	int i;
+
+	procs_lock();
+	if (p->os)
+		for (i = 0; i < LX_THREADS_MAX; i++)
+			if (lxp(p)->sleeping[i])
+				kl_wake(lxp(p)->sleeping[i]);
+	procs_unlock();
+}
+
+/* Wake up to n waiters on p's futex at uaddr whose bitset meets bitset: how many. */
+static long futex_wake(struct proc *p, unsigned long uaddr, long n, u32 bitset)
+{
+	struct lx_futex_waiter **pw, *w;
+	long woken = 0;
+
+	procs_lock();
+	for (pw = &lx()->futexes; (w = *pw) && woken < n;) {
+		kl_tid_t tid = w->tid;
+
+		if (w->p != p || w->uaddr != uaddr || !(w->bitset & bitset)) {
+			pw = &w->next;
+			continue;
+		}
+		*pw = w->next;
+		/* The waiter may return once woken is set; it takes the lock first. */
+		WRITE_ONCE(w->woken, true);
+		kl_wake(tid);
+		woken++;
+	}
+	procs_unlock();
+	return woken;
+}
+
+static void futex_unqueue(struct lx_futex_waiter *me)
+{
+	struct lx_futex_waiter **pw;
+
+	procs_lock();
+	for (pw = &lx()->futexes; *pw; pw = &(*pw)->next)
+		if (*pw == me) {
+			*pw = me->next;
+			break;
+		}
+	procs_unlock();
+}
+
+/*
+ * Sleep while the word at uaddr holds val, until a wake, a kill, or the
+ * time deadline (ns since the sandbox began; 0: none) has passed.  The
+ * waiter is queued before the word is read, so a wake after the read
+ * finds it: no wake is lost between the read and the sleep.
+ */
+static long futex_wait(struct thread *t, unsigned long uaddr, u32 val, u64 deadline, u32 bitset)
+{
+	struct proc *p = t->p;
+	struct lx_futex_waiter me = { .p = p, .uaddr = uaddr, .bitset = bitset, .tid = kl_self() };
+	u32 cur;
+	int slot;
+
+	procs_lock();
+	me.next = lx()->futexes;
+	lx()->futexes = &me;
+	procs_unlock();
+	if (mem_user_copy(p, uaddr, &cur, sizeof(cur), MEM_READ)) {
+		futex_unqueue(&me);
+		return -EFAULT;
+	}
+	if (cur != val) {
+		futex_unqueue(&me);
+		return -EAGAIN;
+	}
+	slot = lx_sleeping(p);
+	while (!READ_ONCE(me.woken) && !READ_ONCE(p->killed)) {
+		if (!deadline) {
+			kl_block();
+			continue;
+		}
+		/* The kernelet has no timers for tasks: a timed wait yields until its time. */
+		if (lx_now_ns() >= deadline)
+			break;
+		kl_yield();
+	}
+	lx_awake(p, slot);
+	futex_unqueue(&me);	/* nothing, if a wake took it off */
+	if (READ_ONCE(me.woken))
+		return 0;
+	return READ_ONCE(p->killed) ? -EINTR : -ETIMEDOUT;
+}
+
+long sys_futex(struct thread *t, unsigned long uaddr, long op, u32 val, unsigned long utime,
+	       unsigned long uaddr2, u32 val3)
+{
+	u64 ts[2], deadline = 0;
+	long cmd = op & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
+
+	if (uaddr & 3)
+		return -EINVAL;
+	switch (cmd) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+		if (cmd == FUTEX_WAIT_BITSET && !val3)
+			return -EINVAL;
+		if (utime) {
+			if (mem_user_copy(t->p, utime, ts, sizeof(ts), MEM_READ))
+				return -EFAULT;
+			if ((s64)ts[0] < 0 || ts[1] >= 1000000000)
+				return -EINVAL;
+			/* FUTEX_WAIT's time is relative; FUTEX_WAIT_BITSET's is a clock's. */
+			deadline = min(ts[0], 1000000ULL) * 1000000000 + ts[1];
+			if (cmd == FUTEX_WAIT)
+				deadline += lx_now_ns();
+			deadline = deadline ?: 1;
+		}
+		return futex_wait(t, uaddr, val, deadline, cmd == FUTEX_WAIT ? ~0U : val3);
+	case FUTEX_WAKE:
+	case FUTEX_WAKE_BITSET:
+		if (cmd == FUTEX_WAKE_BITSET && !val3)
+			return -EINVAL;
+		return futex_wake(t->p, uaddr, (int)val, cmd == FUTEX_WAKE ? ~0U : val3);
+	}
+	return -ENOSYS;		/* requeue, wake-op, priority inheritance: glibc's threads do without */
+}
+
+/*
+ * A thread is leaving (proc's thread_exit_hook): the word set_tid_address
+ * or clone named is zeroed and its waiter woken, which is how
+ * pthread_join learns that the thread has ended.  Not when the whole
+ * process is ending: nobody is left to look.
+ */
+void lx_thread_exit(struct thread *t)
+{
+	u32 zero = 0;
+
+	if (!t->clear_tid || READ_ONCE(t->p->killed) || READ_ONCE(t->p->threads) <= 1)
+		return;
+	if (!mem_user_copy(t->p, t->clear_tid, &zero, sizeof(zero), MEM_WRITE))
+		futex_wake(t->p, t->clear_tid, 1, ~0U);
+}

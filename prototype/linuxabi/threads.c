@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * threads: glibc's threads, unmodified, on whatever kernel runs it.  Four
+ * threads add to a counter under a mutex held across a yield, so that the
+ * others wait for it on a futex; two threads pass a turn back and forth
+ * through a condition variable; each thread keeps a thread-local variable
+ * of its own (its FS base); thread ids are the pid for the first thread
+ * and distinct for the rest; and a process ends as a whole when one of its
+ * threads calls exit, or when it is killed, while its other threads sleep.
+ * It prints "threads: ok" and exits 0 if everything held, and names what
+ * did not otherwise.  The suite runs it on Linux and in the sandbox.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ADDERS		4
+#define ADDS		2000
+#define TURNS		200
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static long counter;
+static int turn;
+static __thread long mine;
+static long tids[ADDERS];
+static int failed;
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		printf("threads: FAIL %s\n", what);
+		failed = 1;
+	}
+}
+
+/* Adds ADDS times under the lock; returns its own thread-local count. */
+static void *adder(void *arg)
+{
+	long id = (long)arg, i;
+
+	mine = id * 100000;
+	tids[id] = syscall(SYS_gettid);
+	for (i = 0; i < ADDS; i++) {
+		pthread_mutex_lock(&lock);
+		counter++;
+		if (i % 64 == 0)
+			sched_yield();	/* the others meet a held lock */
+		pthread_mutex_unlock(&lock);
+		mine++;
+	}
+	return (void *)mine;
+}
+
+/* Takes the turn from the main thread and gives it back, TURNS times. */
+static void *ponger(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < TURNS; i++) {
+		pthread_mutex_lock(&lock);
+		while (turn != 1)
+			pthread_cond_wait(&cond, &lock);
+		turn = 0;
+		pthread_cond_broadcast(&cond);
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
+/* Sleeps on a condition nobody signals. */
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&lock);
+	for (;;)
+		pthread_cond_wait(&cond, &lock);
+	return NULL;
+}
+
+/* Ends the whole process from a thread that is not the first. */
+static void *exiter(void *arg)
+{
+	(void)arg;
+	exit(9);
+}
+
+/*
+ * A child whose first thread waits for a sleeper that never ends, while
+ * a third thread ends the process (how = 'e'), or the first thread ends
+ * it itself (how = 'm'), or its parent kills it (how = 'k'): the status
+ * its parent sees.
+ */
+static int child_status(char how)
+{
+	int status = -1, ready[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		pthread_t s, e;
+
+		/* A fresh lock: the parent's may have been copied held. */
+		pthread_mutex_init(&lock, NULL);
+		pthread_cond_init(&cond, NULL);
+		pthread_create(&s, NULL, sleeper, NULL);
+		if (how == 'e')
+			pthread_create(&e, NULL, exiter, NULL);
+		if (how == 'm')
+			exit(7);
+		write(ready[1], "r", 1);
+		pthread_join(s, NULL);
+		_exit(1);	/* not reached: nothing ends the sleeper */
+	}
+	close(ready[1]);
+	if (how == 'k') {
+		/* Once the child says it is about to join, both its threads sleep soon. */
+		check(read(ready[0], &c, 1) == 1, "the child did not start");
+		usleep(10000);
+		kill(pid, SIGTERM);
+	}
+	close(ready[0]);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+int main(void)
+{
+	pthread_t t[ADDERS], p;
+	long i, j;
+	void *ret;
+	int st;
+
+	check(syscall(SYS_gettid) == getpid(), "the first thread's id is not the pid");
+	mine = -1;
+	for (i = 0; i < ADDERS; i++)
+		check(!pthread_create(&t[i], NULL, adder, (void *)i), "pthread_create");
+	for (i = 0; i < ADDERS; i++) {
+		check(!pthread_join(t[i], &ret), "pthread_join");
+		check((long)ret == i * 100000 + ADDS, "a thread-local variable is shared");
+	}
+	check(counter == ADDERS * ADDS, "the mutex let two threads in");
+	check(mine == -1, "the first thread's thread-local variable changed");
+	for (i = 0; i < ADDERS; i++) {
+		check(tids[i] > 0 && tids[i] != getpid(), "a thread's id is the pid");
+		for (j = 0; j < i; j++)
+			check(tids[i] != tids[j], "two threads have one id");
+	}
+
+	check(!pthread_create(&p, NULL, ponger, NULL), "pthread_create");
+	for (i = 0; i < TURNS; i++) {
+		pthread_mutex_lock(&lock);
+		turn = 1;
+		pthread_cond_broadcast(&cond);
+		while (turn != 0)
+			pthread_cond_wait(&cond, &lock);
+		pthread_mutex_unlock(&lock);
+	}
+	check(!pthread_join(p, NULL), "pthread_join of the ponger");
+
+	st = child_status('e');
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 9, "exit in a thread did not end the process with 9");
+	st = child_status('m');
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 7, "exit in the first thread did not end the process with 7");
+	st = child_status('k');
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "a kill did not end a process of sleeping threads");
+
+	printf("threads: %s counter=%ld turns=%d\n", failed ? "FAIL" : "ok", counter, TURNS);
+	return failed;
+}
