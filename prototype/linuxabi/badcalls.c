@@ -7,8 +7,12 @@
  * the kernel's file system; it prints one line a call and exits 0 only if
  * every one was answered as Linux answers it.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <time.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -54,6 +58,28 @@ static void code_stays_own(void)
 	failed |= !ok;
 }
 
+/* A futex's word must be mapped, aligned and hold the value a wait names. */
+static void futexes(void)
+{
+	static int word[2];
+	struct timespec ms = { 0, 1000000 };
+
+	want("futex wait on an unmapped word",
+	     syscall(SYS_futex, UNMAPPED, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0), EFAULT);
+	want("futex wait on a word in the kernel",
+	     syscall(SYS_futex, KERNEL_VA, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0), EFAULT);
+	want("futex wait on a misaligned word",
+	     syscall(SYS_futex, (char *)word + 1, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0), EINVAL);
+	want("futex wait on a word that holds another value",
+	     syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0), EAGAIN);
+	want("futex wait with a timeout at an unmapped address",
+	     syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 0, UNMAPPED, NULL, 0), EFAULT);
+	want("futex wait of a millisecond that nobody wakes",
+	     syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 0, &ms, NULL, 0), ETIMEDOUT);
+	want("futex with an operation that does not exist",
+	     syscall(SYS_futex, word, 99, 0, NULL, NULL, 0), ENOSYS);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	char *none[] = { "nothing", NULL };
@@ -81,6 +107,12 @@ int main(int argc, char **argv, char **envp)
 	want("write to a descriptor never opened", write(42, "x", 1), EBADF);
 	want("open for writing on a read-only file system", open("/etc/motd", O_WRONLY), EROFS);
 	want("arch_prctl with a kernel address", syscall(SYS_arch_prctl, 0x1002, KERNEL_VA), EPERM);
+	futexes();
+	want("clone of a thread that does not share the signal handlers",
+	     syscall(SYS_clone, CLONE_VM | CLONE_THREAD, NULL, NULL, NULL, 0), EINVAL);
+	want("clone of a thread with a kernel address for its TLS",
+	     syscall(SYS_clone, CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | CLONE_SETTLS,
+		     NULL, NULL, NULL, KERNEL_VA), EPERM);
 	code_stays_own();
 	printf("badcalls: %s (%s, argc %d)\n", failed ? "FAIL" : "all ok", argv[0], argc);
 	return failed;
