@@ -92,11 +92,31 @@ static void *exiter(void *arg)
 	exit(9);
 }
 
+/* Writes through a null pointer the compiler cannot see is null. */
+static void *crasher(void *arg)
+{
+	volatile int *volatile null = NULL;
+
+	(void)arg;
+	usleep(10000);
+	*null = 1;
+	return NULL;
+}
+
+/* Waits for any child; with two of these, two threads wait at once. */
+static void *waiter(void *arg)
+{
+	(void)arg;
+	wait(NULL);
+	return NULL;
+}
+
 /*
  * A child whose first thread waits for a sleeper that never ends, while
  * a third thread ends the process (how = 'e'), or the first thread ends
- * it itself (how = 'm'), or its parent kills it (how = 'k'): the status
- * its parent sees.
+ * it itself (how = 'm'), or its parent kills it (how = 'k'), or a third
+ * thread crashes (how = 'c'), or two threads wait for a grandchild while
+ * a third ends the process (how = 'w'): the status its parent sees.
  */
 static int child_status(char how)
 {
@@ -118,6 +138,20 @@ static int child_status(char how)
 			pthread_create(&e, NULL, exiter, NULL);
 		if (how == 'm')
 			exit(7);
+		if (how == 'c')
+			pthread_create(&e, NULL, crasher, NULL);
+		if (how == 'w') {
+			pthread_t w1, w2;
+
+			if (fork() == 0) {
+				usleep(200000);
+				_exit(0);
+			}
+			pthread_create(&w1, NULL, waiter, NULL);
+			pthread_create(&w2, NULL, waiter, NULL);
+			usleep(20000);
+			exit(5);
+		}
 		write(ready[1], "r", 1);
 		pthread_join(s, NULL);
 		_exit(1);	/* not reached: nothing ends the sleeper */
@@ -174,6 +208,10 @@ int main(void)
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 7, "exit in the first thread did not end the process with 7");
 	st = child_status('k');
 	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "a kill did not end a process of sleeping threads");
+	st = child_status('c');
+	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "a thread's crash did not end a process of sleeping threads");
+	st = child_status('w');
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 5, "exit did not end a process with two threads in wait");
 
 	printf("threads: %s counter=%ld turns=%d\n", failed ? "FAIL" : "ok", counter, TURNS);
 	return failed;

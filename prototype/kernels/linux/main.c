@@ -129,6 +129,7 @@ static void coordinator(void *arg)
 	procs()->start = vostd_cycles();
 	procs()->exit_hook = lx_proc_exit;
 	procs()->thread_exit_hook = lx_thread_exit;
+	procs()->end_hook = lx_wake_sleepers;
 	r->code = fs_init();
 	if (r->code) {
 		vostd_println("linux: the file system image is bad: %ld", r->code);

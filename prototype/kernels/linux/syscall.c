@@ -253,9 +253,17 @@ static long sys_wait4(struct thread *t, long pid, unsigned long ustatus, long op
 	u64 rusage[18] = {};
 	bool killed;
 	long code, r;
-	int status;
+	int status, slot;
 
+	/*
+	 * A child names one waiter to wake; with two threads waiting, the slot
+	 * lets a kill wake both, and a reap wakes the other, which looks again.
+	 */
+	slot = lx_sleeping(t->p);
 	r = proc_wait_any(t->p, pid, !(options & WNOHANG), &code, &killed);
+	lx_awake(t->p, slot);
+	if (r > 0 && READ_ONCE(t->p->threads) > 1)
+		lx_wake_sleepers(t->p);
 	if (r <= 0)
 		return r;
 	/* Linux's status: the exit code in the second byte, or the signal in the first. */
@@ -293,11 +301,10 @@ static long sys_kill(struct thread *t, long pid, long sig)
 	return 0;
 }
 
-/* Kill p with sig: proc_kill, then a wake for each of its threads asleep. */
+/* Kill p with sig; proc's end_hook wakes each of its threads asleep. */
 void lx_kill(struct proc *p, long sig, const char *why, long from)
 {
 	proc_kill(p, 128 + sig, "%s %ld from pid %ld", why, sig, from);
-	lx_wake_sleepers(p);
 }
 
 static long sys_rt_sigaction(struct thread *t, long sig, unsigned long uact,
@@ -516,10 +523,8 @@ void syscall_dispatch(struct thread *t, struct ev_stamp entered)
 		if (lx()->trace)
 			vostd_println("linux: pid %ld: %s(%lu)", p->pid, syscall_name(nr), a0);
 		/* exit ends the thread; exit_group the process, its other threads too. */
-		if (nr == 231 && READ_ONCE(p->threads) > 1) {
+		if (nr == 231 && READ_ONCE(p->threads) > 1)
 			proc_exit_group(p, I(a0) & 0xff);
-			lx_wake_sleepers(p);
-		}
 		t->exiting = true;
 		t->code = I(a0) & 0xff;
 		return;

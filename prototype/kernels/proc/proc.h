@@ -131,6 +131,7 @@ struct procs {
 	u64 start;
 	void (*exit_hook)(struct proc *p);	/* the last thread has left; NULL: none */
 	void (*thread_exit_hook)(struct thread *t);	/* a thread is leaving; NULL: none */
+	void (*end_hook)(struct proc *p);	/* p is ending: wake its sleeping threads; NULL: none */
 };
 
 struct procs *procs(void);

@@ -151,24 +151,33 @@ static void thread_exit(struct thread *t)
 }
 
 /*
- * Every thread of p leaves at its next trap, and the parent asleep in wait
- * for one of p's children is woken.  Returns false if p was ended already:
- * only the first end counts.
+ * Every thread of p leaves at its next trap, its threads asleep in wait
+ * for one of p's children are woken, and so are those asleep elsewhere in
+ * the kernel (end_hook).  Returns false if p was ended already: only the
+ * first end counts, whether a kill, a fault or exit_group.
  */
 static bool proc_end(struct proc *p, long code, bool group_exit)
 {
+	struct procs *ps = procs();
 	struct proc *c;
 	unsigned int i;
 
-	if (__atomic_exchange_n(&p->killed, 1, __ATOMIC_ACQ_REL))
+	/* The code is set with the mark, so a last thread that sees one sees both. */
+	procs_lock();
+	if (p->killed) {
+		procs_unlock();
 		return false;
+	}
 	p->code = code;
 	p->group_exit = group_exit;
-	procs_lock();
-	for (c = procs()->list; c; c = c->next)
+	__atomic_store_n(&p->killed, 1, __ATOMIC_RELEASE);
+	for (c = ps->list; c; c = c->next)
 		if (c->parent == p && c->reaper)
 			kl_wake(c->reaper);
 	procs_unlock();
+	/* Its threads asleep in the kernel's own waits see the mark now. */
+	if (ps->end_hook)
+		ps->end_hook(p);
 	for (i = 0; i < vostd_nr_cpus(); i++)
 		if (i != vostd_cpu_id())
 			vostd_kick(i);
