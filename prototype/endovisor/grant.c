@@ -118,7 +118,10 @@ bool ev_grant_owns(struct ev_grant *g, unsigned long start, unsigned long end)
  * frame_grant(count, out): grant count more zeroed frames and write their
  * addresses to out[0 .. count-1], which must be the sandbox's memory.  It
  * is one read section (ev_heap_read_begin), so that out, checked once,
- * stays the sandbox's while the addresses go into it.
+ * stays the sandbox's while the addresses go into it: a free of out's
+ * block that began before the section bumped the generation first, and
+ * the check sees it (ev_sandbox_find); one that begins after waits for
+ * the section to end before the block goes (ev_heap_free).
  */
 EV_SERVICE_DEFINE2(frame_grant, unsigned long, count, unsigned long, out)
 {

@@ -137,37 +137,66 @@ static __always_inline struct ev_slot *ev_heap_find(struct ev_slots *t, unsigned
 	}
 }
 
-/* The slot of the block that holds addr (at its start or inside) in t, or NULL. */
-static struct ev_slot *ev_heap_holder(const struct ev_heap *h, struct ev_slots *t,
-				      unsigned long addr)
+/*
+ * The size of the block of t that starts at addr, read once, or 0 if no
+ * block starts there.  The slot may be freed, and reused for a block at
+ * another address, while a reader looks (ev_heap_take, ev_heap_add), so
+ * the address is read again after the size: unchanged, the size was that
+ * block's.  An add writes the size before the address (with release), a
+ * take writes the address first, and the same address cannot come back
+ * into the slot while the reader's section holds the block's memory
+ * (ev_heap_free waits for it).
+ */
+static __always_inline unsigned int ev_heap_size_at(struct ev_slots *t, unsigned long addr)
+{
+	struct ev_slot *s = ev_heap_find(t, addr);
+	unsigned int size;
+
+	if (!s)
+		return 0;
+	size = READ_ONCE(s->size);
+	smp_rmb();	/* the size before the address, again */
+	return READ_ONCE(s->addr) == addr ? size : 0;
+}
+
+/*
+ * The block of t that holds addr, at its start or inside: true, and its
+ * range in *block, each field from one reading of its slot.
+ */
+static bool ev_heap_holder(const struct ev_heap *h, struct ev_slots *t, unsigned long addr,
+			   struct ev_range *block)
 {
 	unsigned long orders = READ_ONCE(h->orders);
 
 	while (orders) {
 		unsigned int k = __ffs(orders);
-		struct ev_slot *s = ev_heap_find(t, addr & ~((1UL << k) - 1));
+		unsigned long start = addr & ~((1UL << k) - 1);
+		unsigned int size = ev_heap_size_at(t, start);
 
-		if (s && addr - s->addr < s->size)
-			return s;
+		if (size && addr - start < size) {
+			block->start = start;
+			block->end = start + size;
+			return true;
+		}
 		orders &= orders - 1;
 	}
-	return NULL;
+	return false;
 }
 
 /*
  * Does [start, end) lie inside one block of the heap?  In a read section
  * (or under the lock).  The block's size as asked for bounds it, not its
- * power of two.
+ * power of two.  A caller that caches the answer reads the heap's
+ * generation before it asks (ev_sandbox_find).
  */
 bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end,
 		  struct ev_range *block)
 {
-	struct ev_slot *s = ev_heap_holder(h, smp_load_acquire(&h->slots), start);
+	struct ev_range b;
 
-	if (!s || end > s->addr + s->size)
+	if (!ev_heap_holder(h, smp_load_acquire(&h->slots), start, &b) || end > b.end)
 		return false;
-	block->start = s->addr;
-	block->end = s->addr + s->size;
+	*block = b;
 	return true;
 }
 
@@ -299,7 +328,7 @@ static __always_inline int ev_heap_add(struct ev_heap *h, unsigned long addr,
 	}
 	s = &t->slot[i];
 	h->used += !a;
-	s->size = size;
+	WRITE_ONCE(s->size, size);
 	s->order = order;
 	/* The order first: a reader that finds the block tries its order. */
 	if (!(h->orders & charge))
@@ -319,16 +348,22 @@ static __always_inline int ev_heap_add(struct ev_heap *h, unsigned long addr,
 static __always_inline int ev_heap_take(struct ev_heap *h, unsigned long addr,
 					struct ev_slot *out)
 {
+	struct ev_range inside;
 	struct ev_slot *s;
 
 	s = ev_heap_find(h->slots, addr);
 	if (!s)
-		return ev_heap_holder(h, h->slots, addr) ? -EINVAL : -ENOENT;
+		return ev_heap_holder(h, h->slots, addr, &inside) ? -EINVAL : -ENOENT;
 	*out = *s;
 	WRITE_ONCE(s->addr, EV_SLOT_GONE);
 	WRITE_ONCE(h->taken, h->taken + 1);
 	WRITE_ONCE(h->uncharged, h->uncharged + (1UL << out->order));
-	WRITE_ONCE(h->gen, h->gen + 1);
+	/*
+	 * After the slot: a reader that sees the new generation sees the
+	 * block gone (ev_sandbox_find reads the generation first, with
+	 * acquire), so it can never cache the block under the new one.
+	 */
+	smp_store_release(&h->gen, h->gen + 1);
 	return 0;
 }
 

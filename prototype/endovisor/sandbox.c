@@ -225,11 +225,20 @@ static bool ev_kernel_data_owns(const struct ev_kernel_rec *k, unsigned long sta
  * heap's table is read without a lock.  A heap block's range carries
  * the heap's generation, which the next free changes; the others are the
  * sandbox's for its life.
+ *
+ * The generation is read before the table, with acquire, and a free
+ * bumps it after it marks the block gone, with release (ev_heap_take):
+ * so a block found live is cached under a generation no later than its
+ * free's, and the cache fails at the first use after that free.  Read
+ * after the lookup, as it once was, a free on another vCPU between the
+ * two reads left the freed block cached under the new generation, and
+ * the cache passed it until the next free.
  */
 static bool ev_sandbox_find(struct ev_sandbox *sb, unsigned long start, unsigned long end,
 			    bool write, struct ev_owned *found)
 {
 	unsigned long g = (unsigned long)sb->globals, page = start & PAGE_MASK;
+	u64 gen = smp_load_acquire(&sb->heap.gen);
 	unsigned int i;
 
 	if (end < start)
@@ -249,7 +258,7 @@ static bool ev_sandbox_find(struct ev_sandbox *sb, unsigned long start, unsigned
 	}
 	if (ev_heap_owns(&sb->heap, start, end, &found->range)) {
 		found->write = true;
-		found->gen = READ_ONCE(sb->heap.gen);
+		found->gen = gen;
 		return true;
 	}
 	if (ev_kernel_data_owns(sb->kernel, start, end, write, found))

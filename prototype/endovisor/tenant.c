@@ -242,7 +242,10 @@ EV_SERVICE_DEFINE3(tenant_run, unsigned long, handle, unsigned long, ctx,
 		return -EINVAL;
 	/*
 	 * The trap writes the registers back into ctx, and the readings
-	 * asked for right after it: all of it must take writes.
+	 * asked for right after it: all of it must take writes.  This check
+	 * covers only the copy in, in its read section; the trap checks ctx
+	 * again when it writes (ev_sandbox_write in ev_tenant_trap_work),
+	 * since another vCPU may free it while the tenant runs.
 	 */
 	ev_heap_read_begin(v);
 	owns = ev_vcpu_owns(v, (void *)ctx, sizeof(c) + stamps * sizeof(struct ev_stamp), true);

@@ -239,6 +239,11 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	}
 	c->linux_faults = ev_linux_faults() - v->stat.faults_at_entry;
 	WRITE_ONCE(v->tenant.running, false);
+	/*
+	 * Checked again here, not at tenant_run: the kernel's other vCPUs ran
+	 * while the tenant did, and may have freed ctx's block.  The check
+	 * and the write are one read section.
+	 */
 	ret = ev_sandbox_write(v, v->tenant.ctx, &out,
 			       sizeof(*c) + v->stat.stamps.wanted * sizeof(out.at[0])) ? -EFAULT : c->trap;
 	v->suspended = false;

@@ -804,7 +804,10 @@ EV_SERVICE_DEFINE3(vm_unmap, unsigned long, handle, unsigned long, va,
  * vm_unmap, vm_share of it): a cursor defers all its batches but the last.
  * The ops stay the sandbox's throughout: the batch is one read section
  * (ev_heap_read_begin), inside the space's lock as the copies' are, and
- * they are checked once and read in place.
+ * they are checked once and read in place.  A free of their block that
+ * began before the section is seen by the check, through the heap's
+ * generation (ev_sandbox_find); one that begins after waits for the
+ * section's end (ev_heap_free).
  */
 EV_SERVICE_DEFINE4(vm_batch, unsigned long, handle, unsigned long, ops,
 		   unsigned long, count, unsigned long, flags)
@@ -1031,7 +1034,8 @@ static long ev_copy_tenant(struct ev_vcpu *v, unsigned long handle, unsigned lon
 	/*
 	 * The sandbox's buffer stays its own until the copy is done: one read
 	 * section from the check to the last page, as ev_sandbox_write has for
-	 * its one small copy.
+	 * its one small copy.  A free of it from another vCPU is either seen
+	 * by the check or waits for the section (ev_heap_free).
 	 */
 	ev_heap_read_begin(v);
 	if (!ev_vcpu_owns(v, (void *)kaddr, len, !to_tenant)) {
