@@ -27,6 +27,10 @@ insmod /lib/ev/evk_hello.ko || fail "insmod evk_hello"
 
 launcher -v 2 -s test -a test hostile || fail "launcher hostile test"
 live_clear || fail "the hostile test left objects live"
+# The ownership check against a free on another vCPU: no copy passes once
+# the free has returned.
+launcher -v 2 -s stale -a stale hostile || fail "launcher hostile stale"
+live_clear || fail "the stale race left objects live"
 # Linux's symbol tables for the module, which the test aimed services at,
 # still read whole and still name the kernel's own symbols.
 cat /proc/kallsyms > /tmp/kallsyms || fail "reading /proc/kallsyms"

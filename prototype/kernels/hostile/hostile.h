@@ -41,6 +41,22 @@ struct hostile_race {
 };
 void racing_cases(void);
 void racing_ap(void);
+long copy_space(void **frame);
+
+/* stale.c: the ownership check raced against a free */
+#define STALE_ROUNDS	200000
+struct hostile_stale {
+	u64 seq;		/* 2r + 1: round r's block is live; 2r + 2: it is freed */
+	u64 ap_seq;		/* the last freed round vCPU 1 has tried */
+	char *blk;
+	u64 racing, found;	/* vCPU 1's copies while the block was live, and those that passed */
+	u64 passes;		/* copies after the free that passed: must stay 0 */
+	u64 other;		/* answers that are neither 0 nor -EFAULT */
+	u32 done;
+};
+
+void stale_cases(u64 rounds);
+void stale_ap(void);
 
 /* The kernel's state, in the sandbox's globals: one per sandbox. */
 struct hostile {
@@ -50,6 +66,7 @@ struct hostile {
 	u32 race_done;		/* traps.c: vCPU 0's tenants are done, stop kicking */
 	struct hostile_mem mem;
 	struct hostile_race race;
+	struct hostile_stale stale;
 };
 
 static inline struct hostile *H(void)

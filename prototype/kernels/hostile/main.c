@@ -8,6 +8,9 @@
  *   test            every case on vCPU 0, one EVTEST line each; on vCPU 1,
  *                   once vCPU 0's kernel has returned, the calls a sandbox
  *                   whose teardown has begun may and may not make
+ *   stale           a block freed on vCPU 0 while vCPU 1 copies out of it,
+ *                   hundreds of thousands of times: once the free has
+ *                   returned, no copy may pass (stale.c)
  *   hold            a heap block, a frame and an address space of its own,
  *                   named in a "hostile: hold" line; then it spins in sandbox
  *                   code, masked, never crossing again, until it is killed
@@ -470,6 +473,16 @@ static unsigned long parse_hex(const char **s)
 	}
 }
 
+/* A decimal number at s, or 0. */
+static unsigned long parse_dec(const char *s)
+{
+	unsigned long v = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + *s - '0';
+	return v;
+}
+
 static void attack(const char *args)
 {
 	unsigned long blk = parse_hex(&args), frame = parse_hex(&args);
@@ -521,6 +534,12 @@ static long hostile_main(void)
 		vostd_println("hostile: vCPU 0's cases done, %u failed", vostd_tests_failed());
 		WRITE_ONCE(h->vcpu0_done, 1);
 		call(EV_SVC_VCPU_KICK, 1, 0, 0, 0);
+	} else if (vostd_has_prefix(args, "stale")) {
+		if (vostd_nr_cpus() < 2) {
+			vostd_println("hostile: stale needs two vCPUs");
+			return -EINVAL;
+		}
+		stale_cases(args[5] == ' ' ? parse_dec(args + 6) : STALE_ROUNDS);
 	} else if (vostd_has_prefix(args, "hold")) {
 		hold();
 	} else if (vostd_has_prefix(args, "attack")) {
@@ -528,7 +547,7 @@ static long hostile_main(void)
 	} else if (vostd_has_prefix(args, "fill")) {
 		memory_fill(args + 4);
 	} else {
-		vostd_println("hostile: unknown mode '%s' (want test, hold, attack, race, racekill, firstrun, calloop or fill)",
+		vostd_println("hostile: unknown mode '%s' (want test, stale, hold, attack, race, racekill, firstrun, calloop or fill)",
 			      args);
 		return -EINVAL;
 	}
@@ -542,6 +561,8 @@ static long hostile_ap_main(void)
 		return traps_ap_main(vostd_vcpu()->args);
 	if (vostd_has_prefix(vostd_vcpu()->args, "test"))
 		return after_teardown_began();
+	if (vostd_has_prefix(vostd_vcpu()->args, "stale"))
+		stale_ap();
 	return 0;
 }
 

@@ -73,7 +73,7 @@ static void await(u32 *flag, u32 want)
 }
 
 /* A space with one frame mapped at VA, for copies: its handle, or -errno. */
-static long copy_space(void **frame)
+long copy_space(void **frame)
 {
 	long vm = call(EV_SVC_VM_CREATE, 0, 0, 0, 0);
 
