@@ -97,7 +97,7 @@ func chooseAccel(p *Pipeline, k *kernel) (accel, error) {
 // the suite's own (EV-FAIL), or a FAIL that a sandbox kernel, a tenant,
 // the launcher or a baseline printed, even one whose program went on to
 // exit 0.
-var badConsole = regexp.MustCompile(`cut here|WARNING: (CPU|stack|can't|kernel stack)|BUG:|kernel BUG|Oops|Kernel panic|general protection fault|Call Trace:|double fault|stack-protector|soft lockup|hard LOCKUP|blocked for more than|rcu: INFO|detected stalls|UBSAN|KFENCE|segfault at|traps:|EV-FAIL|\bFAIL\b`)
+var badConsole = regexp.MustCompile(`cut here|WARNING: (CPU|stack|can't|kernel stack)|BUG:|BUG [^ ]+ \(|Poison overwritten|Redzone overwritten|kernel BUG|Oops|Kernel panic|general protection fault|Call Trace:|double fault|stack-protector|soft lockup|hard LOCKUP|blocked for more than|rcu: INFO|detected stalls|UBSAN|KFENCE|segfault at|traps:|EV-FAIL|\bFAIL\b`)
 
 type bootResult struct {
 	err      error
@@ -143,6 +143,9 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 	// at run time, which TCG has been seen to oops on (int3 in
 	// sched_clock_cpu).  The emulated TSC follows the host's clock.
 	cmdline := fmt.Sprintf("console=ttyS0 loglevel=4 panic=-1 oops=panic preempt=full tsc=reliable ev.suite=%s ev.boot=%d", suite, n)
+	if checkedSuites[suite] {
+		cmdline += " " + allocatorChecks
+	}
 	args := append([]string{"-nodefaults", "-no-user-config", "-machine", "pc"}, a.args()...)
 	args = append(args, "-smp", fmt.Sprint(guestCPUs), "-m", guestMem,
 		"-display", "none", "-monitor", "none", "-serial", "stdio", "-no-reboot",

@@ -30,6 +30,25 @@ var plans = map[string]Plan{
 	"linux-perf": {Boots: 5, Timeout: 10 * time.Minute},
 }
 
+// checkedSuites are booted with Linux's own checks of its allocators on
+// (allocatorChecks): the suites that test what a sandbox may do, not the
+// ones that time it.  A sandbox's write into memory Linux has given back
+// to its slab caches, or to anyone, then shows in the kernel log at the
+// object's next use, and fails the boot.
+var checkedSuites = map[string]bool{
+	"hostile":    true,
+	"linux-abi":  true,
+	"mem-test":   true,
+	"sched-test": true,
+	"proc-test":  true,
+	"scratch":    true,
+}
+
+// allocatorChecks: SLUB's consistency checks, red zones, poison on free
+// and owner tracking on every cache, and KFENCE sampling an allocation a
+// millisecond, which catches a use after free on the sampled ones.
+const allocatorChecks = "slub_debug=FZPU kfence.sample_interval=1"
+
 // PlanOf is suite's plan.
 func PlanOf(suite string) Plan {
 	if pl, ok := plans[suite]; ok {
