@@ -106,6 +106,7 @@ static u64 ev_table_lock_round(unsigned int n)
 /* Cycles of n mem_alloc and mem_free bodies, and of their parts. */
 struct ev_heap_cal {
 	u64 step[EV_HEAP_STEPS], body, table;
+	u64 body_kmalloc;		/* the bodies on kmalloc, as before the pool */
 	u64 body_rbtree, table_rbtree;	/* the table as it was: heap_rbtree.c */
 };
 
@@ -131,8 +132,10 @@ static u64 ev_heap_cal_time(struct ev_heap *h, unsigned int n, unsigned int what
  *           and free, then with the table, then with the wait for
  *           readers (none here) and the live counts
  *   body    ev_heap_alloc and ev_heap_free of 64 bytes: both services
- *           whole, but for their crossings and argument checks; last, so
- *           that it runs no colder than the steps
+ *           whole, but for their crossings and argument checks; after the
+ *           steps, so that it runs no colder than they do, and after the
+ *           same bodies on kmalloc and kfree (body_kmalloc), as they were
+ *           before the pool
  *   table   ev_heap_add and ev_heap_take of one block, alone, each under
  *           the lock
  *
@@ -163,9 +166,10 @@ static int ev_heap_cal_round(struct ev_heap *live, unsigned int n, struct ev_hea
 		if (!c->step[step])
 			goto out;
 	}
+	c->body_kmalloc = ev_heap_cal_time(h, n, EV_HEAP_RUN_BODY_KMALLOC, 0);
 	c->body = ev_heap_cal_time(h, n, EV_HEAP_RUN_BODY, 0);
 	c->table = ev_heap_cal_time(h, n, EV_HEAP_RUN_TABLE, (unsigned long)p);
-	if (!c->body || !c->table)
+	if (!c->body || !c->table || !c->body_kmalloc)
 		goto out;
 	ret = ev_heap_rbtree_cal(n, fill, &c->body_rbtree, &c->table_rbtree);
 out:
@@ -181,7 +185,7 @@ static long ev_cal_heap(struct ev_vcpu *v)
 		"heap.step_allocs", "heap.step_table", "heap.step_all",
 	};
 	u64 kmalloc = U64_MAX, step[EV_HEAP_STEPS], body = U64_MAX, table = U64_MAX;
-	u64 body_rb = U64_MAX, table_rb = U64_MAX, table_lock = U64_MAX;
+	u64 body_rb = U64_MAX, table_rb = U64_MAX, table_lock = U64_MAX, body_km = U64_MAX;
 	struct ev_heap_cal c;
 	int r, k;
 
@@ -198,12 +202,14 @@ static long ev_cal_heap(struct ev_vcpu *v)
 		for (k = 0; k < EV_HEAP_STEPS; k++)
 			step[k] = min(step[k], c.step[k]);
 		body = min(body, c.body);
+		body_km = min(body_km, c.body_kmalloc);
 		table = min(table, c.table);
 		body_rb = min(body_rb, c.body_rbtree);
 		table_rb = min(table_rb, c.table_rbtree);
 	}
 	ev_cal_report_min(v, "heap.kmalloc_pair", kmalloc, EV_CAL_PAIRS);
 	ev_cal_report_min(v, "heap.body_pair", body, EV_CAL_PAIRS);
+	ev_cal_report_min(v, "heap.body_pair_kmalloc", body_km, EV_CAL_PAIRS);
 	for (k = 0; k < EV_HEAP_STEPS; k++)
 		ev_cal_report_min(v, steps[k], step[k], EV_CAL_PAIRS);
 	ev_cal_report_min(v, "heap.table_pair", table, EV_CAL_PAIRS);

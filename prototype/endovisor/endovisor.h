@@ -23,6 +23,7 @@
 #include "ev_abi.h"
 #include "ev_ioctl.h"
 #include "calibrate.h"
+#include "pool.h"
 
 struct ev_sandbox;
 
@@ -187,7 +188,7 @@ struct ev_slot {
 };
 
 struct ev_heap {
-	unsigned long lock;		/* bit 0: adds, frees and rebuilds of the array */
+	unsigned long lock;		/* bit 0: the table's adds, frees and rebuilds, and the pool */
 	/*
 	 * The sandbox whose vCPUs read the table (NULL for calibrate's private
 	 * tables): a free waits until none of them is in a read section that
@@ -197,11 +198,10 @@ struct ev_heap {
 	struct ev_slots *slots;		/* the table's array */
 	unsigned long used;		/* slots live or freed; under lock */
 	unsigned long orders;		/* bit k: a block of 2^k bytes was added since the last rebuild */
-	/* Blocks and bytes added and taken away, under lock. */
-	unsigned long added, taken;
-	unsigned long charged, uncharged;
+	unsigned long added, taken;	/* blocks, under lock */
 	unsigned long table_bytes;	/* the array's */
 	u64 gen;			/* bumped by every free, under lock */
+	struct ev_pool pool;		/* the blocks' memory, under lock */
 };
 
 struct ev_pfn_set;
@@ -285,6 +285,7 @@ struct ev_live {
 	atomic_t frames;
 	atomic_t vms;
 	atomic_t fpus;
+	atomic_t pool_pages;	/* pages the heaps' pools hold */
 };
 extern struct ev_live ev_live;
 /* Heap blocks alive, and their bytes, counted per CPU: heap.c. */

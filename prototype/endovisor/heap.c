@@ -100,15 +100,15 @@ void ev_heap_init(struct ev_heap *h, struct ev_sandbox *sb)
 	h->used = 0;
 	h->orders = 0;
 	h->added = h->taken = 0;
-	h->charged = h->uncharged = 0;
 	h->table_bytes = 0;
 	h->gen = 1;
+	ev_pool_init(&h->pool);
 }
 
-/* The order of the slab object (or pages) a block of size bytes gets. */
+/* The order of the power of two a block of size bytes gets. */
 static __always_inline unsigned int ev_block_order(unsigned long size)
 {
-	return max_t(unsigned int, order_base_2(size), 3);	/* kmalloc's smallest: 8 */
+	return max_t(unsigned int, order_base_2(size), EV_POOL_MIN_ORDER);
 }
 
 /*
@@ -200,9 +200,26 @@ bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end,
 	return true;
 }
 
+/* Bytes the heap makes Linux hold: its pool's, and its table's array. */
 static __always_inline unsigned long ev_heap_held(const struct ev_heap *h)
 {
-	return h->charged - READ_ONCE(h->uncharged) + h->table_bytes;
+	return ev_pool_bytes(&h->pool) + READ_ONCE(h->table_bytes);
+}
+
+/*
+ * Is no vCPU of the sandbox in a read section begun before the caller's
+ * change to the table?  The cheap look ev_heap_wait_readers starts with,
+ * which a free makes under the lock: most of the time nobody is reading.
+ */
+static __always_inline bool ev_heap_no_readers(struct ev_heap *h)
+{
+	unsigned int i;
+
+	smp_mb();	/* the change before the flags are read; pairs with ev_heap_read_begin */
+	for (i = 0; h->sb && i < h->sb->nr_vcpus; i++)
+		if (h->sb->vcpus[i] && READ_ONCE(h->sb->vcpus[i]->heap_reading))
+			return false;
+	return true;
 }
 
 /*
@@ -212,7 +229,7 @@ static __always_inline unsigned long ev_heap_held(const struct ev_heap *h)
  * so it spins a while first; then it sleeps a tick at a time, for a reader
  * whose carrier lost its processor.
  */
-static void ev_heap_wait_readers(struct ev_heap *h)
+static noinline void ev_heap_wait_readers(struct ev_heap *h)
 {
 	unsigned int i, spins;
 
@@ -294,33 +311,36 @@ again:
 }
 
 /*
- * Put the block of size bytes at addr, of 2^order bytes of slab, into the
- * table, if the sandbox's blocks with it stay within the quota.  What
- * mem_alloc does to the table.  When the live and gone slots would pass
- * half the array, the table is rebuilt first.
+ * Make room in the table for one more block, rebuilding it when the live
+ * and gone slots would pass half the array.  Called and returns with the
+ * lock held, which it drops to rebuild; -ENOMEM (and the lock dropped) if
+ * the rebuild could not be made.
  */
-static __always_inline int ev_heap_add(struct ev_heap *h, unsigned long addr,
-				       unsigned long size, unsigned int order)
+static __always_inline int ev_heap_room(struct ev_heap *h)
 {
-	unsigned long charge = 1UL << order, i, a, mask;
-	struct ev_slots *t;
-	struct ev_slot *s;
-	int ret;
-
-	bit_spin_lock(0, &h->lock);
 	while (2 * (h->used + 1) > 1UL << h->slots->bits) {
+		int ret;
+
 		__bit_spin_unlock(0, &h->lock);
 		ret = ev_heap_rebuild(h);
 		if (ret)
 			return ret;
 		bit_spin_lock(0, &h->lock);
 	}
-	if (ev_heap_held(h) + charge > EV_MEM_QUOTA) {
-		__bit_spin_unlock(0, &h->lock);
-		return -ENOMEM;
-	}
-	t = h->slots;
-	mask = (1UL << t->bits) - 1;
+	return 0;
+}
+
+/*
+ * Put the block of size bytes at addr, of 2^order bytes, into the table,
+ * which has room: what mem_alloc does to it, under the lock.
+ */
+static __always_inline void ev_heap_insert(struct ev_heap *h, unsigned long addr,
+					   unsigned long size, unsigned int order)
+{
+	struct ev_slots *t = h->slots;
+	unsigned long mask = (1UL << t->bits) - 1, i, a;
+	struct ev_slot *s;
+
 	for (i = ev_slot_hash(addr, t->bits);; i = (i + 1) & mask) {
 		a = READ_ONCE(t->slot[i].addr);
 		if (a <= EV_SLOT_GONE)
@@ -331,13 +351,10 @@ static __always_inline int ev_heap_add(struct ev_heap *h, unsigned long addr,
 	WRITE_ONCE(s->size, size);
 	s->order = order;
 	/* The order first: a reader that finds the block tries its order. */
-	if (!(h->orders & charge))
-		WRITE_ONCE(h->orders, h->orders | charge);
+	if (!(h->orders & (1UL << order)))
+		WRITE_ONCE(h->orders, h->orders | (1UL << order));
 	smp_store_release(&s->addr, addr);
 	WRITE_ONCE(h->added, h->added + 1);
-	h->charged += charge;
-	__bit_spin_unlock(0, &h->lock);
-	return 0;
 }
 
 /*
@@ -357,7 +374,6 @@ static __always_inline int ev_heap_take(struct ev_heap *h, unsigned long addr,
 	*out = *s;
 	WRITE_ONCE(s->addr, EV_SLOT_GONE);
 	WRITE_ONCE(h->taken, h->taken + 1);
-	WRITE_ONCE(h->uncharged, h->uncharged + (1UL << out->order));
 	/*
 	 * After the slot: a reader that sees the new generation sees the
 	 * block gone (ev_sandbox_find reads the generation first, with
@@ -368,34 +384,70 @@ static __always_inline int ev_heap_take(struct ev_heap *h, unsigned long addr,
 }
 
 /*
+ * A block of 2^order bytes from the pool, for the table: under the lock,
+ * which it drops and takes again while it makes room in the table or
+ * gets what the pool lacks.  NULL, with the lock dropped, if the quota
+ * or Linux refused.
+ */
+static __always_inline void *ev_heap_get(struct ev_heap *h, unsigned int order,
+					 struct ev_pool_spare *spare)
+{
+	for (;;) {
+		void *p;
+
+		if (ev_heap_room(h))
+			return NULL;
+		p = ev_pool_get(&h->pool, order, EV_MEM_QUOTA - min(h->table_bytes, EV_MEM_QUOTA),
+				spare);
+		if (p)
+			return p;
+		__bit_spin_unlock(0, &h->lock);
+		if (ev_pool_prepare(spare))
+			return NULL;
+		bit_spin_lock(0, &h->lock);
+	}
+}
+
+/* Give back what the pool was given and did not use: rarely anything. */
+static __always_inline void ev_heap_spare_release(struct ev_pool_spare *spare)
+{
+	if (unlikely(spare->slab || spare->run))
+		ev_pool_spare_release(spare);
+}
+
+/*
  * A block of size bytes recorded in h: its address, or -ENOMEM.  The size
- * is rounded up to a power of two for kmalloc, which then aligns the block
- * to it (checked: the lookups depend on it).  mem_alloc's body, which
- * calibrate also runs on a private table.
+ * is rounded up to a power of two, and the pool aligns the block to it
+ * (the lookups depend on it).  mem_alloc's body, which calibrate also
+ * runs on a private table.
  */
 static __always_inline long ev_heap_alloc(struct ev_heap *h, unsigned long size,
 					 unsigned long flags)
 {
 	unsigned int order = ev_block_order(size);
+	struct ev_pool_spare spare = {};
 	void *p;
 
-	p = kmalloc(1UL << order, GFP_KERNEL | __GFP_NOWARN |
-		    ((flags & EV_MEM_ZERO) ? __GFP_ZERO : 0));
+	bit_spin_lock(0, &h->lock);
+	p = ev_heap_get(h, order, &spare);
+	if (p) {
+		ev_heap_insert(h, (unsigned long)p, size, order);
+		__bit_spin_unlock(0, &h->lock);
+	}
+	ev_heap_spare_release(&spare);
 	if (!p)
 		return -ENOMEM;
-	if (WARN_ON_ONCE((unsigned long)p & ((1UL << order) - 1)) ||
-	    ev_heap_add(h, (unsigned long)p, size, order)) {
-		kfree(p);
-		return -ENOMEM;
-	}
+	if (flags & EV_MEM_ZERO)
+		memset(p, 0, 1UL << order);
 	ev_live_blocks_add(1, size);
 	return (long)p;
 }
 
 /*
  * Free the block of h that starts at addr: out of the table, then, once
- * no service that could have found it is still writing into it, back to
- * kfree.  mem_free's body, which calibrate also runs.
+ * no service that could have found it is still reading or writing it,
+ * back into the sandbox's pool.  mem_free's body, which calibrate also
+ * runs.
  */
 static __always_inline long ev_heap_free(struct ev_heap *h, unsigned long addr)
 {
@@ -404,19 +456,25 @@ static __always_inline long ev_heap_free(struct ev_heap *h, unsigned long addr)
 
 	bit_spin_lock(0, &h->lock);
 	ret = ev_heap_take(h, addr, &s);
-	__bit_spin_unlock(0, &h->lock);
-	if (ret)
+	if (ret) {
+		__bit_spin_unlock(0, &h->lock);
 		return ret;
-	ev_heap_wait_readers(h);
+	}
+	if (!ev_heap_no_readers(h)) {
+		__bit_spin_unlock(0, &h->lock);
+		ev_heap_wait_readers(h);
+		bit_spin_lock(0, &h->lock);
+	}
+	ev_pool_put(&h->pool, (void *)s.addr, s.order);
+	__bit_spin_unlock(0, &h->lock);
 	ev_live_blocks_add(-1, -(long)s.size);
-	kfree((void *)s.addr);
 	return 0;
 }
 
 /*
  * mem_alloc(size, flags): a block of size bytes, zeroed with EV_MEM_ZERO.
- * Power-of-two sizes come back aligned to their size (kmalloc's promise),
- * which is what sandbox stacks rely on.
+ * Power-of-two sizes come back aligned to their size, which is what
+ * sandbox stacks rely on.
  */
 EV_SERVICE_DEFINE2(mem_alloc, unsigned long, size, unsigned long, flags)
 {
@@ -439,10 +497,10 @@ unsigned long ev_heap_blocks(const struct ev_heap *h)
 	return READ_ONCE(h->added) - READ_ONCE(h->taken);
 }
 
-/* Bytes its blocks and table make Linux hold now, against EV_MEM_QUOTA. */
+/* Bytes its pool and table make Linux hold now, against EV_MEM_QUOTA. */
 unsigned long ev_heap_bytes(const struct ev_heap *h)
 {
-	return READ_ONCE(h->charged) - READ_ONCE(h->uncharged) + READ_ONCE(h->table_bytes);
+	return ev_heap_held(h);
 }
 
 /* Bytes of the table's array now. */
@@ -451,7 +509,10 @@ unsigned long ev_heap_table_bytes(const struct ev_heap *h)
 	return READ_ONCE(h->table_bytes);
 }
 
-/* Teardown: free every block the sandbox still holds, and the table. */
+/*
+ * Teardown, once no carrier runs: every block the sandbox still holds back
+ * into the pool, then the pool back to Linux, and the table.
+ */
 void ev_heap_teardown(struct ev_heap *h)
 {
 	struct ev_slots *t = h->slots;
@@ -463,22 +524,70 @@ void ev_heap_teardown(struct ev_heap *h)
 		if (s->addr <= EV_SLOT_GONE)
 			continue;
 		ev_live_blocks_add(-1, -(long)s->size);
-		kfree((void *)s->addr);
+		ev_pool_put(&h->pool, (void *)s->addr, s->order);
 	}
 	if (t != &ev_no_slots.t)
 		kvfree(t);
+	ev_pool_teardown(&h->pool);
 	ev_heap_init(h, h->sb);
 }
 
 /*
  * For calibrate.c's build-up of mem_alloc's and mem_free's bodies: n
- * times what the two do, in their order, up to a step.  EV_HEAP_STEP_ALL
- * is all of it; only the calls between the functions are missing.
- * -ENOMEM if the table refused a block (it cannot: the quota is far off).
+ * times what the two do, in their order, up to a step.  Each step's work
+ * is done in the same holds of the lock as the bodies do it; the first
+ * is the pool's alone, with the lock.  EV_HEAP_STEP_ALL is all of it;
+ * only the calls between the functions are missing.  -ENOMEM if the pool
+ * refused a block (it cannot: the quota is far off).
  */
 static int ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 {
 	unsigned long volatile size = 64;	/* as mem_alloc has it: at run time */
+	struct ev_pool_spare spare = {};
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		unsigned int order = ev_block_order(size);
+		struct ev_slot s;
+		void *p;
+
+		bit_spin_lock(0, &h->lock);
+		p = ev_heap_get(h, order, &spare);
+		if (!p) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (step >= EV_HEAP_STEP_TABLE)
+			ev_heap_insert(h, (unsigned long)p, size, order);
+		__bit_spin_unlock(0, &h->lock);
+		if (step >= EV_HEAP_STEP_ALL)
+			ev_live_blocks_add(1, size);
+		bit_spin_lock(0, &h->lock);
+		if (step >= EV_HEAP_STEP_TABLE)
+			ev_heap_take(h, (unsigned long)p, &s);
+		if (step >= EV_HEAP_STEP_ALL && !ev_heap_no_readers(h)) {
+			__bit_spin_unlock(0, &h->lock);
+			ev_heap_wait_readers(h);
+			bit_spin_lock(0, &h->lock);
+		}
+		ev_pool_put(&h->pool, p, order);
+		__bit_spin_unlock(0, &h->lock);
+		if (step >= EV_HEAP_STEP_ALL)
+			ev_live_blocks_add(-1, -(long)size);
+	}
+	ev_heap_spare_release(&spare);
+	return ret;
+}
+
+/*
+ * The bodies as they were before the pool: the block from kmalloc and
+ * back to kfree, the table as it is.  calibrate times them beside the
+ * bodies of today, in the same boot.
+ */
+static int ev_heap_kmalloc_bodies(struct ev_heap *h, unsigned int n)
+{
+	unsigned long volatile size = 64;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -488,21 +597,19 @@ static int ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 
 		if (!p)
 			return -ENOMEM;
-		if (step >= EV_HEAP_STEP_TABLE && ev_heap_add(h, (unsigned long)p, size, order)) {
+		bit_spin_lock(0, &h->lock);
+		if (ev_heap_room(h)) {
 			kfree(p);
 			return -ENOMEM;
 		}
-		if (step >= EV_HEAP_STEP_ALL)
-			ev_live_blocks_add(1, size);
-		if (step >= EV_HEAP_STEP_TABLE) {
-			bit_spin_lock(0, &h->lock);
-			ev_heap_take(h, (unsigned long)p, &s);
-			__bit_spin_unlock(0, &h->lock);
-		}
-		if (step >= EV_HEAP_STEP_ALL) {
-			ev_heap_wait_readers(h);
-			ev_live_blocks_add(-1, -(long)size);
-		}
+		ev_heap_insert(h, (unsigned long)p, size, order);
+		__bit_spin_unlock(0, &h->lock);
+		ev_live_blocks_add(1, size);
+		bit_spin_lock(0, &h->lock);
+		ev_heap_take(h, (unsigned long)p, &s);
+		__bit_spin_unlock(0, &h->lock);
+		ev_heap_wait_readers(h);
+		ev_live_blocks_add(-1, -(long)size);
 		kfree(p);
 	}
 	return 0;
@@ -516,8 +623,10 @@ static int ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
  *   EV_HEAP_STEP_*     the bodies built up a part at a time (ev_heap_steps)
  *   EV_HEAP_RUN_BODY   ev_heap_alloc and ev_heap_free of 64 bytes: both
  *                      services whole, but for their crossings and checks
- *   EV_HEAP_RUN_TABLE  ev_heap_add and ev_heap_take of the block at addr,
- *                      alone, each under the lock
+ *   EV_HEAP_RUN_BODY_KMALLOC
+ *                      the same on kmalloc and kfree, as before the pool
+ *   EV_HEAP_RUN_TABLE  the block at addr into the table and out, alone,
+ *                      each under the lock
  *   EV_HEAP_RUN_FILL   64-byte blocks allocated and kept, to fill h
  *
  * -ENOMEM if a block or the table refused, -EINVAL for no such part.
@@ -540,12 +649,17 @@ int ev_heap_cal_run(struct ev_heap *h, unsigned int n, unsigned int what, unsign
 				return -ENOMEM;
 		}
 		return 0;
+	case EV_HEAP_RUN_BODY_KMALLOC:
+		return ev_heap_kmalloc_bodies(h, n);
 	case EV_HEAP_RUN_TABLE:
 		for (i = 0; i < n; i++) {
 			int r;
 
-			if (ev_heap_add(h, addr, 64, 6))
+			bit_spin_lock(0, &h->lock);
+			if (ev_heap_room(h))
 				return -ENOMEM;
+			ev_heap_insert(h, addr, 64, 6);
+			__bit_spin_unlock(0, &h->lock);
 			bit_spin_lock(0, &h->lock);
 			r = ev_heap_take(h, addr, &s);
 			__bit_spin_unlock(0, &h->lock);

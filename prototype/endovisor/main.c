@@ -116,11 +116,12 @@ static ssize_t live_show(struct device *dev, struct device_attribute *attr,
 	long blocks, bytes;
 
 	ev_live_blocks_read(&blocks, &bytes);
-	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\nblocks %ld\nblock_bytes %ld\nframes %d\nvms %d\nfpus %d\n",
+	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\nblocks %ld\nblock_bytes %ld\npool_pages %d\nframes %d\nvms %d\nfpus %d\n",
 			  atomic_read(&ev_live.sandboxes),
 			  atomic_read(&ev_live.vcpus),
 			  atomic_read(&ev_live.stacks),
 			  blocks, bytes,
+			  atomic_read(&ev_live.pool_pages),
 			  atomic_read(&ev_live.frames),
 			  atomic_read(&ev_live.vms),
 			  atomic_read(&ev_live.fpus));
@@ -187,12 +188,12 @@ static void __exit ev_exit(void)
 	rcu_barrier();		/* grant.c's call_rcu callbacks are this module's code */
 	ev_live_blocks_read(&blocks, &bytes);
 	WARN(atomic_read(&ev_live.sandboxes) || atomic_read(&ev_live.vcpus) ||
-	     atomic_read(&ev_live.stacks) || blocks ||
+	     atomic_read(&ev_live.stacks) || blocks || atomic_read(&ev_live.pool_pages) ||
 	     atomic_read(&ev_live.frames) || atomic_read(&ev_live.vms) ||
 	     atomic_read(&ev_live.fpus),
-	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks, %ld blocks, %d frames, %d address spaces, %d FPU contexts live\n",
+	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks, %ld blocks, %d pool pages, %d frames, %d address spaces, %d FPU contexts live\n",
 	     atomic_read(&ev_live.sandboxes), atomic_read(&ev_live.vcpus),
-	     atomic_read(&ev_live.stacks), blocks,
+	     atomic_read(&ev_live.stacks), blocks, atomic_read(&ev_live.pool_pages),
 	     atomic_read(&ev_live.frames), atomic_read(&ev_live.vms),
 	     atomic_read(&ev_live.fpus));
 	pr_info("endovisor: unloaded\n");

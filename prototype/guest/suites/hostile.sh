@@ -20,6 +20,21 @@ live_clear() {
 	! grep -v ' 0$' /sys/class/misc/endovisor/live | grep -q .
 }
 
+# start_marked OUT MARKER ARGS...: a launcher in the background, writing
+# OUT, once OUT shows MARKER; its pid in $started.
+start_marked() {
+	out=$1 marker=$2
+	shift 2
+	launcher "$@" > "$out" 2>&1 &
+	started=$!
+	for i in $(seq 200); do
+		grep -q "$marker" "$out" && return 0
+		sleep 0.05
+	done
+	cat "$out"
+	fail "no '$marker' from launcher $*"
+}
+
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
 insmod /lib/ev/evk_hostile.ko || fail "insmod evk_hostile"
 insmod /lib/ev/evk_proc.ko || fail "insmod evk_proc"
@@ -39,9 +54,21 @@ grep -q ' hostile_registry_cases[[:space:]]\[evk_hostile\]$' /tmp/kallsyms &&
 	fail "/proc/kallsyms lost the hostile kernel's symbols"
 echo "EV-KALLSYMS $(grep -c '\[evk_hostile\]$' /tmp/kallsyms) symbols of evk_hostile, hostile_registry_cases and own_out among them"
 
+# Writes after free, from two vCPUs, till the heap's quota, beside a
+# sandbox that checks its own blocks: the writes land in the writer's own
+# pool, so the victim's blocks stay whole and Linux's allocator checks
+# (this suite boots with them on) stay silent.
+start_marked /tmp/victim.out 'hostile: victim running' -v 1 -s victim -a victim hostile
+victim=$started
+launcher -v 2 -s uaf -a uaf hostile || fail "launcher hostile uaf"
+wait $victim || fail "launcher hostile victim"
+cat /tmp/victim.out
+live_clear || fail "the writes after free left objects live"
+
 # A quota must bound what the sandbox makes Linux hold.  The hostile kernel
 # fills one and holds it, killed once the figure is taken:
 #   fill WHAT /proc/meminfo FIELD KEY BOUND-KiB
+# MemFree is read as what it lost, the other fields as what they gained.
 fill() {
 	what=$1 field=$2 key=$3 bound=$4
 	before=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
@@ -68,14 +95,16 @@ fill() {
 	set -- $(sed -n "s/.*hostile: fill $what holding \([a-z]*\)=\([0-9]*\).*/\1 \2/p" /tmp/fill.out)
 	fig "hostile.${what}_$1" "$2" max "$1"
 	grown=$((during - before - own))
+	[ "$field" = MemFree ] && grown=$((before - during))
 	fig "hostile.$key" $grown max KiB bound=$bound launcher=$own
 	[ $grown -le $bound ] || fail "fill $what: $field grew past $bound KiB"
 	live_clear || fail "fill $what left objects live"
 }
-# The heap: 1-byte blocks.  EV_MEM_QUOTA, 64 MiB, and 2 MiB for slab's own
-# packing (an ev_block slab holds 102 nodes of 40 bytes in 4 KiB) and
-# whatever else Linux allocated meanwhile.
-fill heap Slab heap_slab_growth $((65536 + 2048))
+# The heap: 1-byte blocks.  Its pool's pages, its slabs' records and its
+# table, all that the blocks make Linux hold, are what EV_MEM_QUOTA (64
+# MiB) counts; so MemFree, whatever kind of memory it went to, and 2 MiB
+# for the launcher's own and whatever else Linux allocated meanwhile.
+fill heap MemFree heap_memfree_drop $((65536 + 2048))
 # The page tables: EV_PT_QUOTA pages of 4 KiB, 8 MiB, the 8 KiB a fault
 # may take past it (a PMD, and a PUD in a space's first fault), and 128 KiB
 # for Linux's own page tables meanwhile (12 to 44 KiB in the boots seen);
@@ -121,20 +150,6 @@ live_clear || fail "the race left objects live"
 launcher -v 2 -s firstrun -a firstrun hostile || fail "launcher hostile firstrun"
 live_clear || fail "the first runs left objects live"
 
-# start_marked OUT MARKER ARGS...: a launcher in the background, writing
-# OUT, once OUT shows MARKER; its pid in $started.
-start_marked() {
-	out=$1 marker=$2
-	shift 2
-	launcher "$@" > "$out" 2>&1 &
-	started=$!
-	for i in $(seq 200); do
-		grep -q "$marker" "$out" && return 0
-		sleep 0.05
-	done
-	cat "$out"
-	fail "no '$marker' from launcher $*"
-}
 
 # Kills while the tenant is kicked: ten launchers killed mid-race.
 for round in $(seq 10); do

@@ -58,6 +58,16 @@ struct hostile_stale {
 void stale_cases(u64 rounds);
 void stale_ap(void);
 
+/* contain.c: writes after free, and a sandbox that watches for them */
+struct hostile_uaf {
+	u32 ready, ap_done;
+	unsigned long ap_spoiled;
+	long ap_refused;
+};
+void uaf_cases(void);
+void uaf_ap(void);
+void victim_cases(void);
+
 /* The kernel's state, in the sandbox's globals: one per sandbox. */
 struct hostile {
 	u32 heap_done;		/* vCPU 0's heap cases are done */
@@ -67,6 +77,7 @@ struct hostile {
 	struct hostile_mem mem;
 	struct hostile_race race;
 	struct hostile_stale stale;
+	struct hostile_uaf uaf;
 };
 
 static inline struct hostile *H(void)

@@ -11,6 +11,8 @@
  *   stale           a block freed on vCPU 0 while vCPU 1 copies out of it,
  *                   hundreds of thousands of times: once the free has
  *                   returned, no copy may pass (stale.c)
+ *   uaf, victim     writes after free, till the quota, on two vCPUs, and a
+ *                   sandbox beside that checks its own blocks (contain.c)
  *   hold            a heap block, a frame and an address space of its own,
  *                   named in a "hostile: hold" line; then it spins in sandbox
  *                   code, masked, never crossing again, until it is killed
@@ -540,6 +542,14 @@ static long hostile_main(void)
 			return -EINVAL;
 		}
 		stale_cases(args[5] == ' ' ? parse_dec(args + 6) : STALE_ROUNDS);
+	} else if (vostd_has_prefix(args, "uaf")) {
+		if (vostd_nr_cpus() < 2) {
+			vostd_println("hostile: uaf needs two vCPUs");
+			return -EINVAL;
+		}
+		uaf_cases();
+	} else if (vostd_has_prefix(args, "victim")) {
+		victim_cases();
 	} else if (vostd_has_prefix(args, "hold")) {
 		hold();
 	} else if (vostd_has_prefix(args, "attack")) {
@@ -547,7 +557,7 @@ static long hostile_main(void)
 	} else if (vostd_has_prefix(args, "fill")) {
 		memory_fill(args + 4);
 	} else {
-		vostd_println("hostile: unknown mode '%s' (want test, stale, hold, attack, race, racekill, firstrun, calloop or fill)",
+		vostd_println("hostile: unknown mode '%s' (want test, stale, uaf, victim, hold, attack, race, racekill, firstrun, calloop or fill)",
 			      args);
 		return -EINVAL;
 	}
@@ -563,6 +573,8 @@ static long hostile_ap_main(void)
 		return after_teardown_began();
 	if (vostd_has_prefix(vostd_vcpu()->args, "stale"))
 		stale_ap();
+	if (vostd_has_prefix(vostd_vcpu()->args, "uaf"))
+		uaf_ap();
 	return 0;
 }
 
