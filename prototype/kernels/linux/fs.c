@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Files: a read-only file system from the cpio image the guest pipeline
- * built from prototype/rootfs/ (and Debian's busybox), pipes, the console
- * (stdout and stderr to the sandbox's log, a line at a time; stdin empty),
- * and each process's table of file descriptors.
+ * built from prototype/rootfs/ (and Debian's busybox), the console (stdout
+ * and stderr to the sandbox's log, a line at a time; stdin empty), and the
+ * calls on them.  Pipes are pipe.c's, descriptors fdtable.c's.
  *
  * The image is parsed once at start into a table of nodes; a node's data
  * points into the image, which stays where it is for the sandbox's life.
@@ -375,169 +375,6 @@ static const struct lx_node *lookup_at(struct proc *p, long dfd, unsigned long u
 	return lookup(self_exe(path) ? lxp(p)->exe : path, follow, err);
 }
 
-/* ---- files and descriptors ---- */
-
-struct lx_file *file_new(enum lx_file_kind kind)
-{
-	struct lx_file *f = vostd_alloc(sizeof(*f), true);
-
-	if (f) {
-		f->refs = 1;
-		f->kind = kind;
-	}
-	return f;
-}
-
-void file_get(struct lx_file *f)
-{
-	__atomic_add_fetch(&f->refs, 1, __ATOMIC_RELAXED);
-}
-
-static void pipe_lock(struct lx_pipe *pp)
-{
-	kl_guard_begin();
-	vostd_spin_lock(&pp->lock);
-}
-
-static void pipe_unlock(struct lx_pipe *pp)
-{
-	vostd_spin_unlock(&pp->lock);
-	kl_guard_end();
-}
-
-/*
- * Wake every task queued on *q, under the pipe's lock: each looks again at
- * the pipe when it runs.  The guard holds their switches until the unlock.
- */
-static void pipe_wake_all(struct lx_waiter **q)
-{
-	struct lx_waiter *w;
-
-	for (w = *q; w; w = w->next) {
-		w->queued = false;
-		kl_wake(w->tid);
-	}
-	*q = NULL;
-}
-
-void file_put(struct lx_file *f)
-{
-	struct lx_pipe *pp = f->pipe;
-
-	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL))
-		return;
-	if (pp) {
-		bool gone;
-
-		pipe_lock(pp);
-		if (f->kind == LX_PIPE_R)
-			pp->readers--;
-		else
-			pp->writers--;
-		/* Every task blocked on the other end sees the end of the pipe now. */
-		pipe_wake_all(f->kind == LX_PIPE_R ? &pp->writing : &pp->reading);
-		gone = !pp->readers && !pp->writers;
-		pipe_unlock(pp);
-		if (gone)
-			vostd_free(pp);
-	}
-	vostd_free(f);
-}
-
-/* The lowest free descriptor from from on gets f (the caller's reference). */
-long fd_install(struct proc *p, struct lx_file *f, int from, bool cloexec)
-{
-	struct lx_proc *lp = lxp(p);
-	int i;
-
-	for (i = from; i < LX_FDS; i++)
-		if (!lp->fd[i]) {
-			lp->fd[i] = f;
-			if (cloexec)
-				lp->cloexec |= 1ULL << i;
-			else
-				lp->cloexec &= ~(1ULL << i);
-			return i;
-		}
-	return -EMFILE;
-}
-
-struct lx_file *fd_get(struct proc *p, long fd)
-{
-	return fd >= 0 && fd < LX_FDS ? lxp(p)->fd[fd] : NULL;
-}
-
-static void fd_close(struct lx_proc *lp, int fd)
-{
-	struct lx_file *f = lp->fd[fd];
-
-	lp->fd[fd] = NULL;
-	lp->cloexec &= ~(1ULL << fd);
-	if (f)
-		file_put(f);
-}
-
-/* A process's Linux state: its parent's copy, or the first's (the console on 0, 1, 2). */
-long lx_proc_init(struct proc *p, struct proc *parent)
-{
-	struct lx_proc *lp = vostd_alloc(sizeof(*lp), true);
-	int i;
-
-	if (!lp)
-		return -ENOMEM;
-	if (parent) {
-		*lp = *lxp(parent);
-		lp->line_len = 0;
-		/* Only the calling thread is copied, and it is not asleep. */
-		for (i = 0; i < LX_THREADS_MAX; i++)
-			lp->sleeping[i] = 0;
-		for (i = 0; i < LX_FDS; i++)
-			if (lp->fd[i])
-				file_get(lp->fd[i]);
-	} else {
-		struct lx_file *con = file_new(LX_CONSOLE);
-
-		if (!con) {
-			vostd_free(lp);
-			return -ENOMEM;
-		}
-		con->flags = 2;		/* O_RDWR */
-		con->refs = 3;
-		lp->fd[0] = lp->fd[1] = lp->fd[2] = con;
-		lp->cwd[0] = '/';
-		lp->umask = 022;
-		lp->pgid = p->pid;
-	}
-	p->os = lp;
-	return 0;
-}
-
-void lx_close_on_exec(struct proc *p)
-{
-	struct lx_proc *lp = lxp(p);
-	int i;
-
-	for (i = 0; i < LX_FDS; i++)
-		if (lp->cloexec & (1ULL << i))
-			fd_close(lp, i);
-}
-
-/* proc's exit hook: the last thread has left; its files go. */
-void lx_proc_exit(struct proc *p)
-{
-	struct lx_proc *lp = lxp(p);
-	int i;
-
-	if (!lp)
-		return;
-	console_flush(p);
-	for (i = 0; i < LX_FDS; i++)
-		fd_close(lp, i);
-	p->os = NULL;
-	p->name = "linux";
-	vostd_free(lp);
-}
-
 /* ---- the console ---- */
 
 void console_flush(struct proc *p)
@@ -579,121 +416,6 @@ static void console_write(struct proc *p, const char *b, unsigned long n)
 	}
 }
 
-/* ---- pipes ---- */
-
-#define CHUNK	256
-
-/*
- * Wait on queue q of pp, whose lock the caller holds, for the other end or
- * for a kill (which wakes the thread through lx_sleeping's slot); return
- * with the lock held again and off the queue.
- */
-static void pipe_block(struct proc *p, struct lx_pipe *pp, struct lx_waiter **q)
-{
-	struct lx_waiter w = { .tid = kl_self(), .next = *q, .queued = true }, **pw;
-	int slot;
-
-	*q = &w;
-	pipe_unlock(pp);
-	slot = lx_sleeping(p);
-	if (!READ_ONCE(p->killed))
-		kl_block();
-	lx_awake(p, slot);
-	pipe_lock(pp);
-	for (pw = q; w.queued && *pw; pw = &(*pw)->next) {
-		if (*pw == &w) {
-			*pw = w.next;
-			break;
-		}
-	}
-}
-
-static long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len)
-{
-	char chunk[CHUNK];
-	unsigned int n, i;
-
-	pipe_lock(pp);
-	while (!pp->len && pp->writers && !READ_ONCE(p->killed))
-		pipe_block(p, pp, &pp->reading);
-	n = min_t(unsigned long, min_t(unsigned long, len, pp->len), CHUNK);
-	for (i = 0; i < n; i++)
-		chunk[i] = pp->buf[(pp->head + i) % sizeof(pp->buf)];
-	pp->head = (pp->head + n) % sizeof(pp->buf);
-	pp->len -= n;
-	if (n)
-		pipe_wake_all(&pp->writing);
-	pipe_unlock(pp);
-	if (n && mem_user_copy(p, buf, chunk, n, MEM_WRITE))
-		return -EFAULT;
-	return n;
-}
-
-static long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len)
-{
-	char chunk[CHUNK];
-	unsigned long done = 0;
-
-	while (done < len) {
-		unsigned int n = min_t(unsigned long, len - done, CHUNK), i, room;
-
-		if (mem_user_copy(p, buf + done, chunk, n, MEM_READ))
-			return done ?: -EFAULT;
-		pipe_lock(pp);
-		while (pp->readers && pp->len == sizeof(pp->buf) && !READ_ONCE(p->killed))
-			pipe_block(p, pp, &pp->writing);
-		room = sizeof(pp->buf) - pp->len;
-		if (!pp->readers || READ_ONCE(p->killed)) {
-			pipe_unlock(pp);
-			return done ?: -EPIPE;
-		}
-		n = min(n, room);
-		for (i = 0; i < n; i++)
-			pp->buf[(pp->head + pp->len + i) % sizeof(pp->buf)] = chunk[i];
-		pp->len += n;
-		pipe_wake_all(&pp->reading);
-		pipe_unlock(pp);
-		done += n;
-	}
-	return done;
-}
-
-long sys_pipe2(struct thread *t, unsigned long ufds, long flags)
-{
-	struct lx_pipe *pp = vostd_alloc(sizeof(*pp), true);
-	struct lx_file *r = file_new(LX_PIPE_R), *w = file_new(LX_PIPE_W);
-	int fds[2] = { -1, -1 };
-
-	if (flags & ~(O_CLOEXEC | 04000))	/* O_NONBLOCK is taken and ignored */
-		flags = -EINVAL;
-	if (!pp || !r || !w || flags < 0) {
-		vostd_free(pp);
-		vostd_free(r);
-		vostd_free(w);
-		return flags < 0 ? flags : -ENOMEM;
-	}
-	pp->readers = pp->writers = 1;
-	r->pipe = w->pipe = pp;
-	w->flags = 1;
-	fds[0] = fd_install(t->p, r, 0, flags & O_CLOEXEC);
-	if (fds[0] >= 0)
-		fds[1] = fd_install(t->p, w, 0, flags & O_CLOEXEC);
-	if (fds[1] < 0 || mem_user_copy(t->p, ufds, fds, sizeof(fds), MEM_WRITE)) {
-		long err = fds[1] < 0 ? -EMFILE : -EFAULT;
-
-		if (fds[0] >= 0)
-			fd_close(lxp(t->p), fds[0]);
-		else
-			file_put(r);
-		if (fds[1] >= 0)
-			fd_close(lxp(t->p), fds[1]);
-		else
-			file_put(w);
-		return err;
-	}
-	return 0;
-}
-
 /* ---- the calls ---- */
 
 long sys_read(struct thread *t, long fd, unsigned long buf, unsigned long len, long off)
@@ -733,7 +455,7 @@ long sys_read(struct thread *t, long fd, unsigned long buf, unsigned long len, l
 long sys_write(struct thread *t, long fd, unsigned long buf, unsigned long len)
 {
 	struct lx_file *f = fd_get(t->p, fd);
-	char chunk[CHUNK];
+	char chunk[LX_CHUNK];
 	unsigned long done = 0;
 
 	if (!f || !(f->flags & O_ACCMODE))
@@ -749,7 +471,7 @@ long sys_write(struct thread *t, long fd, unsigned long buf, unsigned long len)
 		return -EBADF;
 	}
 	while (done < len) {
-		unsigned long n = min_t(unsigned long, len - done, CHUNK);
+		unsigned long n = min_t(unsigned long, len - done, LX_CHUNK);
 
 		if (mem_user_copy(t->p, buf + done, chunk, n, MEM_READ))
 			return done ?: -EFAULT;
@@ -811,14 +533,6 @@ long sys_openat(struct thread *t, long dfd, unsigned long upath, long flags)
 	if (fd < 0)
 		file_put(f);
 	return fd;
-}
-
-long sys_close(struct thread *t, long fd)
-{
-	if (!fd_get(t->p, fd))
-		return -EBADF;
-	fd_close(lxp(t->p), fd);
-	return 0;
 }
 
 /* Linux's struct stat on x86-64. */
@@ -1019,61 +733,6 @@ long sys_faccessat(struct thread *t, long dfd, unsigned long upath)
 	long err;
 
 	return lookup_at(t->p, dfd, upath, true, false, &err) ? 0 : err;
-}
-
-long sys_dup3(struct thread *t, long from, long to, long flags, bool dup2)
-{
-	struct lx_proc *lp = lxp(t->p);
-	struct lx_file *f = fd_get(t->p, from);
-
-	if (!f)
-		return -EBADF;
-	if (to < 0 || to >= LX_FDS)
-		return -EBADF;
-	if (from == to)
-		return dup2 ? to : -EINVAL;
-	if (flags & ~O_CLOEXEC)
-		return -EINVAL;
-	file_get(f);
-	fd_close(lp, to);
-	lp->fd[to] = f;
-	if (flags & O_CLOEXEC)
-		lp->cloexec |= 1ULL << to;
-	return to;
-}
-
-long sys_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
-{
-	struct lx_proc *lp = lxp(t->p);
-	struct lx_file *f = fd_get(t->p, fd);
-	long r;
-
-	if (!f)
-		return -EBADF;
-	switch (cmd) {
-	case 0:		/* F_DUPFD */
-	case 1030:	/* F_DUPFD_CLOEXEC */
-		if (arg >= LX_FDS)
-			return -EINVAL;
-		file_get(f);
-		r = fd_install(t->p, f, arg, cmd == 1030);
-		if (r < 0)
-			file_put(f);
-		return r;
-	case 1:		/* F_GETFD */
-		return !!(lp->cloexec & (1ULL << fd));
-	case 2:		/* F_SETFD */
-		if (arg & 1)
-			lp->cloexec |= 1ULL << fd;
-		else
-			lp->cloexec &= ~(1ULL << fd);
-		return 0;
-	case 3:		/* F_GETFL */
-		return f->flags & ~O_CLOEXEC;
-	case 4:		/* F_SETFL: only O_APPEND, O_NONBLOCK and the like, ignored */
-		return 0;
-	}
-	return -EINVAL;
 }
 
 /* No descriptor is a terminal: TCGETS and the rest get -ENOTTY, as for a file. */

@@ -5,7 +5,8 @@
  * fork's copy-on-write, faults).  What is Linux's here: the ELF loader and
  * the initial stack (exec.c), the numbers, arguments and errno convention
  * of the system calls (syscall.c), and a read-only file system from a cpio
- * image, with pipes and the sandbox's log as the console (fs.c).
+ * image with the sandbox's log as the console (fs.c), its open files and
+ * descriptors (fdtable.c) and pipes (pipe.c).
  */
 #ifndef LINUX_H
 #define LINUX_H
@@ -27,6 +28,7 @@
 #define LX_NSIG		64
 #define LX_PROCS_MAX	64		/* live processes per sandbox: a fork bomb's bound */
 #define LX_THREADS_MAX	16		/* threads per process */
+#define LX_CHUNK	256		/* bytes a read or write copies on the stack at once */
 
 /* A node of the file system: a file or a directory of the cpio image. */
 struct lx_node {
@@ -118,20 +120,11 @@ void fs_exit(void);
 const struct lx_node *fs_lookup(struct proc *p, const char *path);
 struct frame **fs_pages(const struct lx_node *nd);
 long fs_path(struct proc *p, unsigned long upath, char *path);	/* copy in and resolve */
-struct lx_file *file_new(enum lx_file_kind kind);
-void file_get(struct lx_file *f);
-void file_put(struct lx_file *f);
-long fd_install(struct proc *p, struct lx_file *f, int from, bool cloexec);
-struct lx_file *fd_get(struct proc *p, long fd);
-long lx_proc_init(struct proc *p, struct proc *parent);
-void lx_proc_exit(struct proc *p);
-void lx_close_on_exec(struct proc *p);
 void console_flush(struct proc *p);
 long sys_read(struct thread *t, long fd, unsigned long buf, unsigned long len, long off);
 long sys_write(struct thread *t, long fd, unsigned long buf, unsigned long len);
 long sys_writev(struct thread *t, long fd, unsigned long iov, unsigned long n);
 long sys_openat(struct thread *t, long dfd, unsigned long path, long flags);
-long sys_close(struct thread *t, long fd);
 long sys_fstat(struct thread *t, long fd, unsigned long st);
 long sys_fstatat(struct thread *t, long dfd, unsigned long path, unsigned long st, long flags);
 long sys_lseek(struct thread *t, long fd, long off, long whence);
@@ -139,12 +132,29 @@ long sys_getdents64(struct thread *t, long fd, unsigned long buf, unsigned long 
 long sys_readlinkat(struct thread *t, long dfd, unsigned long path, unsigned long buf,
 		    unsigned long len);
 long sys_faccessat(struct thread *t, long dfd, unsigned long path);
-long sys_pipe2(struct thread *t, unsigned long fds, long flags);
-long sys_dup3(struct thread *t, long from, long to, long flags, bool dup2);
-long sys_fcntl(struct thread *t, long fd, long cmd, unsigned long arg);
 long sys_ioctl(struct thread *t, long fd, unsigned long cmd, unsigned long arg);
 long sys_chdir(struct thread *t, unsigned long path);
 long sys_getcwd(struct thread *t, unsigned long buf, unsigned long len);
+
+/* fdtable.c */
+struct lx_file *file_new(enum lx_file_kind kind);
+void file_get(struct lx_file *f);
+void file_put(struct lx_file *f);
+long fd_install(struct proc *p, struct lx_file *f, int from, bool cloexec);
+struct lx_file *fd_get(struct proc *p, long fd);
+void fd_close(struct lx_proc *lp, int fd);
+long lx_proc_init(struct proc *p, struct proc *parent);
+void lx_proc_exit(struct proc *p);
+void lx_close_on_exec(struct proc *p);
+long sys_close(struct thread *t, long fd);
+long sys_dup3(struct thread *t, long from, long to, long flags, bool dup2);
+long sys_fcntl(struct thread *t, long fd, long cmd, unsigned long arg);
+
+/* pipe.c */
+void pipe_release(struct lx_file *f);
+long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len);
+long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len);
+long sys_pipe2(struct thread *t, unsigned long fds, long flags);
 
 /* exec.c */
 long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pipes: a ring of 4 KiB between the files of its two ends.  A reader of
+ * an empty pipe, or a writer of a full one, blocks as a kernelet task on
+ * the pipe's queue for its end, and the other end's next act wakes it;
+ * the last file of an end wakes the other end's queue, so that a reader
+ * sees the end of the pipe and a writer -EPIPE.
+ */
+#include <linux/fcntl.h>
+
+#include "linux.h"
+
+static void pipe_lock(struct lx_pipe *pp)
+{
+	kl_guard_begin();
+	vostd_spin_lock(&pp->lock);
+}
+
+static void pipe_unlock(struct lx_pipe *pp)
+{
+	vostd_spin_unlock(&pp->lock);
+	kl_guard_end();
+}
+
+/*
+ * Wake every task queued on *q, under the pipe's lock: each looks again at
+ * the pipe when it runs.  The guard holds their switches until the unlock.
+ */
+static void pipe_wake_all(struct lx_waiter **q)
+{
+	struct lx_waiter *w;
+
+	for (w = *q; w; w = w->next) {
+		w->queued = false;
+		kl_wake(w->tid);
+	}
+	*q = NULL;
+}
+
+/*
+ * The last reference to f, an end of a pipe, has gone: every task blocked
+ * on the other end sees the end of the pipe now; the last end frees it.
+ */
+void pipe_release(struct lx_file *f)
+{
+	struct lx_pipe *pp = f->pipe;
+	bool gone;
+
+	pipe_lock(pp);
+	if (f->kind == LX_PIPE_R)
+		pp->readers--;
+	else
+		pp->writers--;
+	pipe_wake_all(f->kind == LX_PIPE_R ? &pp->writing : &pp->reading);
+	gone = !pp->readers && !pp->writers;
+	pipe_unlock(pp);
+	if (gone)
+		vostd_free(pp);
+}
+
+/*
+ * Wait on queue q of pp, whose lock the caller holds, for the other end or
+ * for a kill (which wakes the thread through lx_sleeping's slot); return
+ * with the lock held again and off the queue.
+ */
+static void pipe_block(struct proc *p, struct lx_pipe *pp, struct lx_waiter **q)
+{
+	struct lx_waiter w = { .tid = kl_self(), .next = *q, .queued = true }, **pw;
+	int slot;
+
+	*q = &w;
+	pipe_unlock(pp);
+	slot = lx_sleeping(p);
+	if (!READ_ONCE(p->killed))
+		kl_block();
+	lx_awake(p, slot);
+	pipe_lock(pp);
+	for (pw = q; w.queued && *pw; pw = &(*pw)->next) {
+		if (*pw == &w) {
+			*pw = w.next;
+			break;
+		}
+	}
+}
+
+long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len)
+{
+	char chunk[LX_CHUNK];
+	unsigned int n, i;
+
+	pipe_lock(pp);
+	while (!pp->len && pp->writers && !READ_ONCE(p->killed))
+		pipe_block(p, pp, &pp->reading);
+	n = min_t(unsigned long, min_t(unsigned long, len, pp->len), LX_CHUNK);
+	for (i = 0; i < n; i++)
+		chunk[i] = pp->buf[(pp->head + i) % sizeof(pp->buf)];
+	pp->head = (pp->head + n) % sizeof(pp->buf);
+	pp->len -= n;
+	if (n)
+		pipe_wake_all(&pp->writing);
+	pipe_unlock(pp);
+	if (n && mem_user_copy(p, buf, chunk, n, MEM_WRITE))
+		return -EFAULT;
+	return n;
+}
+
+long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len)
+{
+	char chunk[LX_CHUNK];
+	unsigned long done = 0;
+
+	while (done < len) {
+		unsigned int n = min_t(unsigned long, len - done, LX_CHUNK), i, room;
+
+		if (mem_user_copy(p, buf + done, chunk, n, MEM_READ))
+			return done ?: -EFAULT;
+		pipe_lock(pp);
+		while (pp->readers && pp->len == sizeof(pp->buf) && !READ_ONCE(p->killed))
+			pipe_block(p, pp, &pp->writing);
+		room = sizeof(pp->buf) - pp->len;
+		if (!pp->readers || READ_ONCE(p->killed)) {
+			pipe_unlock(pp);
+			return done ?: -EPIPE;
+		}
+		n = min(n, room);
+		for (i = 0; i < n; i++)
+			pp->buf[(pp->head + pp->len + i) % sizeof(pp->buf)] = chunk[i];
+		pp->len += n;
+		pipe_wake_all(&pp->reading);
+		pipe_unlock(pp);
+		done += n;
+	}
+	return done;
+}
+
+long sys_pipe2(struct thread *t, unsigned long ufds, long flags)
+{
+	struct lx_pipe *pp = vostd_alloc(sizeof(*pp), true);
+	struct lx_file *r = file_new(LX_PIPE_R), *w = file_new(LX_PIPE_W);
+	int fds[2] = { -1, -1 };
+
+	if (flags & ~(O_CLOEXEC | 04000))	/* O_NONBLOCK is taken and ignored */
+		flags = -EINVAL;
+	if (!pp || !r || !w || flags < 0) {
+		vostd_free(pp);
+		vostd_free(r);
+		vostd_free(w);
+		return flags < 0 ? flags : -ENOMEM;
+	}
+	pp->readers = pp->writers = 1;
+	r->pipe = w->pipe = pp;
+	w->flags = 1;
+	fds[0] = fd_install(t->p, r, 0, flags & O_CLOEXEC);
+	if (fds[0] >= 0)
+		fds[1] = fd_install(t->p, w, 0, flags & O_CLOEXEC);
+	if (fds[1] < 0 || mem_user_copy(t->p, ufds, fds, sizeof(fds), MEM_WRITE)) {
+		long err = fds[1] < 0 ? -EMFILE : -EFAULT;
+
+		if (fds[0] >= 0)
+			fd_close(lxp(t->p), fds[0]);
+		else
+			file_put(r);
+		if (fds[1] >= 0)
+			fd_close(lxp(t->p), fds[1]);
+		else
+			file_put(w);
+		return err;
+	}
+	return 0;
+}
