@@ -226,15 +226,27 @@ static long build_stack(struct proc *np, const struct image *im, const char *pat
 	return err;
 }
 
-/* The process is named for its program, as Linux's comm is: the file's last part. */
+/*
+ * The process is named for its program, as Linux's comm is: the file's
+ * last part, cut to 15 bytes.  The name is the process's own, so a log
+ * line may read it while an exec writes it, and find at worst a mix of
+ * two names, ended by the last byte, which stays 0.
+ */
 void lx_name(struct proc *p)
 {
-	const char *exe = lxp(p)->exe, *s;
+	struct lx_proc *lp = lxp(p);
+	const char *s, *last = lp->exe;
+	unsigned int i;
 
-	p->name = exe;
-	for (s = exe; *s; s++)
+	for (s = lp->exe; *s; s++)
 		if (*s == '/' && s[1])
-			p->name = s + 1;
+			last = s + 1;
+	for (i = 0; i < sizeof(lp->comm) - 1; i++) {
+		WRITE_ONCE(lp->comm[i], *last);
+		if (*last)
+			last++;
+	}
+	p->name = lp->comm;
 }
 
 /*

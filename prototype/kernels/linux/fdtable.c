@@ -111,7 +111,11 @@ void lx_close_on_exec(struct proc *p)
 			fd_close(lp, i);
 }
 
-/* proc's exit hook: the last thread has left; its files go. */
+/*
+ * proc's exit hook: the last thread has left; its files go.  The rest of
+ * its Linux state stays until the process is freed (lx_proc_free), since
+ * a kill may still read its handlers and a log line its name.
+ */
 void lx_proc_exit(struct proc *p)
 {
 	struct lx_proc *lp = lxp(p);
@@ -122,9 +126,13 @@ void lx_proc_exit(struct proc *p)
 	console_flush(p);
 	for (i = 0; i < LX_FDS; i++)
 		fd_close(lp, i);
+}
+
+/* proc's free hook: the last reference to p has gone, and its Linux state with it. */
+void lx_proc_free(struct proc *p)
+{
+	vostd_free(p->os);
 	p->os = NULL;
-	p->name = "linux";
-	vostd_free(lp);
 }
 
 long sys_close(struct thread *t, long fd)

@@ -82,6 +82,7 @@ struct lx_proc {
 	unsigned long brk_start, brk;
 	char cwd[LX_PATH_MAX];
 	char exe[LX_PATH_MAX];		/* the program it runs: /proc/self/exe */
+	char comm[16];			/* its name (proc's name), the last byte always 0 */
 	struct lx_sigaction act[LX_NSIG];
 	u64 sigmask;
 	u32 umask;
@@ -145,6 +146,7 @@ struct lx_file *fd_get(struct proc *p, long fd);
 void fd_close(struct lx_proc *lp, int fd);
 long lx_proc_init(struct proc *p, struct proc *parent);
 void lx_proc_exit(struct proc *p);
+void lx_proc_free(struct proc *p);
 void lx_close_on_exec(struct proc *p);
 long sys_close(struct thread *t, long fd);
 long sys_dup3(struct thread *t, long from, long to, long flags, bool dup2);

@@ -105,9 +105,14 @@ static void kill_the_rest(void)
 		for (c = procs()->list; c && !victim; c = c->next)
 			if (!c->exited && !READ_ONCE(c->killed) && c->os)
 				victim = c;
-		procs_unlock();
+		/* It may exit and be reaped once the lock drops: hold it. */
 		if (victim)
+			proc_get(victim);
+		procs_unlock();
+		if (victim) {
 			lx_kill(victim, 9, "the first process has ended: signal", 0);
+			proc_put(victim);
+		}
 		kl_yield();
 	}
 }
@@ -130,6 +135,7 @@ static void coordinator(void *arg)
 	procs()->exit_hook = lx_proc_exit;
 	procs()->thread_exit_hook = lx_thread_exit;
 	procs()->end_hook = lx_wake_sleepers;
+	procs()->free_hook = lx_proc_free;
 	r->code = fs_init();
 	if (r->code) {
 		vostd_println("linux: the file system image is bad: %ld", r->code);

@@ -274,30 +274,43 @@ static long sys_wait4(struct thread *t, long pid, unsigned long ustatus, long op
 	return r;
 }
 
+/* The live process pid, with a reference for the caller to put; NULL if none. */
+static struct proc *lx_find_proc(long pid)
+{
+	struct proc *c, *found = NULL;
+
+	procs_lock();
+	for (c = procs()->list; c && !found; c = c->next)
+		if (c->pid == pid && !c->exited && c->os)
+			found = c;
+	if (found)
+		proc_get(found);
+	procs_unlock();
+	return found;
+}
+
 static long sys_kill(struct thread *t, long pid, long sig)
 {
-	struct proc *c, *target = NULL;
-	struct lx_proc *lp;
+	struct proc *target;
+	u64 handler;
 
 	if (sig < 0 || sig > LX_NSIG)
 		return -EINVAL;
 	if (pid <= 0)
 		pid = pid == 0 || pid == -1 ? t->p->pid : -pid;	/* a group is its leader here */
-	procs_lock();
-	for (c = procs()->list; c; c = c->next)
-		if (c->pid == pid && !c->exited && c->os)
-			target = c;
-	procs_unlock();
+	/* The target may exit and be reaped meanwhile: the reference keeps it. */
+	target = lx_find_proc(pid);
 	if (!target)
 		return -ESRCH;
-	if (!sig)
-		return 0;
-	lp = lxp(target);
-	/* Ignored, or ignored by default: SIGCHLD, SIGURG, SIGWINCH. */
-	if (lp->act[sig - 1].handler == LX_SIG_IGN || sig == 17 || sig == 23 || sig == 28)
-		return 0;
-	/* No handler ever runs here: a signal that is not ignored kills. */
-	lx_kill(target, sig, "signal", t->p->pid);
+	handler = sig ? READ_ONCE(lxp(target)->act[sig - 1].handler) : 0;
+	/*
+	 * Nothing for 0; ignored, or ignored by default: SIGCHLD, SIGURG,
+	 * SIGWINCH.  No handler ever runs here: a signal that is not ignored
+	 * kills.
+	 */
+	if (sig && handler != LX_SIG_IGN && sig != 17 && sig != 23 && sig != 28)
+		lx_kill(target, sig, "signal", t->p->pid);
+	proc_put(target);
 	return 0;
 }
 
@@ -453,10 +466,8 @@ static long sys_arch_prctl(struct thread *t, long code, unsigned long addr)
 static long sys_get_name(struct thread *t, unsigned long ubuf)
 {
 	char name[16] = {};
-	unsigned int i;
 
-	for (i = 0; i < sizeof(name) - 1 && t->p->name[i]; i++)
-		name[i] = t->p->name[i];
+	vostd_memcpy(name, lxp(t->p)->comm, sizeof(name) - 1);
 	return put_user_bytes(t, ubuf, name, sizeof(name));
 }
 
@@ -544,7 +555,7 @@ void syscall_dispatch(struct thread *t, struct ev_stamp entered)
 		ret = 0;
 		break;
 	case 109: ret = 0; break;	/* setpgid: one group */
-	case 110: ret = p->parent ? p->parent->pid : 0; break;
+	case 110: ret = proc_ppid(p); break;
 	case 111: /* getpgrp */
 	case 121: /* getpgid */
 	case 124: /* getsid */

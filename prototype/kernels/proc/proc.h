@@ -36,6 +36,7 @@ struct area {
 };
 
 struct proc {
+	u32 refs;			/* the table's, and each holder's across a lock drop */
 	long pid;
 	const char *name;
 	struct vostd_vmspace *vs;
@@ -132,6 +133,7 @@ struct procs {
 	void (*exit_hook)(struct proc *p);	/* the last thread has left; NULL: none */
 	void (*thread_exit_hook)(struct thread *t);	/* a thread is leaving; NULL: none */
 	void (*end_hook)(struct proc *p);	/* p is ending: wake its sleeping threads; NULL: none */
+	void (*free_hook)(struct proc *p);	/* p's last reference has gone; NULL: none */
 };
 
 struct procs *procs(void);
@@ -163,6 +165,9 @@ long thread_start(struct thread *t);
 void procs_lock(void);
 void procs_unlock(void);
 struct proc *proc_new(struct proc *parent);
+void proc_get(struct proc *p);
+void proc_put(struct proc *p);
+long proc_ppid(struct proc *p);
 void proc_abandon(struct proc *p);
 long proc_wait_any(struct proc *parent, long pid, bool block, long *code, bool *killed);
 

@@ -13,8 +13,12 @@
  *
  * The table (procs) holds every process until it is reaped, by its parent's
  * wait, or by the kernel's own proc_wait for the processes it started; an
- * orphan is freed when it exits.  A kill marks the process; each of its
- * threads leaves at its next trap, and the kick makes sure that comes.
+ * orphan leaves it when it exits.  A process is counted (proc_get,
+ * proc_put): the table holds one reference, and so does whoever keeps a
+ * process found in the table after dropping the table's lock, so that a
+ * reap meanwhile unlinks it but does not free it.  A kill marks the
+ * process; each of its threads leaves at its next trap, and the kick makes
+ * sure that comes.
  */
 #include "proc.h"
 
@@ -43,6 +47,7 @@ struct proc *proc_new(struct proc *parent)
 		vostd_free(p);
 		return NULL;
 	}
+	p->refs = 1;		/* the table's, dropped by whoever unlinks it */
 	p->mmap_next = EV_TENANT_BASE + 0x100000000UL;
 	p->parent = parent;
 	p->name = parent ? parent->name : "?";
@@ -53,6 +58,39 @@ struct proc *proc_new(struct proc *parent)
 	ps->live_procs++;
 	procs_unlock();
 	return p;
+}
+
+/*
+ * Another reference to p.  The caller holds one already, or the table's
+ * lock with p in the table.
+ */
+void proc_get(struct proc *p)
+{
+	__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+}
+
+/* The last reference frees p: its memory and threads went before, at its exit. */
+void proc_put(struct proc *p)
+{
+	if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (procs()->free_hook)
+		procs()->free_hook(p);
+	vostd_free(p);
+}
+
+/*
+ * p's parent's pid, 0 for an orphan.  Under the table's lock: a parent
+ * that exits lets go of its children under it, and may be freed after.
+ */
+long proc_ppid(struct proc *p)
+{
+	long ppid;
+
+	procs_lock();
+	ppid = p->parent ? p->parent->pid : 0;
+	procs_unlock();
+	return ppid;
 }
 
 static void proc_unlink(struct proc *p)
@@ -74,7 +112,7 @@ void proc_abandon(struct proc *p)
 	procs_lock();
 	proc_unlink(p);
 	procs_unlock();
-	vostd_free(p);
+	proc_put(p);
 }
 
 /*
@@ -118,10 +156,10 @@ static void proc_exit(struct proc *p, long code)
 	while (zombies) {
 		c = zombies;
 		zombies = c->next;
-		vostd_free(c);
+		proc_put(c);
 	}
 	if (orphan)
-		vostd_free(p);
+		proc_put(p);
 	else if (reaper)
 		kl_wake(reaper);
 }
@@ -154,7 +192,9 @@ static void thread_exit(struct thread *t)
  * Every thread of p leaves at its next trap, its threads asleep in wait
  * for one of p's children are woken, and so are those asleep elsewhere in
  * the kernel (end_hook).  Returns false if p was ended already: only the
- * first end counts, whether a kill, a fault or exit_group.
+ * first end counts, whether a kill, a fault or exit_group.  p is used after
+ * the table's lock drops: the caller is a thread of p, or holds a
+ * reference (proc_get).
  */
 static bool proc_end(struct proc *p, long code, bool group_exit)
 {
@@ -382,7 +422,10 @@ struct proc *proc_spawn(const char *name)
 	return p;
 }
 
-/* Wait for c to exit, then reap it: its exit code. */
+/*
+ * Wait for c to exit, then reap it: its exit code.  The caller holds a
+ * reference to c, which keeps it across the sleep.
+ */
 static long reap(struct proc *c, struct proc *waiter)
 {
 	long code;
@@ -393,7 +436,7 @@ static long reap(struct proc *c, struct proc *waiter)
 			code = c->code;
 			proc_unlink(c);
 			procs_unlock();
-			vostd_free(c);
+			proc_put(c);	/* the table's */
 			return code;
 		}
 		if (waiter && READ_ONCE(waiter->killed)) {
@@ -408,6 +451,7 @@ static long reap(struct proc *c, struct proc *waiter)
 	}
 }
 
+/* p is the kernel's own (kernel_waits): only this reaps it, so the table's reference is ours. */
 long proc_wait(struct proc *p)
 {
 	return reap(p, NULL);
@@ -417,15 +461,22 @@ long proc_wait(struct proc *p)
 long proc_wait_child(struct proc *parent, long pid)
 {
 	struct proc *c;
+	long code;
 
 	procs_lock();
 	for (c = procs()->list; c; c = c->next)
 		if (c->pid == pid && c->parent == parent && !c->reaper)
 			break;
-	if (c)
+	if (c) {
 		c->reaper = kl_self();
+		proc_get(c);
+	}
 	procs_unlock();
-	return c ? reap(c, parent) : -ECHILD;
+	if (!c)
+		return -ECHILD;
+	code = reap(c, parent);
+	proc_put(c);
+	return code;
 }
 
 /*
@@ -457,7 +508,7 @@ long proc_wait_any(struct proc *parent, long pid, bool block, long *code, bool *
 			pid = found->pid;
 			*code = found->code;
 			*killed = found->killed && !found->group_exit;
-			vostd_free(found);
+			proc_put(found);	/* the table's */
 			return pid;
 		}
 		if (!any || !block || READ_ONCE(parent->killed)) {
