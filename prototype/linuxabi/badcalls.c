@@ -105,6 +105,9 @@ int main(int argc, char **argv, char **envp)
 	want("unknown system call 999", syscall(999), ENOSYS);
 	want("a number past any table", syscall(0x7fffffff), ENOSYS);
 	want("write to a descriptor never opened", write(42, "x", 1), EBADF);
+	want("dup3 of a descriptor onto itself", dup3(fd, fd, 0), EINVAL);
+	want("dup3 with a flag it does not take", dup3(fd, fd + 1, O_RDWR), EINVAL);
+	want("dup2 of a descriptor never opened onto itself", dup2(42, 42), EBADF);
 	want("open for writing on a read-only file system", open("/etc/motd", O_WRONLY), EROFS);
 	want("arch_prctl with a kernel address", syscall(SYS_arch_prctl, 0x1002, KERNEL_VA), EPERM);
 	futexes();

@@ -6,8 +6,8 @@
 # logs the system calls each run made, by name, and every call it does not
 # have, once, as -ENOSYS.  Bad input too: a malformed ELF, an exec of a
 # file that does not exist, a file that does not exist, and a program that
-# hands the calls bad pointers, and a fork bomb; and glibc's threads.  The benchmark binary
-# runs in linux-perf.
+# hands the calls bad pointers, and a fork bomb; glibc's threads; and what
+# a call holds while it sleeps.  The benchmark binary runs in linux-perf.
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
 insmod /lib/ev/evk_linux.ko || fail "insmod evk_linux"
 
@@ -70,6 +70,12 @@ echo 0 > /proc/sys/debug/exception-trace
 echo 1 > /proc/sys/debug/exception-trace
 run threads 0 sh -c /bin/threads
 run threads_pie 0 sh -c /bin/threads-pie
+# What a call holds while it sleeps (prototype/linuxabi/lifetimes.c): a
+# pipe closed, replaced or dup2'd over under a thread blocked reading or
+# writing it.  On Linux first, then in the sandbox, static and static-PIE.
+/bin/lifetimes || fail "lifetimes on Linux"
+run lifetimes 0 sh -c /bin/lifetimes
+run lifetimes_pie 0 sh -c /bin/lifetimes-pie
 # A fork bomb meets the sandbox's bound on live processes: fork fails
 # with EAGAIN, the children exit, and fork works again
 # (prototype/linuxabi/forkbomb.c).

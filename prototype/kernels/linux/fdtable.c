@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Open files and each process's table of file descriptors: a file is
- * counted by the descriptors and calls that hold it and goes with the last
- * (an end of a pipe tells its pipe, pipe.c); close, dup and fcntl.
+ * Open files and each process's table of file descriptors, as Linux keeps
+ * them.  A file is counted: each descriptor that names it holds a
+ * reference, and so does each call that uses it, from fd_get at its start
+ * to fd_put at its end (Linux's fdget and fdput).  So a close or a dup2 of
+ * a descriptor while another thread's call on it sleeps takes the
+ * descriptor's reference only: the call's file, and the pipe its file
+ * holds open (pipe.c), live until the call returns.  The table is changed
+ * and read under its own lock, which is never held across a sleep.
  */
 #include <linux/fcntl.h>
 
 #include "linux.h"
+
+/* A descriptor taken by fd_reserve and not yet installed: open to nobody. */
+#define FD_RESERVED	((struct lx_file *)1)
 
 struct lx_file *file_new(enum lx_file_kind kind)
 {
@@ -19,6 +27,7 @@ struct lx_file *file_new(enum lx_file_kind kind)
 	return f;
 }
 
+/* Another reference to f: the caller holds one, or the table's lock with f in it. */
 void file_get(struct lx_file *f)
 {
 	__atomic_add_fetch(&f->refs, 1, __ATOMIC_RELAXED);
@@ -33,40 +42,162 @@ void file_put(struct lx_file *f)
 	vostd_free(f);
 }
 
-/* The lowest free descriptor from from on gets f (the caller's reference). */
-long fd_install(struct proc *p, struct lx_file *f, int from, bool cloexec)
+static void fdt_lock(struct lx_fdtable *ft)
 {
-	struct lx_proc *lp = lxp(p);
+	kl_guard_begin();
+	vostd_spin_lock(&ft->lock);
+}
+
+static void fdt_unlock(struct lx_fdtable *ft)
+{
+	vostd_spin_unlock(&ft->lock);
+	kl_guard_end();
+}
+
+static void fdt_set_cloexec(struct lx_fdtable *ft, int fd, bool on)
+{
+	if (on)
+		ft->cloexec |= 1ULL << fd;
+	else
+		ft->cloexec &= ~(1ULL << fd);
+}
+
+/*
+ * The lowest free descriptor at or above from, taken but open to nobody
+ * until fd_commit or fd_unreserve (Linux's get_unused_fd_flags): a call
+ * that can still fail after choosing its numbers shows them to no other
+ * thread.
+ */
+long fd_reserve(struct proc *p, int from)
+{
+	struct lx_fdtable *ft = &lxp(p)->files;
+	long fd = -EMFILE;
 	int i;
 
+	fdt_lock(ft);
 	for (i = from; i < LX_FDS; i++)
-		if (!lp->fd[i]) {
-			lp->fd[i] = f;
-			if (cloexec)
-				lp->cloexec |= 1ULL << i;
-			else
-				lp->cloexec &= ~(1ULL << i);
-			return i;
+		if (!ft->fd[i]) {
+			ft->fd[i] = FD_RESERVED;
+			fd = i;
+			break;
 		}
-	return -EMFILE;
+	fdt_unlock(ft);
+	return fd;
 }
 
+/* The reserved fd gets f, and the caller's reference (Linux's fd_install). */
+void fd_commit(struct proc *p, int fd, struct lx_file *f, bool cloexec)
+{
+	struct lx_fdtable *ft = &lxp(p)->files;
+
+	fdt_lock(ft);
+	ft->fd[fd] = f;
+	fdt_set_cloexec(ft, fd, cloexec);
+	fdt_unlock(ft);
+}
+
+void fd_unreserve(struct proc *p, int fd)
+{
+	struct lx_fdtable *ft = &lxp(p)->files;
+
+	fdt_lock(ft);
+	ft->fd[fd] = NULL;
+	fdt_unlock(ft);
+}
+
+/* The lowest free descriptor at or above from gets f, with the caller's reference. */
+long fd_install(struct proc *p, struct lx_file *f, int from, bool cloexec)
+{
+	long fd = fd_reserve(p, from);
+
+	if (fd >= 0)
+		fd_commit(p, fd, f, cloexec);
+	return fd;
+}
+
+/*
+ * fd's file, with a reference for the call, which drops it with fd_put
+ * when it is done, however long it sleeps meanwhile; NULL if fd is not
+ * open.
+ */
 struct lx_file *fd_get(struct proc *p, long fd)
 {
-	return fd >= 0 && fd < LX_FDS ? lxp(p)->fd[fd] : NULL;
-}
+	struct lx_fdtable *ft = &lxp(p)->files;
+	struct lx_file *f;
 
-void fd_close(struct lx_proc *lp, int fd)
-{
-	struct lx_file *f = lp->fd[fd];
-
-	lp->fd[fd] = NULL;
-	lp->cloexec &= ~(1ULL << fd);
+	if (fd < 0 || fd >= LX_FDS)
+		return NULL;
+	fdt_lock(ft);
+	f = ft->fd[fd];
+	if (f == FD_RESERVED)
+		f = NULL;
 	if (f)
-		file_put(f);
+		file_get(f);
+	fdt_unlock(ft);
+	return f;
 }
 
-/* A process's Linux state: its parent's copy, or the first's (the console on 0, 1, 2). */
+void fd_put(struct lx_file *f)
+{
+	file_put(f);
+}
+
+/*
+ * Close fd: the table's reference goes, after the lock, since the last
+ * put of a pipe's end wakes the other end.  -EBADF if fd was not open.
+ */
+long fd_close(struct proc *p, long fd)
+{
+	struct lx_fdtable *ft = &lxp(p)->files;
+	struct lx_file *f;
+
+	if (fd < 0 || fd >= LX_FDS)
+		return -EBADF;
+	fdt_lock(ft);
+	f = ft->fd[fd];
+	if (f == FD_RESERVED) {
+		f = NULL;
+	} else {
+		ft->fd[fd] = NULL;
+		fdt_set_cloexec(ft, fd, false);
+	}
+	fdt_unlock(ft);
+	if (!f)
+		return -EBADF;
+	file_put(f);
+	return 0;
+}
+
+/*
+ * A child's table: a copy of the parent's, each file one reference more,
+ * taken under the parent's lock, since its other threads may close or
+ * open meanwhile.  A descriptor the parent has only reserved is free in
+ * the child, as in Linux's dup_fd.
+ */
+static void fdt_copy(struct lx_fdtable *to, struct lx_fdtable *from)
+{
+	int i;
+
+	to->lock = (vostd_spinlock_t){};
+	fdt_lock(from);
+	for (i = 0; i < LX_FDS; i++) {
+		struct lx_file *f = from->fd[i];
+
+		if (f == FD_RESERVED)
+			f = NULL;
+		if (f)
+			file_get(f);
+		to->fd[i] = f;
+	}
+	to->cloexec = from->cloexec;
+	fdt_unlock(from);
+}
+
+/*
+ * A process's Linux state: its parent's copy, or the first's (the console
+ * on 0, 1, 2).  The parent's other threads may run meanwhile, so the
+ * table is copied again under its lock, and the console's line not at all.
+ */
 long lx_proc_init(struct proc *p, struct proc *parent)
 {
 	struct lx_proc *lp = vostd_alloc(sizeof(*lp), true);
@@ -76,13 +207,12 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		return -ENOMEM;
 	if (parent) {
 		*lp = *lxp(parent);
+		fdt_copy(&lp->files, &lxp(parent)->files);
+		lp->con_lock = (vostd_spinlock_t){};
 		lp->line_len = 0;
 		/* Only the calling thread is copied, and it is not asleep. */
 		for (i = 0; i < LX_THREADS_MAX; i++)
 			lp->sleeping[i] = 0;
-		for (i = 0; i < LX_FDS; i++)
-			if (lp->fd[i])
-				file_get(lp->fd[i]);
 	} else {
 		struct lx_file *con = file_new(LX_CONSOLE);
 
@@ -92,7 +222,7 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		}
 		con->flags = 2;		/* O_RDWR */
 		con->refs = 3;
-		lp->fd[0] = lp->fd[1] = lp->fd[2] = con;
+		lp->files.fd[0] = lp->files.fd[1] = lp->files.fd[2] = con;
 		lp->cwd[0] = '/';
 		lp->umask = 022;
 		lp->pgid = p->pid;
@@ -103,12 +233,12 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 
 void lx_close_on_exec(struct proc *p)
 {
-	struct lx_proc *lp = lxp(p);
+	struct lx_fdtable *ft = &lxp(p)->files;
 	int i;
 
 	for (i = 0; i < LX_FDS; i++)
-		if (lp->cloexec & (1ULL << i))
-			fd_close(lp, i);
+		if (READ_ONCE(ft->cloexec) & (1ULL << i))
+			fd_close(p, i);
 }
 
 /*
@@ -118,14 +248,13 @@ void lx_close_on_exec(struct proc *p)
  */
 void lx_proc_exit(struct proc *p)
 {
-	struct lx_proc *lp = lxp(p);
 	int i;
 
-	if (!lp)
+	if (!lxp(p))
 		return;
 	console_flush(p);
 	for (i = 0; i < LX_FDS; i++)
-		fd_close(lp, i);
+		fd_close(p, i);
 }
 
 /* proc's free hook: the last reference to p has gone, and its Linux state with it. */
@@ -137,38 +266,53 @@ void lx_proc_free(struct proc *p)
 
 long sys_close(struct thread *t, long fd)
 {
-	if (!fd_get(t->p, fd))
-		return -EBADF;
-	fd_close(lxp(t->p), fd);
-	return 0;
+	return fd_close(t->p, fd);
 }
 
+/*
+ * dup2 and dup3, with Linux's checks in Linux's order.  The file to
+ * named before goes after the lock, as close's does; a descriptor
+ * reserved by another thread's call is -EBUSY, as in Linux.
+ */
 long sys_dup3(struct thread *t, long from, long to, long flags, bool dup2)
 {
-	struct lx_proc *lp = lxp(t->p);
-	struct lx_file *f = fd_get(t->p, from);
+	struct lx_fdtable *ft = &lxp(t->p)->files;
+	struct lx_file *f, *old;
 
-	if (!f)
-		return -EBADF;
-	if (to < 0 || to >= LX_FDS)
-		return -EBADF;
-	if (from == to)
-		return dup2 ? to : -EINVAL;
+	if (dup2 && from == to) {
+		f = fd_get(t->p, from);
+		if (!f)
+			return -EBADF;
+		fd_put(f);
+		return to;
+	}
 	if (flags & ~O_CLOEXEC)
 		return -EINVAL;
+	if (from == to)
+		return -EINVAL;
+	if (to < 0 || to >= LX_FDS || from < 0 || from >= LX_FDS)
+		return -EBADF;
+	fdt_lock(ft);
+	f = ft->fd[from];
+	old = ft->fd[to];
+	if (!f || f == FD_RESERVED || old == FD_RESERVED) {
+		fdt_unlock(ft);
+		return old == FD_RESERVED && f && f != FD_RESERVED ? -EBUSY : -EBADF;
+	}
 	file_get(f);
-	fd_close(lp, to);
-	lp->fd[to] = f;
-	if (flags & O_CLOEXEC)
-		lp->cloexec |= 1ULL << to;
+	ft->fd[to] = f;
+	fdt_set_cloexec(ft, to, flags & O_CLOEXEC);
+	fdt_unlock(ft);
+	if (old)
+		file_put(old);
 	return to;
 }
 
 long sys_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 {
-	struct lx_proc *lp = lxp(t->p);
+	struct lx_fdtable *ft = &lxp(t->p)->files;
 	struct lx_file *f = fd_get(t->p, fd);
-	long r;
+	long r = -EINVAL;
 
 	if (!f)
 		return -EBADF;
@@ -176,24 +320,28 @@ long sys_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 	case 0:		/* F_DUPFD */
 	case 1030:	/* F_DUPFD_CLOEXEC */
 		if (arg >= LX_FDS)
-			return -EINVAL;
+			break;
 		file_get(f);
 		r = fd_install(t->p, f, arg, cmd == 1030);
 		if (r < 0)
 			file_put(f);
-		return r;
+		break;
 	case 1:		/* F_GETFD */
-		return !!(lp->cloexec & (1ULL << fd));
+		r = !!(READ_ONCE(ft->cloexec) & (1ULL << fd));
+		break;
 	case 2:		/* F_SETFD */
-		if (arg & 1)
-			lp->cloexec |= 1ULL << fd;
-		else
-			lp->cloexec &= ~(1ULL << fd);
-		return 0;
+		fdt_lock(ft);
+		fdt_set_cloexec(ft, fd, arg & 1);
+		fdt_unlock(ft);
+		r = 0;
+		break;
 	case 3:		/* F_GETFL */
-		return f->flags & ~O_CLOEXEC;
+		r = f->flags & ~O_CLOEXEC;
+		break;
 	case 4:		/* F_SETFL: only O_APPEND, O_NONBLOCK and the like, ignored */
-		return 0;
+		r = 0;
+		break;
 	}
-	return -EINVAL;
+	fd_put(f);
+	return r;
 }

@@ -337,22 +337,26 @@ const struct lx_node *fs_lookup(struct proc *p, const char *path)
 	return lookup(self_exe(path) ? lxp(p)->exe : path, true, &err);
 }
 
-/* The path of dfd joined with a tenant's path, looked up. */
+/*
+ * The path of dfd joined with a tenant's path, looked up.  dfd's file is
+ * held only for the lookup: what it yields is a node, and a node lives as
+ * long as the sandbox.
+ */
 static const struct lx_node *lookup_at(struct proc *p, long dfd, unsigned long upath,
 				       bool follow, bool empty_ok, long *err)
 {
 	char in[LX_PATH_MAX], path[LX_PATH_MAX];
-	const char *base = lxp(p)->cwd;
+	const struct lx_node *nd = NULL;
 	struct lx_file *df = NULL;
 
 	*err = path_copy_in(p, upath, in);
 	if (*err == -ENOENT && empty_ok) {
 		df = fd_get(p, dfd);
-		if (!df || df->kind != LX_NODE) {
+		if (!df || df->kind != LX_NODE)
 			*err = df ? -ENOTDIR : -EBADF;
-			return NULL;
-		}
-		return df->node;
+		else
+			nd = df->node;
+		goto out;
 	}
 	if (*err)
 		return NULL;
@@ -364,19 +368,22 @@ static const struct lx_node *lookup_at(struct proc *p, long dfd, unsigned long u
 		}
 		if (df->kind != LX_NODE || (df->node->mode & S_IFMT) != S_IFDIR) {
 			*err = -ENOTDIR;
-			return NULL;
+			goto out;
 		}
-		base = df->node->path;
 	}
-	if (path_normalise(base, in, path) < 0) {
+	if (path_normalise(df ? df->node->path : lxp(p)->cwd, in, path) < 0)
 		*err = -ENAMETOOLONG;
-		return NULL;
-	}
-	return lookup(self_exe(path) ? lxp(p)->exe : path, follow, err);
+	else
+		nd = lookup(self_exe(path) ? lxp(p)->exe : path, follow, err);
+out:
+	if (df)
+		fd_put(df);
+	return nd;
 }
 
 /* ---- the console ---- */
 
+/* Out goes p's line so far.  Its console lock held, or no thread of p left. */
 void console_flush(struct proc *p)
 {
 	struct lx_proc *lp = lxp(p);
@@ -397,6 +404,8 @@ static void console_write(struct proc *p, const char *b, unsigned long n)
 {
 	struct lx_proc *lp = lxp(p);
 
+	kl_guard_begin();
+	vostd_spin_lock(&lp->con_lock);
 	while (n--) {
 		char c = *b++;
 
@@ -414,16 +423,18 @@ static void console_write(struct proc *p, const char *b, unsigned long n)
 		if (lp->line_len >= sizeof(lp->line) - 1)
 			console_flush(p);
 	}
+	vostd_spin_unlock(&lp->con_lock);
+	kl_guard_end();
 }
 
 /* ---- the calls ---- */
 
-long sys_read(struct thread *t, long fd, unsigned long buf, unsigned long len, long off)
+static long file_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
+		      long off)
 {
-	struct lx_file *f = fd_get(t->p, fd);
 	unsigned long pos, n;
 
-	if (!f || (f->flags & O_ACCMODE) == 1)
+	if ((f->flags & O_ACCMODE) == 1)
 		return -EBADF;
 	if (!len)
 		return 0;
@@ -440,7 +451,7 @@ long sys_read(struct thread *t, long fd, unsigned long buf, unsigned long len, l
 	}
 	if ((f->node->mode & S_IFMT) == S_IFDIR)
 		return -EISDIR;
-	pos = off >= 0 ? off : f->pos;
+	pos = off >= 0 ? off : READ_ONCE(f->pos);
 	if (pos >= f->node->size)
 		return 0;
 	n = min(len, f->node->size - pos);
@@ -448,17 +459,30 @@ long sys_read(struct thread *t, long fd, unsigned long buf, unsigned long len, l
 	if (mem_user_copy(t->p, buf, (void *)(f->node->data + pos), n, MEM_WRITE))
 		return -EFAULT;
 	if (off < 0)
-		f->pos = pos + n;
+		WRITE_ONCE(f->pos, pos + n);
 	return n;
 }
 
-long sys_write(struct thread *t, long fd, unsigned long buf, unsigned long len)
+/* read and pread64 (off >= 0): f is held across a pipe's sleep. */
+long sys_read(struct thread *t, long fd, unsigned long buf, unsigned long len, long off)
 {
 	struct lx_file *f = fd_get(t->p, fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = file_read(t, f, buf, len, off);
+	fd_put(f);
+	return r;
+}
+
+static long file_write(struct thread *t, struct lx_file *f, unsigned long buf,
+		       unsigned long len)
+{
 	char chunk[LX_CHUNK];
 	unsigned long done = 0;
 
-	if (!f || !(f->flags & O_ACCMODE))
+	if (!(f->flags & O_ACCMODE))
 		return -EBADF;
 	switch (f->kind) {
 	case LX_NULL:
@@ -481,28 +505,46 @@ long sys_write(struct thread *t, long fd, unsigned long buf, unsigned long len)
 	return done;
 }
 
+long sys_write(struct thread *t, long fd, unsigned long buf, unsigned long len)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = file_write(t, f, buf, len);
+	fd_put(f);
+	return r;
+}
+
+/* writev: one file for the whole vector, as Linux's holds one. */
 long sys_writev(struct thread *t, long fd, unsigned long iov, unsigned long n)
 {
-	unsigned long i, total = 0;
+	struct lx_file *f = fd_get(t->p, fd);
+	unsigned long i;
+	long r = 0, total = 0;
 
+	if (!f)
+		return -EBADF;
 	if (n > 1024)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
+		r = -EINVAL;
+	for (i = 0; i < n && !r; i++) {
 		u64 v[2];
-		long r;
 
-		if (mem_user_copy(t->p, iov + i * 16, v, 16, MEM_READ))
-			return total ?: -EFAULT;
+		if (mem_user_copy(t->p, iov + i * 16, v, 16, MEM_READ)) {
+			r = -EFAULT;
+			break;
+		}
 		if (!v[1])
 			continue;
-		r = sys_write(t, fd, v[0], v[1]);
+		r = file_write(t, f, v[0], v[1]);
 		if (r < 0)
-			return total ?: r;
-		total += r;
-		if (r < v[1])
 			break;
+		total += r;
+		r = r < v[1];		/* a short write ends it */
 	}
-	return total;
+	fd_put(f);
+	return r < 0 && !total ? r : total;
 }
 
 long sys_openat(struct thread *t, long dfd, unsigned long upath, long flags)
@@ -582,8 +624,13 @@ static long stat_file(struct thread *t, struct lx_file *f, unsigned long ust)
 long sys_fstat(struct thread *t, long fd, unsigned long ust)
 {
 	struct lx_file *f = fd_get(t->p, fd);
+	long r;
 
-	return f ? stat_file(t, f, ust) : -EBADF;
+	if (!f)
+		return -EBADF;
+	r = stat_file(t, f, ust);
+	fd_put(f);
+	return r;
 }
 
 long sys_fstatat(struct thread *t, long dfd, unsigned long upath, unsigned long ust, long flags)
@@ -595,22 +642,18 @@ long sys_fstatat(struct thread *t, long dfd, unsigned long upath, unsigned long 
 		return -EINVAL;
 	nd = lookup_at(t->p, dfd, upath, !(flags & AT_SYMLINK_NOFOLLOW), flags & AT_EMPTY_PATH,
 		       &err);
-	if (!nd) {
-		struct lx_file *f = err == -ENOTDIR && (flags & AT_EMPTY_PATH) ?
-				    fd_get(t->p, dfd) : NULL;
-
-		return f ? stat_file(t, f, ust) : err;
-	}
+	/* An empty path names dfd itself, which may be no node: a pipe, the console. */
+	if (!nd && err == -ENOTDIR && (flags & AT_EMPTY_PATH))
+		return sys_fstat(t, dfd, ust);
+	if (!nd)
+		return err;
 	return stat_out(t, ust, nd->mode, nd, nd->ino);
 }
 
-long sys_lseek(struct thread *t, long fd, long off, long whence)
+static long file_lseek(struct lx_file *f, long off, long whence)
 {
-	struct lx_file *f = fd_get(t->p, fd);
 	long base;
 
-	if (!f)
-		return -EBADF;
 	if (f->kind == LX_PIPE_R || f->kind == LX_PIPE_W || f->kind == LX_CONSOLE)
 		return -ESPIPE;
 	if (f->kind != LX_NODE)
@@ -620,7 +663,7 @@ long sys_lseek(struct thread *t, long fd, long off, long whence)
 		base = 0;
 		break;
 	case 1:
-		base = f->pos;
+		base = READ_ONCE(f->pos);
 		break;
 	case 2:
 		base = f->node->size;
@@ -630,8 +673,20 @@ long sys_lseek(struct thread *t, long fd, long off, long whence)
 	}
 	if (base + off < 0)
 		return -EINVAL;
-	f->pos = base + off;
-	return f->pos;
+	WRITE_ONCE(f->pos, base + off);
+	return base + off;
+}
+
+long sys_lseek(struct thread *t, long fd, long off, long whence)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = file_lseek(f, off, whence);
+	fd_put(f);
+	return r;
 }
 
 /* Is c a child of dir, directly?  Its name, or NULL. */
@@ -665,15 +720,13 @@ static u8 dtype(u32 mode)
  * getdents64: ".", "..", then the directory's children in the image's
  * order; the file's position counts the entries given out.
  */
-long sys_getdents64(struct thread *t, long fd, unsigned long ubuf, unsigned long len)
+static long file_getdents64(struct thread *t, struct lx_file *f, unsigned long ubuf,
+			    unsigned long len)
 {
-	struct lx_file *f = fd_get(t->p, fd);
 	struct lx_globals *g = lx();
 	unsigned long out = 0, idx = 0, i;
 	char rec[LX_PATH_MAX + 24];
 
-	if (!f)
-		return -EBADF;
 	if (f->kind != LX_NODE || (f->node->mode & S_IFMT) != S_IFDIR)
 		return -ENOTDIR;
 	for (i = 0; i < g->nnodes + 2; i++) {
@@ -683,7 +736,7 @@ long sys_getdents64(struct thread *t, long fd, unsigned long ubuf, unsigned long
 
 		if (!name)
 			continue;
-		if (idx++ < f->pos)
+		if (idx++ < READ_ONCE(f->pos))
 			continue;
 		nlen = i < 2 ? i + 1 : c->path_len - (name - c->path);
 		reclen = (19 + nlen + 1 + 7) & ~7U;
@@ -698,9 +751,21 @@ long sys_getdents64(struct thread *t, long fd, unsigned long ubuf, unsigned long
 		if (mem_user_copy(t->p, ubuf + out, rec, reclen, MEM_WRITE))
 			return -EFAULT;
 		out += reclen;
-		f->pos = idx;
+		WRITE_ONCE(f->pos, idx);
 	}
 	return out;
+}
+
+long sys_getdents64(struct thread *t, long fd, unsigned long ubuf, unsigned long len)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = file_getdents64(t, f, ubuf, len);
+	fd_put(f);
+	return r;
 }
 
 long sys_readlinkat(struct thread *t, long dfd, unsigned long upath, unsigned long ubuf,
@@ -738,7 +803,12 @@ long sys_faccessat(struct thread *t, long dfd, unsigned long upath)
 /* No descriptor is a terminal: TCGETS and the rest get -ENOTTY, as for a file. */
 long sys_ioctl(struct thread *t, long fd, unsigned long cmd, unsigned long arg)
 {
-	return fd_get(t->p, fd) ? -ENOTTY : -EBADF;
+	struct lx_file *f = fd_get(t->p, fd);
+
+	if (!f)
+		return -EBADF;
+	fd_put(f);
+	return -ENOTTY;
 }
 
 long sys_chdir(struct thread *t, unsigned long upath)

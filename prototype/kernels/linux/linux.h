@@ -62,6 +62,11 @@ struct lx_pipe {
 
 enum lx_file_kind { LX_CONSOLE, LX_NULL, LX_NODE, LX_PIPE_R, LX_PIPE_W };
 
+/*
+ * An open file: counted by the descriptors that name it and the calls
+ * under way on it (fd_get), freed at the last put.  An end of a pipe
+ * holds its pipe open.
+ */
 struct lx_file {
 	u32 refs;
 	enum lx_file_kind kind;
@@ -75,10 +80,16 @@ struct lx_sigaction {
 	u64 handler, flags, restorer, mask;
 };
 
+/* A process's descriptors (Linux's files_struct). */
+struct lx_fdtable {
+	vostd_spinlock_t lock;		/* held in a guard, never across a sleep */
+	struct lx_file *fd[LX_FDS];	/* each holds a reference; fdtable.c's FD_RESERVED: taken */
+	u64 cloexec;			/* a bit per fd */
+};
+
 /* A process's Linux state (struct proc's os). */
 struct lx_proc {
-	struct lx_file *fd[LX_FDS];
-	u64 cloexec;			/* a bit per fd */
+	struct lx_fdtable files;
 	unsigned long brk_start, brk;
 	char cwd[LX_PATH_MAX];
 	char exe[LX_PATH_MAX];		/* the program it runs: /proc/self/exe */
@@ -87,6 +98,7 @@ struct lx_proc {
 	u64 sigmask;
 	u32 umask;
 	long pgid;
+	vostd_spinlock_t con_lock;	/* line and line_len, written by any of its threads */
 	char line[200];			/* console output not yet ended by a newline */
 	unsigned int line_len;
 	kl_tid_t sleeping[LX_THREADS_MAX];	/* its threads asleep on a pipe or a futex (futex.c) */
@@ -141,9 +153,13 @@ long sys_getcwd(struct thread *t, unsigned long buf, unsigned long len);
 struct lx_file *file_new(enum lx_file_kind kind);
 void file_get(struct lx_file *f);
 void file_put(struct lx_file *f);
+long fd_reserve(struct proc *p, int from);
+void fd_commit(struct proc *p, int fd, struct lx_file *f, bool cloexec);
+void fd_unreserve(struct proc *p, int fd);
 long fd_install(struct proc *p, struct lx_file *f, int from, bool cloexec);
 struct lx_file *fd_get(struct proc *p, long fd);
-void fd_close(struct lx_proc *lp, int fd);
+void fd_put(struct lx_file *f);
+long fd_close(struct proc *p, long fd);
 long lx_proc_init(struct proc *p, struct proc *parent);
 void lx_proc_exit(struct proc *p);
 void lx_proc_free(struct proc *p);

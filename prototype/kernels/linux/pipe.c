@@ -61,7 +61,10 @@ void pipe_release(struct lx_file *f)
 /*
  * Wait on queue q of pp, whose lock the caller holds, for the other end or
  * for a kill (which wakes the thread through lx_sleeping's slot); return
- * with the lock held again and off the queue.
+ * with the lock held again and off the queue.  pp lives across the sleep:
+ * the caller's call holds a file of this end (fd_get), and an end holds
+ * its pipe (pipe_release).  w is on this stack: a waker touches it only
+ * under pp's lock, which is taken again before w goes.
  */
 static void pipe_block(struct proc *p, struct lx_pipe *pp, struct lx_waiter **q)
 {
@@ -135,36 +138,44 @@ long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned 
 
 long sys_pipe2(struct thread *t, unsigned long ufds, long flags)
 {
-	struct lx_pipe *pp = vostd_alloc(sizeof(*pp), true);
-	struct lx_file *r = file_new(LX_PIPE_R), *w = file_new(LX_PIPE_W);
-	int fds[2] = { -1, -1 };
+	struct lx_pipe *pp;
+	struct lx_file *r, *w;
+	int fds[2];
+	long err;
 
 	if (flags & ~(O_CLOEXEC | 04000))	/* O_NONBLOCK is taken and ignored */
-		flags = -EINVAL;
-	if (!pp || !r || !w || flags < 0) {
+		return -EINVAL;
+	pp = vostd_alloc(sizeof(*pp), true);
+	r = file_new(LX_PIPE_R);
+	w = file_new(LX_PIPE_W);
+	if (!pp || !r || !w) {
 		vostd_free(pp);
 		vostd_free(r);
 		vostd_free(w);
-		return flags < 0 ? flags : -ENOMEM;
+		return -ENOMEM;
 	}
 	pp->readers = pp->writers = 1;
 	r->pipe = w->pipe = pp;
-	w->flags = 1;
-	fds[0] = fd_install(t->p, r, 0, flags & O_CLOEXEC);
-	if (fds[0] >= 0)
-		fds[1] = fd_install(t->p, w, 0, flags & O_CLOEXEC);
-	if (fds[1] < 0 || mem_user_copy(t->p, ufds, fds, sizeof(fds), MEM_WRITE)) {
-		long err = fds[1] < 0 ? -EMFILE : -EFAULT;
-
+	w->flags = 1;		/* O_WRONLY */
+	/*
+	 * The numbers are reserved and copied out before the files go in, as
+	 * in Linux: a copy that fails leaves behind no descriptor that another
+	 * thread could have used.
+	 */
+	fds[0] = fd_reserve(t->p, 0);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_reserve(t->p, 0);
+	err = fds[1] < 0 ? -EMFILE :
+	      mem_user_copy(t->p, ufds, fds, sizeof(fds), MEM_WRITE) ? -EFAULT : 0;
+	if (err) {
 		if (fds[0] >= 0)
-			fd_close(lxp(t->p), fds[0]);
-		else
-			file_put(r);
+			fd_unreserve(t->p, fds[0]);
 		if (fds[1] >= 0)
-			fd_close(lxp(t->p), fds[1]);
-		else
-			file_put(w);
+			fd_unreserve(t->p, fds[1]);
+		file_put(r);
+		file_put(w);	/* and the pipe with it */
 		return err;
 	}
+	fd_commit(t->p, fds[0], r, flags & O_CLOEXEC);
+	fd_commit(t->p, fds[1], w, flags & O_CLOEXEC);
 	return 0;
 }

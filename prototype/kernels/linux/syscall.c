@@ -79,7 +79,7 @@ static long sys_mmap(struct thread *t, unsigned long addr, unsigned long len,
 		     unsigned long prot, unsigned long flags, long fd, unsigned long off)
 {
 	struct proc *p = t->p;
-	struct lx_file *f = NULL;
+	const struct lx_node *nd = NULL;
 	unsigned long va;
 	long err;
 
@@ -87,10 +87,14 @@ static long sys_mmap(struct thread *t, unsigned long addr, unsigned long len,
 		return -EINVAL;
 	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
 	if (!(flags & MAP_ANONYMOUS)) {
-		f = fd_get(p, fd);
+		struct lx_file *f = fd_get(p, fd);
+
 		if (!f)
 			return -EBADF;
-		if (f->kind != LX_NODE || (f->node->mode & 0170000) != 0100000)
+		/* Its node lives as long as the sandbox: the copy needs no file. */
+		nd = f->kind == LX_NODE ? f->node : NULL;
+		fd_put(f);
+		if (!nd || (nd->mode & 0170000) != 0100000)
 			return -ENODEV;
 		if ((flags & MAP_SHARED) && (prot & 2))
 			return -EACCES;		/* a read-only file system */
@@ -116,9 +120,9 @@ static long sys_mmap(struct thread *t, unsigned long addr, unsigned long len,
 			return -ENOMEM;
 	}
 	err = mem_map_anon(p, va, len, EV_PROT_READ | EV_PROT_WRITE);
-	if (!err && f && off < f->node->size)
-		err = mem_user_copy(p, va, (void *)(f->node->data + off),
-				    min(len, f->node->size - off), MEM_WRITE);
+	if (!err && nd && off < nd->size)
+		err = mem_user_copy(p, va, (void *)(nd->data + off), min(len, nd->size - off),
+				    MEM_WRITE);
 	if (!err && ev_prot(prot) != (EV_PROT_READ | EV_PROT_WRITE))
 		err = mem_protect_range(p, va, len, ev_prot(prot));
 	if (err) {

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lifetimes: what a system call holds while it sleeps, checked from an
+ * ordinary static C program (glibc) on whatever kernel runs it:
+ *
+ *  - a thread blocked reading a pipe while another writes it a byte, closes
+ *    both ends and fills new pipes: the reader gets its byte and nothing
+ *    else, and the new pipes hold only what was written to them;
+ *  - the same for a writer blocked on a full pipe: none of its bytes reach
+ *    a new pipe;
+ *  - a close, or a dup2 over, a descriptor another thread is blocked on:
+ *    the blocked call goes on with the file it had.
+ *
+ * Each case prints ok or FAIL, and it exits 0 only if every case was ok.
+ * The suite runs it on Linux first, to check the test, then in the sandbox.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ROUNDS		30
+#define BIG		(256 << 10)		/* more than a pipe holds, here or on Linux */
+#define SECRET		"secret"
+
+static int failed;
+
+static void report(const char *what, int ok)
+{
+	printf("lifetimes: %s: %s\n", what, ok ? "ok" : "FAIL");
+	failed |= !ok;
+}
+
+/* ---- pipes and descriptors under a sleeping call ---- */
+
+static int lt_pipe[2];
+static pid_t lt_tid;
+static long lt_n;
+static int lt_errno;
+static char lt_buf[64];
+static char big[BIG], drain[BIG / 4];
+
+/*
+ * Wait until thread tid sleeps in the kernel.  On Linux its state in /proc
+ * says so; where /proc has no such file, the sandbox's one vCPU runs the
+ * thread at a yield until it sleeps, since it has nothing else to do.
+ */
+static void wait_asleep(void)
+{
+	char path[64], buf[512];
+	int i, fd;
+	long n;
+
+	while (!__atomic_load_n(&lt_tid, __ATOMIC_ACQUIRE))
+		sched_yield();
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)lt_tid);
+	for (i = 0; i < 100000; i++) {
+		char *s;
+
+		fd = open(path, O_RDONLY);
+		if (fd < 0) {
+			sched_yield();
+			sched_yield();
+			return;
+		}
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = 0;
+		s = strrchr(buf, ')');
+		if (s && s[1] == ' ' && s[2] == 'S')
+			return;
+		usleep(100);
+	}
+}
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&lt_tid, gettid(), __ATOMIC_RELEASE);
+	lt_n = read(lt_pipe[0], lt_buf, sizeof(lt_buf));
+	lt_errno = errno;
+	return NULL;
+}
+
+static void *writer(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&lt_tid, gettid(), __ATOMIC_RELEASE);
+	lt_n = write(lt_pipe[1], big, sizeof(big));
+	lt_errno = errno;
+	return NULL;
+}
+
+/* Start fn on lt_pipe and wait until it sleeps in its call. */
+static pthread_t start_blocked(void *(*fn)(void *))
+{
+	pthread_t th;
+
+	lt_tid = 0;
+	lt_n = -2;
+	memset(lt_buf, 0, sizeof(lt_buf));
+	if (pthread_create(&th, NULL, fn, NULL)) {
+		perror("lifetimes: pthread_create");
+		exit(1);
+	}
+	wait_asleep();
+	return th;
+}
+
+/* New pipes, each with the secret in it. */
+static void new_pipes(int np[][2], int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (pipe(np[i]) || write(np[i][1], SECRET, strlen(SECRET)) != (long)strlen(SECRET))
+			np[i][0] = np[i][1] = -1;
+}
+
+/* Does each pipe hold the secret, and nothing else?  Closes them. */
+static int only_secrets(int np[][2], int n)
+{
+	char buf[64];
+	int i, ok = 1;
+
+	for (i = 0; i < n; i++) {
+		long got = 0, r;
+
+		close(np[i][1]);
+		while ((r = read(np[i][0], buf + got, sizeof(buf) - got)) > 0 && got < 63)
+			got += r;
+		ok &= got == (long)strlen(SECRET) && !memcmp(buf, SECRET, got);
+		close(np[i][0]);
+	}
+	return ok;
+}
+
+/* A reader sleeps; another thread writes a byte, closes both ends, makes new pipes. */
+static int reader_race(void)
+{
+	int np[4][2];
+	pthread_t th;
+
+	if (pipe(lt_pipe))
+		return 0;
+	th = start_blocked(reader);
+	write(lt_pipe[1], "A", 1);
+	close(lt_pipe[0]);
+	close(lt_pipe[1]);
+	new_pipes(np, 4);
+	pthread_join(th, NULL);
+	return lt_n == 1 && lt_buf[0] == 'A' && only_secrets(np, 4);
+}
+
+/* A writer sleeps on a full pipe; another thread closes both ends, makes new pipes. */
+static int writer_race(void)
+{
+	int np[4][2];
+	pthread_t th;
+
+	if (pipe(lt_pipe))
+		return 0;
+	th = start_blocked(writer);
+	close(lt_pipe[0]);
+	close(lt_pipe[1]);
+	new_pipes(np, 4);
+	pthread_join(th, NULL);
+	return ((lt_n > 0 && lt_n < BIG) || (lt_n == -1 && lt_errno == EPIPE)) &&
+	       only_secrets(np, 4);
+}
+
+/* A reader sleeps and its descriptor is closed: a write still reaches it. */
+static int close_reader(void)
+{
+	pthread_t th;
+	int ok;
+
+	if (pipe(lt_pipe))
+		return 0;
+	th = start_blocked(reader);
+	close(lt_pipe[0]);
+	ok = write(lt_pipe[1], "B", 1) == 1;
+	pthread_join(th, NULL);
+	close(lt_pipe[1]);
+	return ok && lt_n == 1 && lt_buf[0] == 'B';
+}
+
+/* A writer sleeps and its descriptor is closed: it finishes, then the reader sees the end. */
+static int close_writer(void)
+{
+	long got = 0, r;
+	pthread_t th;
+
+	if (pipe(lt_pipe))
+		return 0;
+	th = start_blocked(writer);
+	close(lt_pipe[1]);
+	while ((r = read(lt_pipe[0], drain, sizeof(drain))) > 0)
+		got += r;
+	pthread_join(th, NULL);
+	close(lt_pipe[0]);
+	return lt_n == BIG && got == BIG && r == 0;
+}
+
+/* A reader sleeps and its descriptor becomes another pipe's: it reads its own pipe. */
+static int dup2_reader(void)
+{
+	pthread_t th;
+	int q[2], ok;
+
+	if (pipe(lt_pipe))
+		return 0;
+	if (pipe(q)) {
+		close(lt_pipe[0]);
+		close(lt_pipe[1]);
+		return 0;
+	}
+	th = start_blocked(reader);
+	ok = dup2(q[0], lt_pipe[0]) == lt_pipe[0];
+	ok &= write(q[1], "C", 1) == 1;
+	ok &= write(lt_pipe[1], "D", 1) == 1;
+	pthread_join(th, NULL);
+	ok &= lt_n == 1 && lt_buf[0] == 'D';
+	ok &= read(lt_pipe[0], lt_buf, sizeof(lt_buf)) == 1 && lt_buf[0] == 'C';
+	close(lt_pipe[0]);
+	close(lt_pipe[1]);
+	close(q[0]);
+	close(q[1]);
+	return ok;
+}
+
+static void rounds(const char *what, int (*fn)(void))
+{
+	int i, ok = 1;
+
+	for (i = 0; i < ROUNDS && ok; i++)
+		ok = fn();
+	report(what, ok);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	rounds("a blocked reader gets its byte while its pipe is closed and replaced", reader_race);
+	rounds("a blocked writer's bytes reach no new pipe", writer_race);
+	rounds("a write reaches a reader whose descriptor was closed", close_reader);
+	rounds("a writer whose descriptor was closed finishes, then the pipe ends", close_writer);
+	rounds("a reader whose descriptor dup2 replaced reads its own pipe", dup2_reader);
+	printf("lifetimes: %s (%s)\n", failed ? "FAIL" : "all ok", argv[0]);
+	return failed;
+}
