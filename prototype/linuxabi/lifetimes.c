@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lifetimes: what a system call holds while it sleeps, checked from an
- * ordinary static C program (glibc) on whatever kernel runs it:
+ * lifetimes: what a system call holds while it sleeps, and what address
+ * space comes back, checked from an ordinary static C program (glibc) on
+ * whatever kernel runs it:
  *
  *  - a thread blocked reading a pipe while another writes it a byte, closes
  *    both ends and fills new pipes: the reader gets its byte and nothing
@@ -9,7 +10,9 @@
  *  - the same for a writer blocked on a full pipe: none of its bytes reach
  *    a new pipe;
  *  - a close, or a dup2 over, a descriptor another thread is blocked on:
- *    the blocked call goes on with the file it had.
+ *    the blocked call goes on with the file it had;
+ *  - mmap and munmap of a page, and mmaps that fail, many times over: the
+ *    address space is reused, never used up.
  *
  * Each case prints ok or FAIL, and it exits 0 only if every case was ok.
  * The suite runs it on Linux first, to check the test, then in the sandbox.
@@ -23,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #define ROUNDS		30
@@ -34,6 +39,14 @@ static int failed;
 static void report(const char *what, int ok)
 {
 	printf("lifetimes: %s: %s\n", what, ok ? "ok" : "FAIL");
+	failed |= !ok;
+}
+
+static void want_err(const char *what, long got, int err)
+{
+	int ok = got == -1 && errno == err;
+
+	printf("lifetimes: %s: %s (%s)\n", what, ok ? "ok" : "FAIL", strerror(errno));
 	failed |= !ok;
 }
 
@@ -244,6 +257,83 @@ static void rounds(const char *what, int (*fn)(void))
 	report(what, ok);
 }
 
+/* ---- address space ---- */
+
+/* mmap and munmap of a page, over and over: the same few addresses serve. */
+static void map_unmap(void)
+{
+	unsigned long lo = ~0UL, hi = 0;
+	int i, ok = 1;
+
+	for (i = 0; i < 5000 && ok; i++) {
+		char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+
+		if (p == MAP_FAILED) {
+			ok = 0;
+			break;
+		}
+		*p = 1;
+		lo = (unsigned long)p < lo ? (unsigned long)p : lo;
+		hi = (unsigned long)p > hi ? (unsigned long)p : hi;
+		ok = !munmap(p, 4096);
+	}
+	report("5000 mmaps and munmaps of a page reuse their addresses", ok && hi - lo < (1 << 20));
+}
+
+/* Many maps, all unmapped, many times: the holes are filled again. */
+static void map_many(void)
+{
+	unsigned long lo = ~0UL, hi = 0;
+	char *p[16];
+	int i, j, ok = 1;
+
+	for (i = 0; i < 200 && ok; i++) {
+		for (j = 0; j < 16; j++) {
+			p[j] = mmap(NULL, 16384, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p[j] == MAP_FAILED)
+				ok = 0;
+			lo = (unsigned long)p[j] < lo ? (unsigned long)p[j] : lo;
+			hi = (unsigned long)p[j] > hi ? (unsigned long)p[j] : hi;
+		}
+		for (j = 0; j < 16; j++)
+			if (p[j] != MAP_FAILED)
+				ok &= !munmap(p[j], 16384);
+	}
+	report("200 rounds of 16 mmaps and munmaps stay in a few megabytes",
+	       ok && hi - lo < (4 << 20));
+}
+
+/*
+ * mmaps larger than memory fail, as often as asked, and a page can still
+ * be had.  Linux refuses a map larger than its memory and swap (its
+ * heuristic overcommit); 3 GiB is, in the guest.
+ */
+static void map_fail(void)
+{
+	unsigned long len = 3UL << 30;
+	struct sysinfo si;
+	int i, ok = 1;
+	char *p;
+
+	if (!sysinfo(&si) && (si.totalram + si.totalswap) * si.mem_unit >= len)
+		len = 2 * (si.totalram + si.totalswap) * si.mem_unit;
+	for (i = 0; i < 1000 && ok; i++) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ok = p == MAP_FAILED && errno == ENOMEM;
+	}
+	report("1000 mmaps larger than memory fail with ENOMEM", ok);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	report("a page is mapped after them", p != MAP_FAILED);
+	if (p != MAP_FAILED) {
+		want_err("mmap with MAP_FIXED_NOREPLACE over it",
+			 (long)mmap(p, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
+				    MAP_FIXED_NOREPLACE, -1, 0), EEXIST);
+		munmap(p, 4096);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -254,6 +344,9 @@ int main(int argc, char **argv)
 	rounds("a write reaches a reader whose descriptor was closed", close_reader);
 	rounds("a writer whose descriptor was closed finishes, then the pipe ends", close_writer);
 	rounds("a reader whose descriptor dup2 replaced reads its own pipe", dup2_reader);
+	map_unmap();
+	map_many();
+	map_fail();
 	printf("lifetimes: %s (%s)\n", failed ? "FAIL" : "all ok", argv[0]);
 	return failed;
 }

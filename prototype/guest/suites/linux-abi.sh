@@ -70,9 +70,11 @@ echo 0 > /proc/sys/debug/exception-trace
 echo 1 > /proc/sys/debug/exception-trace
 run threads 0 sh -c /bin/threads
 run threads_pie 0 sh -c /bin/threads-pie
-# What a call holds while it sleeps (prototype/linuxabi/lifetimes.c): a
-# pipe closed, replaced or dup2'd over under a thread blocked reading or
-# writing it.  On Linux first, then in the sandbox, static and static-PIE.
+# What a call holds while it sleeps and what address space comes back
+# (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
+# under a thread blocked reading or writing it; mmaps and munmaps, and
+# mmaps that fail, by the thousand.  On Linux first, then in the sandbox,
+# static and static-PIE.
 /bin/lifetimes || fail "lifetimes on Linux"
 run lifetimes 0 sh -c /bin/lifetimes
 run lifetimes_pie 0 sh -c /bin/lifetimes-pie

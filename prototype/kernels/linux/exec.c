@@ -289,7 +289,6 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	p->pages = np->pages;
 	p->npages = np->npages;
 	p->cap = np->cap;
-	p->mmap_next = LX_MMAP_BASE;
 	vostd_free(np);
 	lp->brk_start = lp->brk = im.brk;
 	/* The file's own path, not /proc/self/exe's: a link names its target. */

@@ -20,6 +20,7 @@
 #define LX_STACK_TOP	(EV_TENANT_BASE + 0x800000000UL)
 #define LX_STACK_PAGES	64
 #define LX_MMAP_END	(LX_STACK_TOP - 0x10000000UL)
+#define LX_MMAP_MAX	(EV_GRANT_QUOTA * PAGE)	/* every frame the sandbox may have */
 
 #define LX_FDS		64
 #define LX_ARGS_MAX	32		/* argv or envp entries exec takes */

@@ -75,17 +75,22 @@ static long sys_brk(struct thread *t, unsigned long want)
 	return want;
 }
 
+/*
+ * mmap, anonymous or of a file of the image (copied: the file system is
+ * read-only, so a private copy is all a map can be), with Linux's checks
+ * in Linux's order.  A map goes at the lowest free range (mem_map_free):
+ * a range unmapped, or mapped by a map that failed, serves again.
+ */
 static long sys_mmap(struct thread *t, unsigned long addr, unsigned long len,
 		     unsigned long prot, unsigned long flags, long fd, unsigned long off)
 {
+	const u8 rw = EV_PROT_READ | EV_PROT_WRITE;
 	struct proc *p = t->p;
 	const struct lx_node *nd = NULL;
-	unsigned long va;
-	long err;
+	long va, err = 0;
 
-	if (!len || len > (1UL << 32) || (off & PAGE_MASK_LOW))
+	if (off & PAGE_MASK_LOW)
 		return -EINVAL;
-	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
 	if (!(flags & MAP_ANONYMOUS)) {
 		struct lx_file *f = fd_get(p, fd);
 
@@ -94,36 +99,32 @@ static long sys_mmap(struct thread *t, unsigned long addr, unsigned long len,
 		/* Its node lives as long as the sandbox: the copy needs no file. */
 		nd = f->kind == LX_NODE ? f->node : NULL;
 		fd_put(f);
-		if (!nd || (nd->mode & 0170000) != 0100000)
-			return -ENODEV;
+	}
+	if (!len)
+		return -EINVAL;
+	/* Every page is a frame from the start: more than they all can be is refused now. */
+	if (len > LX_MMAP_MAX)
+		return -ENOMEM;
+	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) &&
+	    ((addr & PAGE_MASK_LOW) || !mem_in_region(addr, len)))
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS)) {
 		if ((flags & MAP_SHARED) && (prot & 2))
 			return -EACCES;		/* a read-only file system */
+		if (!nd || (nd->mode & 0170000) != 0100000)
+			return -ENODEV;
 	}
-	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
-		va = addr;
-		if ((va & PAGE_MASK_LOW) || !mem_in_region(va, len))
-			return -EINVAL;
-		if (flags & MAP_FIXED) {
-			err = mem_unmap_range(p, va, len);
-			if (err)
-				return err;
-		}
-	} else {
-		proc_lock(p);
-		va = p->mmap_next;
-		if (va + len > LX_MMAP_END)
-			va = 0;
-		else
-			p->mmap_next = va + len + PAGE;	/* a guard page after each */
-		proc_unlock(p);
-		if (!va)
-			return -ENOMEM;
-	}
-	err = mem_map_anon(p, va, len, EV_PROT_READ | EV_PROT_WRITE);
-	if (!err && nd && off < nd->size)
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
+		va = mem_map_fixed(p, addr, len, rw, !(flags & MAP_FIXED_NOREPLACE));
+	else
+		va = mem_map_free(p, LX_MMAP_BASE, LX_MMAP_END, len, rw);
+	if (va < 0)
+		return va == -ENOSPC ? -ENOMEM : va;
+	if (nd && off < nd->size)
 		err = mem_user_copy(p, va, (void *)(nd->data + off), min(len, nd->size - off),
 				    MEM_WRITE);
-	if (!err && ev_prot(prot) != (EV_PROT_READ | EV_PROT_WRITE))
+	if (!err && ev_prot(prot) != rw)
 		err = mem_protect_range(p, va, len, ev_prot(prot));
 	if (err) {
 		mem_unmap_range(p, va, len);

@@ -555,15 +555,12 @@ out:
 	return err;
 }
 
-/* Every page in [va, va + len) goes; holes are no error. */
-long mem_unmap_range(struct proc *p, unsigned long va, unsigned long len)
+/* Every page in [va, va + len) goes; holes are no error.  p's lock held. */
+static long unmap_locked(struct proc *p, unsigned long va, unsigned long len)
 {
 	unsigned long end = va + len;
 	long err = 0;
 
-	if ((va | len) & PAGE_MASK_LOW || !mem_in_region(va, len))
-		return -EINVAL;
-	proc_lock(p);
 	for (; va < end && !err; va += PAGE) {
 		struct tpage *pg = page_find(p, va);
 
@@ -575,8 +572,86 @@ long mem_unmap_range(struct proc *p, unsigned long va, unsigned long len)
 			page_remove(p, pg);
 		}
 	}
+	return err;
+}
+
+long mem_unmap_range(struct proc *p, unsigned long va, unsigned long len)
+{
+	long err;
+
+	if ((va | len) & PAGE_MASK_LOW || !mem_in_region(va, len))
+		return -EINVAL;
+	proc_lock(p);
+	err = unmap_locked(p, va, len);
 	proc_unlock(p);
 	return err;
+}
+
+/*
+ * The lowest address in [lo, hi) where len bytes are free, with a free
+ * page after them as a guard between two maps; 0 if there is none.  The
+ * pages are the truth: whatever was unmapped, or mapped by a map that
+ * failed and was undone, is free again.  p's lock held.
+ */
+static unsigned long free_range(struct proc *p, unsigned long lo, unsigned long hi,
+				unsigned long len)
+{
+	unsigned long va = lo;
+	unsigned int i;
+
+	for (i = page_index(p, lo); i < p->npages && p->pages[i].va < hi; i++) {
+		if (p->pages[i].va >= va + len + PAGE)
+			break;
+		va = p->pages[i].va + 2 * PAGE;
+	}
+	return va + len + PAGE <= hi ? va : 0;
+}
+
+/*
+ * mmap's fresh zeroed pages, prot, len bytes at the lowest free range of
+ * [lo, hi): found and mapped under one hold of p's lock, so that two
+ * threads' maps never get the same range.  The address, or -errno
+ * (-ENOMEM: no range is free), with nothing mapped.
+ */
+long mem_map_free(struct proc *p, unsigned long lo, unsigned long hi, unsigned long len,
+		  u8 prot)
+{
+	unsigned long va;
+	long err;
+
+	if ((lo | len) & PAGE_MASK_LOW || !len || !mem_in_region(lo, hi - lo))
+		return -EINVAL;
+	proc_lock(p);
+	va = free_range(p, lo, hi, len);
+	err = va ? map_fresh(p, va, len, prot) : -ENOMEM;
+	proc_unlock(p);
+	return err ?: (long)va;
+}
+
+/*
+ * mmap's fresh zeroed pages, prot, over [va, va + len) exactly: whatever
+ * was there goes first if replace (MAP_FIXED), or else the range must be
+ * empty (MAP_FIXED_NOREPLACE: -EEXIST).  Under one hold of p's lock, so
+ * that no other thread's map comes in between.  va, or -errno; a range
+ * that was to be replaced is then left empty, as Linux leaves it.
+ */
+long mem_map_fixed(struct proc *p, unsigned long va, unsigned long len, u8 prot, bool replace)
+{
+	unsigned int i;
+	long err;
+
+	if ((va | len) & PAGE_MASK_LOW || !mem_in_region(va, len))
+		return -EINVAL;
+	proc_lock(p);
+	if (replace) {
+		err = unmap_locked(p, va, len);
+	} else {
+		i = page_index(p, va);
+		err = i < p->npages && p->pages[i].va < va + len ? -EEXIST : 0;
+	}
+	err = err ?: map_fresh(p, va, len, prot);
+	proc_unlock(p);
+	return err ?: (long)va;
 }
 
 /*

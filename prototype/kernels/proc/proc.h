@@ -190,6 +190,9 @@ long mem_map_frames(struct proc *p, unsigned long va, struct frame **frames,
 struct frame *frame_new(void);
 void frame_put(struct frame *f);
 long mem_unmap_range(struct proc *p, unsigned long va, unsigned long len);
+long mem_map_free(struct proc *p, unsigned long lo, unsigned long hi, unsigned long len,
+		  u8 prot);
+long mem_map_fixed(struct proc *p, unsigned long va, unsigned long len, u8 prot, bool replace);
 long mem_protect_range(struct proc *p, unsigned long va, unsigned long len, u8 prot);
 bool mem_in_region(unsigned long va, unsigned long len);
 
