@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <signal.h>
 #include <time.h>
 #include <stdio.h>
 #include <string.h>
@@ -110,12 +111,16 @@ int main(int argc, char **argv, char **envp)
 	want("dup2 of a descriptor never opened onto itself", dup2(42, 42), EBADF);
 	want("open for writing on a read-only file system", open("/etc/motd", O_WRONLY), EROFS);
 	want("arch_prctl with a kernel address", syscall(SYS_arch_prctl, 0x1002, KERNEL_VA), EPERM);
+	want("arch_prctl with a non-canonical address",
+	     syscall(SYS_arch_prctl, 0x1002, 1UL << 47), EPERM);
 	futexes();
 	want("clone of a thread that does not share the signal handlers",
 	     syscall(SYS_clone, CLONE_VM | CLONE_THREAD, NULL, NULL, NULL, 0), EINVAL);
 	want("clone of a thread with a kernel address for its TLS",
 	     syscall(SYS_clone, CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | CLONE_SETTLS,
 		     NULL, NULL, NULL, KERNEL_VA), EPERM);
+	want("clone of a process with a kernel address for its TLS",
+	     syscall(SYS_clone, SIGCHLD | CLONE_SETTLS, NULL, NULL, NULL, KERNEL_VA), EPERM);
 	code_stays_own();
 	printf("badcalls: %s (%s, argc %d)\n", failed ? "FAIL" : "all ok", argv[0], argc);
 	return failed;

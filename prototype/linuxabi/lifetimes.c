@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lifetimes: what a system call holds while it sleeps, and what address
- * space comes back, checked from an ordinary static C program (glibc) on
- * whatever kernel runs it:
+ * lifetimes: what a system call holds while it sleeps, what address space
+ * comes back, and what TLS a new thread or process may start with, checked
+ * from an ordinary static C program (glibc) on whatever kernel runs it:
  *
  *  - a thread blocked reading a pipe while another writes it a byte, closes
  *    both ends and fills new pipes: the reader gets its byte and nothing
@@ -12,7 +12,10 @@
  *  - a close, or a dup2 over, a descriptor another thread is blocked on:
  *    the blocked call goes on with the file it had;
  *  - mmap and munmap of a page, and mmaps that fail, many times over: the
- *    address space is reused, never used up.
+ *    address space is reused, never used up;
+ *  - a TLS (an FS base) outside user space, by arch_prctl or by clone of a
+ *    thread or a process: refused with EPERM, and the highest allowed one
+ *    taken.
  *
  * Each case prints ok or FAIL, and it exits 0 only if every case was ok.
  * The suite runs it on Linux first, to check the test, then in the sandbox.
@@ -27,9 +30,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#define ARCH_SET_GS	0x1001
+#define ARCH_SET_FS	0x1002
+#define TASK_SIZE_MAX	((1UL << 47) - 4096)	/* Linux's, with 4-level paging */
+#define KERNEL_VA	0xffff888000000000UL
 #define ROUNDS		30
 #define BIG		(256 << 10)		/* more than a pipe holds, here or on Linux */
 #define SECRET		"secret"
@@ -48,6 +57,76 @@ static void want_err(const char *what, long got, int err)
 
 	printf("lifetimes: %s: %s (%s)\n", what, ok ? "ok" : "FAIL", strerror(errno));
 	failed |= !ok;
+}
+
+/* ---- a TLS outside user space ---- */
+
+/*
+ * clone of a process (no CLONE_VM) with FS base tls: the child leaves at
+ * once, without touching memory, since its TLS may point at nothing.  The
+ * pid, or -1 and errno.
+ */
+static long fork_tls(unsigned long tls)
+{
+	register long r10 asm("r10") = 0;
+	register long r8 asm("r8") = tls;
+	long ret;
+
+	asm volatile("syscall\n\t"
+		     "test %%rax, %%rax\n\t"
+		     "jnz 1f\n\t"
+		     "mov $231, %%eax\n\t"
+		     "xor %%edi, %%edi\n\t"
+		     "syscall\n"
+		     "1:"
+		     : "=a"(ret)
+		     : "a"(SYS_clone), "D"(SIGCHLD | CLONE_SETTLS), "S"(0), "d"(0), "r"(r10),
+		       "r"(r8)
+		     : "rcx", "r11", "memory");
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return ret;
+}
+
+/* The child of a clone that should have been refused goes, whatever it did. */
+static long fork_tls_refused(unsigned long tls)
+{
+	long pid = fork_tls(tls);
+	int e = errno;
+
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	errno = e;
+	return pid > 0 ? 0 : pid;
+}
+
+static void tls_cases(void)
+{
+	long pid;
+	int status = -1;
+
+	want_err("arch_prctl(ARCH_SET_FS) at the end of user space",
+		 syscall(SYS_arch_prctl, ARCH_SET_FS, TASK_SIZE_MAX), EPERM);
+	want_err("arch_prctl(ARCH_SET_FS) at a non-canonical address",
+		 syscall(SYS_arch_prctl, ARCH_SET_FS, 1UL << 47), EPERM);
+	want_err("arch_prctl(ARCH_SET_GS) at a kernel address",
+		 syscall(SYS_arch_prctl, ARCH_SET_GS, KERNEL_VA), EPERM);
+	want_err("clone of a thread with its TLS at the end of user space",
+		 syscall(SYS_clone, CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+			 CLONE_THREAD | CLONE_SETTLS, NULL, NULL, NULL, TASK_SIZE_MAX), EPERM);
+	want_err("clone of a process with its TLS at a kernel address",
+		 fork_tls_refused(KERNEL_VA), EPERM);
+	want_err("clone of a process with its TLS at the end of user space",
+		 fork_tls_refused(TASK_SIZE_MAX), EPERM);
+	want_err("clone of a process with its TLS at a non-canonical address",
+		 fork_tls_refused(1UL << 47), EPERM);
+	pid = fork_tls(TASK_SIZE_MAX - 1);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	report("clone of a process with its TLS at the last address allowed",
+	       pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* ---- pipes and descriptors under a sleeping call ---- */
@@ -347,6 +426,7 @@ int main(int argc, char **argv)
 	map_unmap();
 	map_many();
 	map_fail();
+	tls_cases();
 	printf("lifetimes: %s (%s)\n", failed ? "FAIL" : "all ok", argv[0]);
 	return failed;
 }

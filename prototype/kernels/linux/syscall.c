@@ -38,6 +38,7 @@ const char *syscall_name(unsigned long nr)
 #define MAP_FIXED		0x10
 #define MAP_ANONYMOUS		0x20
 #define MAP_FIXED_NOREPLACE	0x100000
+#define ARCH_SET_GS		0x1001
 #define ARCH_SET_FS		0x1002
 #define ARCH_GET_FS		0x1003
 #define WNOHANG			1
@@ -158,7 +159,13 @@ static long sys_mprotect(struct thread *t, unsigned long va, unsigned long len,
 
 /* ---- processes ---- */
 
-/* The highest FS base a thread may have: the last page below user space's top. */
+/*
+ * Linux's TASK_SIZE_MAX, with four levels of page table: the end of user
+ * space but for its last page.  An FS or GS base at or past it is refused
+ * with -EPERM, by arch_prctl and by clone alike (Linux's do_arch_prctl_64,
+ * which copy_thread calls for CLONE_SETTLS); the endovisor would refuse
+ * to load it, and end the thread instead.
+ */
 #define LX_FS_MAX	((1UL << 47) - PAGE)
 
 /*
@@ -179,10 +186,11 @@ static long lx_thread(struct thread *t, unsigned long flags, unsigned long newsp
 
 	if ((flags & need) != need || (flags & CLONE_VFORK))
 		return -EINVAL;
-	if ((flags & CLONE_SETTLS) && tls >= LX_FS_MAX)
-		return -EPERM;
 	if (READ_ONCE(t->p->threads) >= LX_THREADS_MAX)
 		return -EAGAIN;
+	/* After the limits, as Linux's copy_thread comes after its. */
+	if ((flags & CLONE_SETTLS) && tls >= LX_FS_MAX)
+		return -EPERM;
 	ctx.rax = 0;
 	if (newsp)
 		ctx.rsp = newsp;
@@ -225,6 +233,8 @@ static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
 			      LX_PROCS_MAX);
 		return -EAGAIN;
 	}
+	if ((flags & CLONE_SETTLS) && tls >= LX_FS_MAX)
+		return -EPERM;
 	child = proc_new(p);
 	if (!child)
 		return -ENOMEM;
@@ -457,13 +467,15 @@ static long sys_arch_prctl(struct thread *t, long code, unsigned long addr)
 {
 	switch (code) {
 	case ARCH_SET_FS:
-		/* The endovisor refuses a kernel address too; say so here first. */
 		if (addr >= LX_FS_MAX)
 			return -EPERM;
 		t->ctx.fs_base = addr;
 		return 0;
 	case ARCH_GET_FS:
 		return put_user_bytes(t, addr, &t->ctx.fs_base, 8);
+	case ARCH_SET_GS:
+		/* Refused as Linux refuses it; any other is -EINVAL: GS stays zero here. */
+		return addr >= LX_FS_MAX ? -EPERM : addr ? -EINVAL : 0;
 	}
 	return -EINVAL;
 }
