@@ -128,7 +128,9 @@ func packInitramfs(p *Pipeline, kos, progs []string) error {
 
 // buildLinuxPrograms builds each prototype/linuxabi/NAME.c with the guest
 // toolchain's C library, twice: NAME, static, and NAME-pie, static-PIE, so
-// that the linux kernel proper's loader meets both kinds.
+// that the linux kernel proper's loader meets both kinds.  A program that
+// needs more of the linker (its own entry point) says so in its source
+// (sourceLDFlags).
 func buildLinuxPrograms(p *Pipeline) ([]string, error) {
 	out := filepath.Join(p.build, "linuxabi")
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -138,17 +140,46 @@ func buildLinuxPrograms(p *Pipeline) ([]string, error) {
 	var built []string
 	for _, src := range srcs {
 		name := strings.TrimSuffix(filepath.Base(src), ".c")
+		ldflags, err := sourceLDFlags(src)
+		if err != nil {
+			return nil, err
+		}
 		for _, v := range []struct{ suffix, flag string }{{"", "-static"}, {"-pie", "-static-pie"}} {
 			exe := filepath.Join(out, name+v.suffix)
-			if o, err := output("", nil, "gcc", v.flag, "-O2", "-Wall", "-Wextra", "-Werror",
+			args := []string{v.flag, "-O2", "-Wall", "-Wextra", "-Werror",
 				"-I", filepath.Join(p.proto, "guest"), "-I", filepath.Join(p.proto, "abi"),
-				"-o", exe, src); err != nil {
+				"-o", exe, src}
+			if o, err := output("", nil, "gcc", append(args, ldflags...)...); err != nil {
 				return nil, fmt.Errorf("building %s:\n%s", exe, o)
 			}
 			built = append(built, exe)
 		}
 	}
 	return built, nil
+}
+
+// sourceLDFlags returns the linker options a C program asks for in its
+// own comments, on a line " * ldflags: OPTION..." (each one -Wl,...), so
+// that what builds it is written beside what needs it.
+func sourceLDFlags(src string) ([]string, error) {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return nil, err
+	}
+	var flags []string
+	for _, line := range strings.Split(string(data), "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "* ldflags:")
+		if !ok {
+			continue
+		}
+		for _, f := range strings.Fields(rest) {
+			if !strings.HasPrefix(f, "-Wl,") {
+				return nil, fmt.Errorf("%s: ldflags: %q is not a -Wl, option", src, f)
+			}
+			flags = append(flags, f)
+		}
+	}
+	return flags, nil
 }
 
 // packRootfs writes .build/tenants/rootfs.cpio, the linux kernel proper's

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lifetimes: what a system call holds while it sleeps, what address space
- * comes back, and what TLS a new thread or process may start with, checked
- * from an ordinary static C program (glibc) on whatever kernel runs it:
+ * comes back, and what a new thread or program starts with, checked from an
+ * ordinary static C program (glibc) on whatever kernel runs it:
  *
  *  - a thread blocked reading a pipe while another writes it a byte, closes
  *    both ends and fills new pipes: the reader gets its byte and nothing
@@ -15,10 +15,17 @@
  *    address space is reused, never used up;
  *  - a TLS (an FS base) outside user space, by arch_prctl or by clone of a
  *    thread or a process: refused with EPERM, and the highest allowed one
- *    taken.
+ *    taken;
+ *  - a program started by execve: every general register zero but the
+ *    stack pointer, and the x87, SSE and MXCSR registers as a new process
+ *    has them, whatever the old program left in them.  The last is seen at
+ *    the program's first instruction: the guest pipeline links it with the
+ *    entry point below (the ldflags line).
  *
  * Each case prints ok or FAIL, and it exits 0 only if every case was ok.
  * The suite runs it on Linux first, to check the test, then in the sandbox.
+ *
+ * ldflags: -Wl,-e,lt_entry
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -57,6 +64,155 @@ static void want_err(const char *what, long got, int err)
 
 	printf("lifetimes: %s: %s (%s)\n", what, ok ? "ok" : "FAIL", strerror(errno));
 	failed |= !ok;
+}
+
+/* ---- the registers at the first instruction ---- */
+
+/*
+ * What the program found at its entry: the general registers in the
+ * order of the instruction set (rax, rcx, rdx, rbx, rsp, rbp, rsi, rdi,
+ * r8..r15), the flags, and the FXSAVE image of the x87 and SSE state.
+ */
+unsigned long lt_regs[17];
+unsigned char lt_fx[512] __attribute__((aligned(16)));
+
+/* Saves them without changing any, then goes on to glibc's own entry. */
+asm(".pushsection .text\n"
+	".globl lt_entry\n"
+	".type lt_entry, @function\n"
+	"lt_entry:\n"
+	"	mov %rax, lt_regs+0(%rip)\n"
+	"	mov %rcx, lt_regs+8(%rip)\n"
+	"	mov %rdx, lt_regs+16(%rip)\n"
+	"	mov %rbx, lt_regs+24(%rip)\n"
+	"	mov %rsp, lt_regs+32(%rip)\n"
+	"	mov %rbp, lt_regs+40(%rip)\n"
+	"	mov %rsi, lt_regs+48(%rip)\n"
+	"	mov %rdi, lt_regs+56(%rip)\n"
+	"	mov %r8, lt_regs+64(%rip)\n"
+	"	mov %r9, lt_regs+72(%rip)\n"
+	"	mov %r10, lt_regs+80(%rip)\n"
+	"	mov %r11, lt_regs+88(%rip)\n"
+	"	mov %r12, lt_regs+96(%rip)\n"
+	"	mov %r13, lt_regs+104(%rip)\n"
+	"	mov %r14, lt_regs+112(%rip)\n"
+	"	mov %r15, lt_regs+120(%rip)\n"
+	"	pushfq\n"
+	"	popq lt_regs+128(%rip)\n"
+	"	fxsave lt_fx(%rip)\n"
+	"	jmp _start\n"
+	".popsection\n");
+
+/*
+ * execve(path, argv, envp) with the registers it can reach made dirty
+ * first: the general ones that the call does not take, xmm0, xmm8 and
+ * xmm15, MXCSR's rounding, x87's precision and a value on its stack.  It
+ * returns only if the exec failed, with the registers the C ABI keeps.
+ */
+long exec_dirty(const char *path, char *const argv[], char *const envp[]);
+asm(".pushsection .text\n"
+	".globl exec_dirty\n"
+	".type exec_dirty, @function\n"
+	"exec_dirty:\n"
+	"	push %rbx\n"
+	"	push %rbp\n"
+	"	push %r12\n"
+	"	push %r13\n"
+	"	push %r14\n"
+	"	push %r15\n"
+	"	sub $8, %rsp\n"
+	"	mov $0x1111111111111111, %rbx\n"
+	"	mov %rbx, %rbp\n"
+	"	mov %rbx, %r8\n"
+	"	mov %rbx, %r9\n"
+	"	mov %rbx, %r10\n"
+	"	mov %rbx, %r12\n"
+	"	mov %rbx, %r13\n"
+	"	mov %rbx, %r14\n"
+	"	mov %rbx, %r15\n"
+	"	movq %rbx, %xmm0\n"
+	"	movq %rbx, %xmm8\n"
+	"	movq %rbx, %xmm15\n"
+	"	movl $0x7f80, (%rsp)\n"		/* MXCSR: round toward zero */
+	"	ldmxcsr (%rsp)\n"
+	"	movw $0x27f, (%rsp)\n"		/* x87: 53-bit precision */
+	"	fldcw (%rsp)\n"
+	"	fld1\n"
+	"	mov $59, %eax\n"
+	"	syscall\n"
+	"	fstp %st(0)\n"
+	"	movw $0x37f, (%rsp)\n"
+	"	fldcw (%rsp)\n"
+	"	movl $0x1f80, (%rsp)\n"
+	"	ldmxcsr (%rsp)\n"
+	"	add $8, %rsp\n"
+	"	pop %r15\n"
+	"	pop %r14\n"
+	"	pop %r13\n"
+	"	pop %r12\n"
+	"	pop %rbp\n"
+	"	pop %rbx\n"
+	"	ret\n"
+	".popsection\n");
+
+static int all_zero(const unsigned char *b, unsigned int n)
+{
+	while (n--)
+		if (*b++)
+			return 0;
+	return 1;
+}
+
+/* The program as execve left it to the exec case below: Linux's start. */
+static int exec_child(void)
+{
+	static const char *const names[16] = {
+		"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+		"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	};
+	unsigned short fcw, fsw;
+	unsigned int mxcsr, i;
+	int ok = 1;
+
+	for (i = 0; i < 16; i++) {
+		if (i == 4 ? !lt_regs[i] || lt_regs[i] % 16 : lt_regs[i] != 0) {
+			printf("lifetimes: exec: %s is %#lx at the entry\n", names[i], lt_regs[i]);
+			ok = 0;
+		}
+	}
+	if (lt_regs[16] != 0x202) {
+		printf("lifetimes: exec: the flags are %#lx at the entry\n", lt_regs[16]);
+		ok = 0;
+	}
+	memcpy(&fcw, lt_fx, 2);
+	memcpy(&fsw, lt_fx + 2, 2);
+	memcpy(&mxcsr, lt_fx + 24, 4);
+	if (fcw != 0x37f || fsw || lt_fx[4] || mxcsr != 0x1f80) {
+		printf("lifetimes: exec: x87 control %#x, status %#x, tags %#x, MXCSR %#x"
+		       " at the entry\n", fcw, fsw, lt_fx[4], mxcsr);
+		ok = 0;
+	}
+	if (!all_zero(lt_fx + 32, 128) || !all_zero(lt_fx + 160, 256)) {
+		printf("lifetimes: exec: an x87 or xmm register is not zero at the entry\n");
+		ok = 0;
+	}
+	return ok ? 0 : 1;
+}
+
+/* Exec this program again, dirty, and let the new one judge its start. */
+static void exec_state(void)
+{
+	char *argv[] = { "lifetimes", "exec-child", NULL };
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		exec_dirty("/proc/self/exe", argv, environ);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	report("execve leaves a new program Linux's registers and FPU state",
+	       pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* ---- a TLS outside user space ---- */
@@ -415,7 +571,8 @@ static void map_fail(void)
 
 int main(int argc, char **argv)
 {
-	(void)argc;
+	if (argc > 1 && !strcmp(argv[1], "exec-child"))
+		return exec_child();
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rounds("a blocked reader gets its byte while its pipe is closed and replaced", reader_race);
@@ -427,6 +584,7 @@ int main(int argc, char **argv)
 	map_many();
 	map_fail();
 	tls_cases();
+	exec_state();
 	printf("lifetimes: %s (%s)\n", failed ? "FAIL" : "all ok", argv[0]);
 	return failed;
 }

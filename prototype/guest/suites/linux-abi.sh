@@ -74,8 +74,9 @@ run threads_pie 0 sh -c /bin/threads-pie
 # (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
 # under a thread blocked reading or writing it; mmaps and munmaps, and
 # mmaps that fail, by the thousand; a TLS outside user space, given to
-# arch_prctl or to clone.  On Linux first, then in the sandbox, static and
-# static-PIE.
+# arch_prctl or to clone; and the registers a program finds at its entry
+# after an exec from a program that left them dirty.  On Linux first, then
+# in the sandbox, static and static-PIE.
 /bin/lifetimes || fail "lifetimes on Linux"
 run lifetimes 0 sh -c /bin/lifetimes
 run lifetimes_pie 0 sh -c /bin/lifetimes-pie

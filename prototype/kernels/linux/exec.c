@@ -299,6 +299,11 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	for (i = 0; i < LX_NSIG; i++)
 		if (lp->act[i].handler != 1)
 			lp->act[i] = (struct lx_sigaction){};
+	/*
+	 * Every general register zero but the stack pointer, as Linux's loader
+	 * leaves them (ELF_PLAT_INIT): rdx too, which names no function for
+	 * atexit; FS's base zero, and the flags but IF, which tenant_run sets.
+	 */
 	*ctx = (struct ev_tenant_ctx){ .rip = im.entry, .rsp = sp };
 	return 0;
 }
@@ -344,6 +349,7 @@ struct exec_args {
 
 long sys_execve(struct thread *t, unsigned long upath, unsigned long uargv, unsigned long uenvp)
 {
+	struct vostd_fpu *fpu;
 	struct exec_args *a;
 	unsigned int used = 0;
 	long err;
@@ -354,14 +360,26 @@ long sys_execve(struct thread *t, unsigned long upath, unsigned long uargv, unsi
 			      t->p->pid, READ_ONCE(t->p->threads));
 		return -EAGAIN;
 	}
+	/*
+	 * The new program's FPU and vector registers are a new process's
+	 * (Linux's fpu_flush_thread): a fresh context, made before lx_exec,
+	 * since after its point of no return nothing may fail.
+	 */
 	a = vostd_alloc(sizeof(*a), false);
-	if (!a)
+	fpu = a ? vostd_fpu_new(NULL) : NULL;
+	if (!fpu) {
+		vostd_free(a);
 		return -ENOMEM;
+	}
 	err = fs_path(t->p, upath, a->path) ?:
 	      copy_vector(t->p, uargv, a->argv, a->strs, &used) ?:
 	      copy_vector(t->p, uenvp, a->envp, a->strs, &used) ?:
 	      lx_exec(t->p, &t->ctx, a->path, a->argv, a->envp);
 	vostd_free(a);
+	if (err)
+		vostd_fpu_destroy(fpu);
+	else
+		thread_set_fpu(t, fpu);
 	return err;
 }
 

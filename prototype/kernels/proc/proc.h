@@ -162,6 +162,7 @@ long thread_create(struct proc *p, const struct ev_tenant_ctx *ctx,
 struct thread *thread_new(struct proc *p, const struct ev_tenant_ctx *ctx,
 			  struct vostd_fpu *from, unsigned int vcpu);
 long thread_start(struct thread *t);
+void thread_set_fpu(struct thread *t, struct vostd_fpu *fpu);
 void procs_lock(void);
 void procs_unlock(void);
 struct proc *proc_new(struct proc *parent);

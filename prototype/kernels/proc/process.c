@@ -164,17 +164,34 @@ static void proc_exit(struct proc *p, long code)
 		kl_wake(reaper);
 }
 
+/*
+ * t's FPU context goes.  The carrier may hold it loaded: it forgets it
+ * first, so that a later context at the same address is not taken for it.
+ */
+static void thread_drop_fpu(struct thread *t)
+{
+	struct procs *ps = procs();
+
+	if (ps->loaded[t->vcpu] == t->fpu)
+		ps->loaded[t->vcpu] = NULL;
+	if (vostd_fpu_destroy(t->fpu))
+		vostd_fail("fpu_destroy", "thread %ld: its FPU context would not go", t->tid);
+}
+
+/* t's FPU registers are fpu's from now on (an exec's fresh ones), on t's own vCPU. */
+void thread_set_fpu(struct thread *t, struct vostd_fpu *fpu)
+{
+	thread_drop_fpu(t);
+	t->fpu = fpu;
+}
+
 static void thread_exit(struct thread *t)
 {
 	struct procs *ps = procs();
 	struct proc *p = t->p;
 	bool last;
 
-	if (ps->loaded[t->vcpu] == t->fpu)
-		ps->loaded[t->vcpu] = NULL;
-	if (vostd_fpu_destroy(t->fpu)) {
-		vostd_fail("fpu_destroy", "thread %ld: its FPU context would not go", t->tid);
-	}
+	thread_drop_fpu(t);
 	if (ps->thread_exit_hook)
 		ps->thread_exit_hook(t);
 	proc_lock(p);
