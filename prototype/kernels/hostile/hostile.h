@@ -52,7 +52,7 @@ struct hostile_stale {
 	u64 racing, found;	/* vCPU 1's copies while the block was live, and those that passed */
 	u64 passes;		/* copies after the free that passed: must stay 0 */
 	u64 other;		/* answers that are neither 0 nor -EFAULT */
-	u32 done;
+	u32 ap_ready, done;
 };
 
 void stale_cases(u64 rounds);
@@ -68,6 +68,10 @@ void uaf_cases(void);
 void uaf_ap(void);
 void victim_cases(void);
 
+/* parking.c: a masked spin while the suite stops and freezes the launcher */
+void park_cases(void);
+void park_ap(void);
+
 /* The kernel's state, in the sandbox's globals: one per sandbox. */
 struct hostile {
 	u32 heap_done;		/* vCPU 0's heap cases are done */
@@ -78,6 +82,7 @@ struct hostile {
 	struct hostile_race race;
 	struct hostile_stale stale;
 	struct hostile_uaf uaf;
+	u32 park_done;
 };
 
 static inline struct hostile *H(void)

@@ -13,7 +13,8 @@
  * owned (ev_vcpu_owns) that outlived the block, through which the
  * services would read and write memory Linux may have handed to anyone.
  * Nothing frees between the free and that copy, so a stale cache is not
- * made stale again by a later free before it is tried.
+ * made stale again by a later free before it is tried; and nothing
+ * allocates, so the block is not given out again before it either.
  *
  * The copies read the block and write a tenant page: a stale pass reads
  * freed memory, but writes none of Linux's.
@@ -39,6 +40,8 @@ void stale_cases(u64 rounds)
 	struct hostile_stale *s = S();
 	u64 r, failed = 0, t0 = vostd_cycles();
 
+	while (!__atomic_load_n(&s->ap_ready, __ATOMIC_ACQUIRE))
+		asm volatile("pause");
 	for (r = 0; r < rounds; r++) {
 		long blk = call(EV_SVC_MEM_ALLOC, 64, 0, 0, 0);
 		u32 spin;
@@ -80,6 +83,12 @@ void stale_ap(void)
 		s->other++;
 		vm = 0;
 	}
+	/*
+	 * Only now may vCPU 0 begin: the space and the frame took heap blocks
+	 * of vOSTD's, which could be the block vCPU 0 has just freed, and then
+	 * the copy after the free would find it live, and rightly.
+	 */
+	__atomic_store_n(&s->ap_ready, 1, __ATOMIC_RELEASE);
 	while (!READ_ONCE(s->done)) {
 		u64 seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
 		unsigned long blk = (unsigned long)READ_ONCE(s->blk);
@@ -97,7 +106,9 @@ void stale_ap(void)
 			continue;
 		}
 		/* The free has returned: the block is no longer the sandbox's. */
-		s->passes += !got;
+		if (!got && s->passes++ < 4)
+			vostd_println("hostile: stale pass after free: block %lx round %llu",
+				      blk, seq / 2 - 1);
 		tried = seq;
 		__atomic_store_n(&s->ap_seq, seq, __ATOMIC_RELEASE);
 	}
