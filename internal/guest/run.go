@@ -41,7 +41,6 @@ var checkedSuites = map[string]bool{
 	"mem-test":   true,
 	"sched-test": true,
 	"proc-test":  true,
-	"scratch":    true,
 }
 
 // allocatorChecks: SLUB's consistency checks, red zones, poison on free
