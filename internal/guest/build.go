@@ -280,6 +280,7 @@ var programs = []program{
 	{"launcher", "launcher"},
 	{"baseline", "baseline"},
 	{"killwait", "killwait"},
+	{"stopwait", "stopwait"},
 	{"scale", "scale"},
 }
 

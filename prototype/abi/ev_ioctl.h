@@ -36,6 +36,7 @@ struct ev_vcpu_stats {
 	__u64 stolen_sandbox_ns;	/* of stolen_ns, preempted in sandbox code */
 	__u64 stolen_masked_ns;	/* of that, with upcalls masked: a guard or a lock */
 	__u64 kick_retries;	/* kicks the census found stranded and sent again */
+	__u64 parks;		/* times its carrier parked for a stop or the freezer */
 };
 
 struct ev_stats {

@@ -112,6 +112,8 @@ struct ev_vcpu_trap {
 struct ev_vcpu_fpu {
 	struct ev_fpu *cur;		/* the context loaded on the carrier */
 	struct ev_fpu *home;		/* the launcher's registers, meanwhile */
+	struct ev_fpu *parked;		/* the carrier's, while parked with home loaded */
+	bool is_parked;			/* parked holds them now */
 };
 
 /*
@@ -147,6 +149,12 @@ struct ev_vcpu {
 	unsigned long sandbox_frame;
 	/* The sandbox's r12 .. r15 then: the crossing keeps only rbx and rbp. */
 	unsigned long sandbox_r12_r15[4];
+	/* Where sandbox code was when an interrupt sent it to park (kick.c). */
+	unsigned long park_ip;
+	/* The result a parked crossing returns when it resumes. */
+	unsigned long park_ret;
+	/* Set by the stub when a crossing parks the vCPU: see park.c. */
+	unsigned long parked;
 
 	/* What it is, who carries it, where: vcpu.c and sandbox.c */
 	struct ev_sandbox *sb;
@@ -411,6 +419,7 @@ u64 ev_segs_scrub(void);
 void ev_tenant_vcpu_init(struct ev_vcpu *v);
 void ev_tenant_carrier_dead(struct ev_vcpu *v);
 long ev_tenant_finish(struct ev_vcpu *v, long ret);
+void ev_tenant_park(struct ev_vcpu *v);
 
 /* trap.c */
 int ev_trap_module_init(void);
@@ -425,6 +434,8 @@ long ev_tenant_entered(struct ev_vcpu *v);
 /* fpu.c */
 int ev_fpu_tenant_start(struct ev_vcpu *v);
 void ev_fpu_vcpu_end(struct ev_vcpu *v);
+void ev_fpu_park(struct ev_vcpu *v);
+void ev_fpu_unpark(struct ev_vcpu *v);
 void ev_fpu_teardown(struct ev_sandbox *sb);
 
 /* kick.c */
@@ -438,6 +449,13 @@ bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip);
 bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs);
 void ev_kick_interrupt(struct ev_vcpu *t, int cpu);
 void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs);
+
+/* park.c */
+bool ev_park_divert(struct ev_vcpu *v, struct pt_regs *regs);
+void ev_park_request(struct ev_vcpu *v, struct task_struct *c);
+long ev_vcpu_park(struct ev_vcpu *v);
+long ev_vcpu_returned(struct ev_vcpu *v, long ret, bool in_work);
+long ev_park_rerun(struct ev_vcpu *v);
 
 /* tick.c */
 void ev_tick_init(struct ev_sandbox *sb);

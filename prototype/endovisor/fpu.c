@@ -74,6 +74,23 @@ static struct ev_fpu *ev_fpu_alloc(void)
 	return f;
 }
 
+/*
+ * Keep the launcher's registers, the first time a tenant's take the
+ * carrier: room for them, and for the carrier's own should it park
+ * meanwhile (ev_fpu_park).  -ENOMEM if there is none.
+ */
+static int ev_fpu_home_alloc(struct ev_vcpu *v)
+{
+	v->fpu.home = ev_fpu_alloc();
+	v->fpu.parked = ev_fpu_alloc();
+	if (v->fpu.home && v->fpu.parked)
+		return 0;
+	kfree(v->fpu.home);
+	kfree(v->fpu.parked);
+	v->fpu.home = v->fpu.parked = NULL;
+	return -ENOMEM;
+}
+
 static struct ev_fpu *ev_fpu_lookup(struct ev_sandbox *sb, unsigned long handle)
 {
 	long i = ev_index(handle, 1, EV_MAX_FPUS);
@@ -204,8 +221,7 @@ EV_SERVICE_DEFINE1(fpu_switch, unsigned long, handle)
 		/* The first switch keeps the launcher's; later, no context is an orphan's. */
 		from = v->fpu.cur;
 		if (!v->fpu.home) {
-			v->fpu.home = ev_fpu_alloc();
-			if (!v->fpu.home) {
+			if (ev_fpu_home_alloc(v)) {
 				mutex_unlock(&v->sb->lock);
 				return -ENOMEM;
 			}
@@ -230,8 +246,7 @@ int ev_fpu_tenant_start(struct ev_vcpu *v)
 
 	if (v->fpu.home)
 		return 0;
-	v->fpu.home = ev_fpu_alloc();
-	if (!v->fpu.home)
+	if (ev_fpu_home_alloc(v))
 		return -ENOMEM;
 	ev_fpu_to_memory();
 	fps = ev_fpstate();
@@ -252,7 +267,35 @@ void ev_fpu_vcpu_end(struct ev_vcpu *v)
 	}
 	WRITE_ONCE(v->fpu.cur, NULL);
 	kfree(v->fpu.home);
-	v->fpu.home = NULL;
+	kfree(v->fpu.parked);
+	v->fpu.home = v->fpu.parked = NULL;
+	v->fpu.is_parked = false;
+}
+
+/*
+ * The vCPU parks, and its carrier goes to user mode as the launcher: it
+ * takes the launcher's registers back, and its own wait in the parked
+ * image for ev_fpu_unpark.  Nothing to do if no tenant's ever took it.
+ */
+void ev_fpu_park(struct ev_vcpu *v)
+{
+	if (!v->fpu.home)
+		return;
+	mutex_lock(&v->sb->lock);
+	ev_fpu_swap(v->fpu.parked, &v->fpu.home->regs, v->fpu.home->size);
+	v->fpu.is_parked = true;
+	mutex_unlock(&v->sb->lock);
+}
+
+/* The parked vCPU resumes: the carrier's own registers back, the launcher's kept. */
+void ev_fpu_unpark(struct ev_vcpu *v)
+{
+	if (!v->fpu.is_parked)
+		return;
+	mutex_lock(&v->sb->lock);
+	ev_fpu_swap(v->fpu.home, &v->fpu.parked->regs, v->fpu.parked->size);
+	v->fpu.is_parked = false;
+	mutex_unlock(&v->sb->lock);
 }
 
 void ev_fpu_teardown(struct ev_sandbox *sb)

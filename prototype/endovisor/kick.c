@@ -85,7 +85,7 @@ static bool ev_upcall_divert(struct ev_vcpu *v, struct pt_regs *regs)
 	struct ev_sandbox *sb = v->sb;
 	struct ev_vcpu_shared *sh = v->shared;
 
-	if (ev_abandon_divert(v, regs))
+	if (ev_abandon_divert(v, regs) || ev_park_divert(v, regs))
 		return false;
 	if (!regs || current != v->carrier || !READ_ONCE(sh->kick_pending))
 		return false;
@@ -267,10 +267,11 @@ void ev_kick_stop(struct ev_vcpu *v)
 
 /*
  * vcpu_idle(): sleep until kicked.  -EINTR if a fatal signal came instead.
- * The sleep is killable and not interruptible: a carrier never returns to
- * user mode while it carries, so an ordinary signal (SIGSTOP, the freezer's)
- * would stay pending and end every sleep at once, and the idle loop would
- * spin.  It does not count as load, as an idle processor does not.
+ * Any other signal (a stop, the freezer's) ends the sleep too, and the
+ * crossing's return parks the vCPU, so that Linux can stop or freeze its
+ * carrier in user mode (park.c); the kernel sees an idle that ended early
+ * when it resumes.  An interruptible sleep does not count as load, as an
+ * idle processor does not.
  */
 EV_SERVICE_DEFINE0(vcpu_idle)
 {
@@ -280,14 +281,15 @@ EV_SERVICE_DEFINE0(vcpu_idle)
 	WRITE_ONCE(v->kick.idling, true);
 	/* Pairs with vcpu_kick: it sees idling, or we see kick_pending. */
 	smp_mb();
-	ret = wait_event_state(v->kick.idle_wq, READ_ONCE(v->shared->kick_pending),
-			       (TASK_KILLABLE | TASK_NOLOAD));
+	ret = wait_event_interruptible(v->kick.idle_wq, READ_ONCE(v->shared->kick_pending));
 	WRITE_ONCE(v->kick.idling, false);
 	v->stat.counts.idle_ns += local_clock() - t0;
-	if (ret) {
+	if (ret && fatal_signal_pending(current)) {
 		WRITE_ONCE(v->bail, EV_BAIL_ABANDON);
 		return -EINTR;
 	}
+	if (ret)
+		cmpxchg(&v->bail, 0, EV_BAIL_PARK);
 	return 0;
 }
 

@@ -131,6 +131,11 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 		return -EPERM;
 	v = sb->vcpus[i];
 	mutex_lock(&sb->lock);
+	if (v->state == EV_VCPU_RUNNING) {
+		/* Its carrier, back from a stop or the freezer (park.c)? */
+		mutex_unlock(&sb->lock);
+		return ev_park_rerun(v);
+	}
 	if (v->state != EV_VCPU_READY) {
 		mutex_unlock(&sb->lock);
 		return -EBUSY;
@@ -145,9 +150,7 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 	mutex_unlock(&sb->lock);
 
 	ret = ev_vcpu_run(v);
-	if (v->suspended)
-		return ev_tenant_entered(v);	/* into the tenant */
-	return ev_vcpu_end(v, ret);
+	return ev_vcpu_returned(v, ret, false);
 }
 
 /* The vCPU's run is over; its file reference is the last thing to go. */

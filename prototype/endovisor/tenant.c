@@ -315,7 +315,7 @@ EV_SERVICE_DEFINE3(tenant_run, unsigned long, handle, unsigned long, ctx,
  * run tenants, give it back the launcher's mm and registers, with ret as
  * EV_RUN_VCPU's result.
  */
-long ev_tenant_finish(struct ev_vcpu *v, long ret)
+static void ev_tenant_go_home(struct ev_vcpu *v)
 {
 	WRITE_ONCE(v->tenant.running, false);
 	if (v->tenant.home_mm && current->mm != v->tenant.home_mm)
@@ -325,12 +325,7 @@ long ev_tenant_finish(struct ev_vcpu *v, long ret)
 		WRITE_ONCE(v->tenant.vm, NULL);
 	}
 	if (v->tenant.home_saved) {
-		struct pt_regs *regs = task_pt_regs(current);
-
-		*regs = v->tenant.home_regs;
-		regs->ax = ret;
-		/* Not a system call's return any more: nothing for Linux to restart. */
-		regs->orig_ax = -1;
+		*task_pt_regs(current) = v->tenant.home_regs;
 		preempt_disable();
 		ev_segs_write(&v->tenant.home_segs);
 		preempt_enable();
@@ -340,7 +335,38 @@ long ev_tenant_finish(struct ev_vcpu *v, long ret)
 		current->rseq_sig = v->tenant.home_rseq_sig;
 		rseq_set_notify_resume(current);
 	}
+}
+
+long ev_tenant_finish(struct ev_vcpu *v, long ret)
+{
+	bool from_tenant = v->tenant.home_saved;
+
+	ev_tenant_go_home(v);
+	if (from_tenant) {
+		struct pt_regs *regs = task_pt_regs(current);
+
+		regs->ax = ret;
+		/* Not a system call's return any more: nothing for Linux to restart. */
+		regs->orig_ax = -1;
+	}
 	return ret;
+}
+
+/*
+ * The vCPU parks (park.c): the carrier goes to user mode as the launcher,
+ * in its mm, and makes EV_RUN_VCPU again once Linux has let it go.  From
+ * a tenant's trap, the launcher's registers come back with the ioctl's
+ * result -ERESTARTNOINTR, which Linux's own restart turns into the system
+ * call again; the next tenant_run keeps them anew.  The carrier lets go
+ * of the tenant's space, which tenant_run adopts again.
+ */
+void ev_tenant_park(struct ev_vcpu *v)
+{
+	bool from_tenant = v->tenant.home_saved;
+
+	ev_tenant_go_home(v);
+	if (from_tenant)
+		task_pt_regs(current)->ax = -ERESTARTNOINTR;
 }
 
 /* From a work item: the carrier is gone, and so is everything it held but this. */

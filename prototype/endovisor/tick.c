@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sandbox's tick: a timer that fires once a millisecond while any of
- * its vCPUs runs.  It has three jobs, each its subsystem's:
+ * its vCPUs runs.  It has four jobs, each its subsystem's:
  *
  *  - teardown: a carrier with a fatal signal pending is sent out of
  *    sandbox code (ev_tick_dying, below);
+ *  - parking: one with another signal pending (a stop, the freezer) is
+ *    sent out to be stopped or frozen, and comes back (park.c);
  *  - kicks: a kick stranded since the last tick is sent again
  *    (ev_kick_stranded, kick.c);
  *  - the census: how many of the sandbox's threads Linux has runnable
@@ -64,6 +66,8 @@ static enum hrtimer_restart ev_tick(struct hrtimer *t)
 			continue;
 		if (fatal_signal_pending(c))
 			ev_tick_dying(sb, v, c);
+		else if (signal_pending(c))
+			ev_park_request(v, c);	/* a stop or the freezer: park.c */
 		else
 			ev_kick_stranded(v, get_irq_regs());
 	}

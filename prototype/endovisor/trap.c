@@ -253,7 +253,8 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 		ev_cal_stamp(&v->stat.stamps, EV_STAMP_RESUMED);
 		return;
 	}
-	ev_vcpu_end(v, ret);
+	/* Its entry returned, or it parked for a stop or the freezer. */
+	ev_vcpu_returned(v, ret, true);
 }
 
 static struct {

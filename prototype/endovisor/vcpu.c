@@ -70,6 +70,9 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	BUILD_BUG_ON(offsetof(struct ev_vcpu, bail) != EV_VCPU_BAIL);
 	BUILD_BUG_ON(offsetof(struct ev_vcpu, sandbox_frame) != EV_VCPU_SANDBOX_FRAME);
 	BUILD_BUG_ON(offsetof(struct ev_vcpu, sandbox_r12_r15) != EV_VCPU_SANDBOX_R12);
+	BUILD_BUG_ON(offsetof(struct ev_vcpu, park_ip) != EV_VCPU_PARK_IP);
+	BUILD_BUG_ON(offsetof(struct ev_vcpu, park_ret) != EV_VCPU_PARK_RET);
+	BUILD_BUG_ON(offsetof(struct ev_vcpu, parked) != EV_VCPU_PARKED);
 	BUILD_BUG_ON(sizeof(struct ev_vcpu_shared) > PAGE_SIZE);
 	BUILD_BUG_ON(offsetof(struct ev_vcpu_shared, upcall_ip) != EV_SHARED_UPCALL_IP);
 	BUILD_BUG_ON(offsetof(struct ev_stack_base, shared) != EV_STACK_BASE_SHARED);

@@ -241,7 +241,7 @@ static void print_stats(int fd, const char *label)
 	for (i = 0; i < st.nr_vcpus && i < EV_MAX_VCPUS; i++) {
 		struct ev_vcpu_stats *v = &st.vcpu[i];
 
-		printf("launcher: vCPU %u stolen_ns=%llu preemptions=%llu kicks=%llu ipis=%llu wakeups=%llu upcalls=%llu timer_upcalls=%llu deferred=%llu idle_ns=%llu arm_to_upcall_ns=%llu stolen_sandbox_ns=%llu stolen_masked_ns=%llu kick_retries=%llu\n",
+		printf("launcher: vCPU %u stolen_ns=%llu preemptions=%llu kicks=%llu ipis=%llu wakeups=%llu upcalls=%llu timer_upcalls=%llu deferred=%llu idle_ns=%llu arm_to_upcall_ns=%llu stolen_sandbox_ns=%llu stolen_masked_ns=%llu kick_retries=%llu parks=%llu\n",
 		       i, (unsigned long long)v->stolen_ns,
 		       (unsigned long long)v->preemptions,
 		       (unsigned long long)v->kicks, (unsigned long long)v->ipis,
@@ -253,7 +253,8 @@ static void print_stats(int fd, const char *label)
 		       (unsigned long long)v->arm_to_upcall_ns,
 		       (unsigned long long)v->stolen_sandbox_ns,
 		       (unsigned long long)v->stolen_masked_ns,
-		       (unsigned long long)v->kick_retries);
+		       (unsigned long long)v->kick_retries,
+		       (unsigned long long)v->parks);
 		stolen += v->stolen_ns;
 		in_sandbox += v->stolen_sandbox_ns;
 		masked += v->stolen_masked_ns;

@@ -20,7 +20,9 @@
  * -EINTR and leaves the sandbox stack for good.  EV_BAIL_SUSPEND, for a
  * vCPU going to user mode, returns 0 and records the crossing's frame, so
  * that ev_stub_resume can later return from the crossing into the sandbox
- * kernel as if the service had just come back.
+ * kernel as if the service had just come back.  EV_BAIL_PARK does the
+ * same for a carrier that must go to user mode for Linux to stop or
+ * freeze it (park.c), and keeps the service's result for the resume.
  */
 #include <linux/linkage.h>
 #include <linux/errno.h>
@@ -101,9 +103,13 @@ SYM_FUNC_END(ev_stub_enter)
 	movq	$-EPERM, %rax
 	jmp	.L\name\()_out
 .L\name\()_bail:
-	movq	$-EINTR, %rax
-	cmpq	$EV_BAIL_SUSPEND, %rcx
-	jne	1f
+	cmpq	$EV_BAIL_ABANDON, %rcx
+	je	2f
+	cmpq	$EV_BAIL_PARK, %rcx
+	jne	3f
+	movq	%rax, EV_VCPU_PARK_RET(%rbx)
+	movq	$1, EV_VCPU_PARKED(%rbx)
+3:
 	/*
 	 * The service, being C, kept the sandbox's r12 .. r15; the crossing's
 	 * frame keeps its rbx and rbp.  Both are needed to resume it.
@@ -115,6 +121,9 @@ SYM_FUNC_END(ev_stub_enter)
 	movq	%r15, EV_VCPU_SANDBOX_R12+24(%rbx)
 	movq	$0, EV_VCPU_BAIL(%rbx)
 	xorl	%eax, %eax
+	jmp	1f
+2:
+	movq	$-EINTR, %rax
 1:
 	/*
 	 * Unwind to the entering frame and return from it.  From here on the
@@ -222,6 +231,73 @@ SYM_CODE_START(ev_stub_abandon)
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(ev_stub_abandon)
+
+/*
+ * The crossing ev_stub_park makes: to ev_vcpu_park, whose bail parks the
+ * vCPU.  Not a service: no sandbox code can call it.
+ */
+SYM_FUNC_START_LOCAL(ev_stub_cross_park)
+	EV_CROSS_ENTER park
+	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
+	movq	%rbx, %rdi
+	call	ev_vcpu_park
+	EV_CROSS_RETURN park
+SYM_FUNC_END(ev_stub_cross_park)
+
+/*
+ * Where an interrupt sends a carrier that must leave sandbox code for a
+ * while, to be stopped or frozen by Linux in user mode (kick.c's
+ * ev_park_divert): at whatever instruction of the sandbox kernel it was,
+ * which the divert left in the vCPU's park_ip.  Every register goes on the
+ * sandbox stack, as the interrupted code had it, and the park crossing
+ * suspends there; when EV_RUN_VCPU runs again, ev_stub_resume finishes
+ * that crossing, and the registers and flags come back and the carrier
+ * returns to park_ip.  Sandbox code is built without a red zone, so the
+ * stack below its pointer is free.  Reached by an interrupt's return,
+ * never called.
+ */
+SYM_CODE_START(ev_stub_park)
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_NOENDBR
+	pushq	%rax			/* room for the return address */
+	pushfq
+	pushq	%rax
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	movq	PER_CPU_VAR(ev_cur_vcpu), %rax
+	movq	EV_VCPU_PARK_IP(%rax), %rax
+	movq	%rax, 16*8(%rsp)
+	call	ev_stub_cross_park
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%rax
+	popfq
+	RET
+SYM_CODE_END(ev_stub_park)
 
 /*
  * long ev_stub_resume(struct ev_vcpu *v, long ret)

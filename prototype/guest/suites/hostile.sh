@@ -127,6 +127,27 @@ echo "EV-KILLED holder exit=$?"
 cat /tmp/hold.out
 live_clear || fail "the killed holder left objects live"
 
+# A stop and a freeze: a kernel spinning masked in sandbox code on one vCPU
+# and idle on the other has both carriers parked, stopped or frozen by
+# Linux in user mode, and carries on where it was when they are let go.
+start_marked /tmp/park.out 'hostile: park spinning' -v 2 -s park -a park hostile
+parker=$started
+stopwait stop $parker stop.parker_ms || fail "the parker would not stop"
+stopwait freeze $parker freeze.parker_ms || fail "the parker would not freeze"
+wait $parker || fail "launcher hostile park"
+cat /tmp/park.out
+live_clear || fail "the parked sandbox left objects live"
+# Killed while it is stopped: its carriers die parked, in user mode.
+start_marked /tmp/park.out 'hostile: park spinning' -v 2 -s parkkill -a park hostile
+parker=$started
+kill -STOP $parker
+sleep 0.5
+killwait $parker kill.stopped_ms || fail "the stopped parker outlived its kill"
+wait $parker
+echo "EV-KILLED stopped parker exit=$?"
+cat /tmp/park.out
+live_clear || fail "the killed parker left objects live"
+
 launcher -v 2 -s spin -a "run spin" proc > /tmp/spin.out 2>&1 &
 spinner=$!
 for i in $(seq 100); do
@@ -134,6 +155,10 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 sleep 0.5
+# Stopped and frozen while its tenants spin in user mode, where Linux stops
+# and freezes them as any user code; then killed.
+stopwait stop $spinner stop.spinner_ms || fail "the spinner would not stop"
+stopwait freeze $spinner freeze.spinner_ms || fail "the spinner would not freeze"
 killwait $spinner kill.spinner_ms || fail "the spinner outlived its kill"
 wait $spinner
 echo "EV-KILLED spinner exit=$?"

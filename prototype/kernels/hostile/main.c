@@ -13,6 +13,8 @@
  *                   returned, no copy may pass (stale.c)
  *   uaf, victim     writes after free, till the quota, on two vCPUs, and a
  *                   sandbox beside that checks its own blocks (contain.c)
+ *   park            a masked spin on vCPU 0 and an idle vCPU 1 while the
+ *                   suite stops and freezes the launcher (parking.c)
  *   hold            a heap block, a frame and an address space of its own,
  *                   named in a "hostile: hold" line; then it spins in sandbox
  *                   code, masked, never crossing again, until it is killed
@@ -550,6 +552,12 @@ static long hostile_main(void)
 		uaf_cases();
 	} else if (vostd_has_prefix(args, "victim")) {
 		victim_cases();
+	} else if (vostd_has_prefix(args, "park")) {
+		if (vostd_nr_cpus() < 2) {
+			vostd_println("hostile: park needs two vCPUs");
+			return -EINVAL;
+		}
+		park_cases();
 	} else if (vostd_has_prefix(args, "hold")) {
 		hold();
 	} else if (vostd_has_prefix(args, "attack")) {
@@ -557,7 +565,7 @@ static long hostile_main(void)
 	} else if (vostd_has_prefix(args, "fill")) {
 		memory_fill(args + 4);
 	} else {
-		vostd_println("hostile: unknown mode '%s' (want test, stale, uaf, victim, hold, attack, race, racekill, firstrun, calloop or fill)",
+		vostd_println("hostile: unknown mode '%s' (want test, stale, uaf, victim, park, hold, attack, race, racekill, firstrun, calloop or fill)",
 			      args);
 		return -EINVAL;
 	}
@@ -575,6 +583,8 @@ static long hostile_ap_main(void)
 		stale_ap();
 	if (vostd_has_prefix(vostd_vcpu()->args, "uaf"))
 		uaf_ap();
+	if (vostd_has_prefix(vostd_vcpu()->args, "park"))
+		park_ap();
 	return 0;
 }
 
