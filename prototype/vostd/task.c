@@ -2,7 +2,10 @@
 /*
  * Task stacks.  A stack is one heap block of EV_STACK_SIZE, which the
  * endovisor's kmalloc hands out aligned to its size, so that code on it finds
- * the ev_stack_base at its bottom by masking its stack pointer.
+ * the ev_stack_base at its bottom by masking its stack pointer.  It is
+ * the endovisor's block itself, from vostd_heap_alloc, not whatever
+ * vostd_alloc makes of a request this large: a stack rests on the block's
+ * bounds and alignment.
  */
 #include "vostd.h"
 
@@ -10,12 +13,12 @@ void vostd_task_entry(void);
 
 struct ev_stack_base *vostd_stack_alloc(struct ev_vcpu_shared *shared, void *owner)
 {
-	struct ev_stack_base *base = vostd_alloc(EV_STACK_SIZE, false);
+	struct ev_stack_base *base = vostd_heap_alloc(EV_STACK_SIZE, false);
 
 	if (!base)
 		return NULL;
 	if ((unsigned long)base & (EV_STACK_SIZE - 1)) {
-		vostd_free(base);
+		vostd_heap_free(base);
 		return NULL;
 	}
 	base->magic = EV_STACK_MAGIC;
@@ -26,7 +29,7 @@ struct ev_stack_base *vostd_stack_alloc(struct ev_vcpu_shared *shared, void *own
 
 void vostd_stack_free(struct ev_stack_base *stack)
 {
-	vostd_free(stack);
+	vostd_heap_free(stack);
 }
 
 bool vostd_stack_intact(struct ev_stack_base *stack)
