@@ -18,7 +18,7 @@
 
 #include <linux/const.h>
 
-#define EV_ABI_VERSION		5	/* 5: the tenant context carries the FS base; 4: the trap path's readings left it for tenant_run's optional trailer */
+#define EV_ABI_VERSION		6	/* 6: the shared page carries the creation flags; 5: the tenant context carries the FS base; 4: the trap path's readings left it for tenant_run's optional trailer */
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		16
 
@@ -70,6 +70,12 @@ enum ev_service {
 #define EV_MEM_QUOTA		(64UL << 20)
 
 #define EV_ARGS_MAX		64
+/*
+ * Flags a sandbox is created with (ev_create), handed to its kernel in
+ * every vCPU's shared page.  The endovisor only passes them on.
+ */
+#define EV_CREATE_CHECKING	1u	/* run vOSTD's checking mode (vostd/sanitize.c) */
+#define EV_CREATE_FLAGS		EV_CREATE_CHECKING
 
 /* Frames: page-allocator pages granted to a sandbox, named by their address. */
 #define EV_GRANT_QUOTA		16384	/* frames per sandbox: 64 MiB */
@@ -169,6 +175,7 @@ struct ev_vcpu_shared {
 	 * every sandbox of that kernel; this page is not.
 	 */
 	void *globals;
+	__u32 flags;		/* the sandbox's EV_CREATE_* flags */
 	/* Written by the sandbox kernel, read by nobody but it. */
 	void *kernel_owned;
 	__u64 calls;		/* vOSTD's count of the services it called on this vCPU */

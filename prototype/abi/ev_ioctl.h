@@ -17,7 +17,7 @@
 struct ev_create {
 	char kernel[32];	/* a registered sandbox kernel's name */
 	__u32 nr_vcpus;		/* 1 .. EV_MAX_VCPUS */
-	__u32 flags;		/* must be 0 */
+	__u32 flags;		/* EV_CREATE_*, for the kernel (ev_abi.h) */
 	char args[64];		/* for the kernel, NUL-terminated */
 };
 

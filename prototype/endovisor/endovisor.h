@@ -271,6 +271,7 @@ struct ev_sandbox {
 	void *globals;			/* the kernel's per-sandbox page */
 	unsigned long upcall_entry;	/* in the kernel's text, or 0 */
 	char args[EV_ARGS_MAX];
+	u32 flags;			/* EV_CREATE_*, for the kernel */
 	/*
 	 * Its teardown has begun: vCPU 0's kernel returned, or the creator is
 	 * dying.  Services that would take new resources or run tenants
@@ -331,7 +332,7 @@ static inline bool ev_range_holds(const struct ev_range *r, unsigned long start,
 
 /* sandbox.c */
 struct ev_sandbox *ev_sandbox_create(const char *kernel, unsigned int nr_vcpus,
-				     const char *args);
+				     const char *args, u32 flags);
 void ev_sandbox_destroy(struct ev_sandbox *sb);
 long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 			 unsigned long idx);

@@ -52,7 +52,7 @@ static long ev_ioctl_create(struct ev_file *f, void __user *arg)
 
 	if (copy_from_user(&c, arg, sizeof(c)))
 		return -EFAULT;
-	if (c.flags || !memchr(c.kernel, '\0', sizeof(c.kernel)) ||
+	if (c.flags & ~EV_CREATE_FLAGS || !memchr(c.kernel, '\0', sizeof(c.kernel)) ||
 	    !memchr(c.args, '\0', sizeof(c.args)))
 		return -EINVAL;
 	mutex_lock(&f->lock);
@@ -60,7 +60,7 @@ static long ev_ioctl_create(struct ev_file *f, void __user *arg)
 		mutex_unlock(&f->lock);
 		return -EBUSY;
 	}
-	sb = ev_sandbox_create(c.kernel, c.nr_vcpus, c.args);
+	sb = ev_sandbox_create(c.kernel, c.nr_vcpus, c.args, c.flags);
 	if (!IS_ERR(sb))
 		smp_store_release(&f->sb, sb);
 	mutex_unlock(&f->lock);

@@ -41,7 +41,7 @@ static bool ev_in_cgroup(struct cgroup *cgrp)
 }
 
 struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus,
-				     const char *args)
+				     const char *args, u32 flags)
 {
 	struct ev_sandbox *sb;
 	unsigned int i;
@@ -54,6 +54,7 @@ struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus,
 	mutex_init(&sb->lock);
 	mutex_init(&sb->vm_lock);
 	strscpy(sb->args, args, sizeof(sb->args));
+	sb->flags = flags;
 	ev_heap_init(&sb->heap, sb);
 	ev_grant_init(&sb->grant);
 	ev_tick_init(sb);

@@ -97,6 +97,7 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	v->shared->tsc_khz = tsc_khz;
 	v->shared->globals = sb->globals;
 	memcpy(v->shared->args, sb->args, sizeof(v->shared->args));
+	v->shared->flags = sb->flags;
 	preempt_notifier_init(&v->notifier, &ev_vcpu_preempt_ops);
 	ev_kick_init(v);
 	ev_tenant_vcpu_init(v);
