@@ -14,6 +14,11 @@
  *	scale, killwait), which case, its result, then free text saying what
  *	was seen; CASE "all" is a run's summary, cases=N failed=M.  A FAIL
  *	anywhere fails the suite that printed it.
+ *   VOSTD-SANITIZER: KIND: DETAIL
+ *	a sandbox kernel's misuse of its heap or frames, found by vOSTD's
+ *	checking mode (vostd/sanitize.c): what was damaged and the sites that
+ *	allocated and freed it.  Any fails the boot.  A report a test planted
+ *	on purpose and expected is VOSTD-SANITIZER-EXPECTED: instead.
  *
  * Only string literals, no code, so that every printer uses it as it
  * is: the endovisor (ev_log_printf, Linux's format), a sandbox kernel
@@ -29,6 +34,8 @@
 
 #define EV_FIG_WORD	"EVFIG"
 #define EV_TEST_WORD	"EVTEST"
+#define EV_SANITIZER_WORD	"VOSTD-SANITIZER:"
+#define EV_SANITIZER_EXPECTED_WORD	"VOSTD-SANITIZER-EXPECTED:"
 
 /* A figure line's fixed part: key, value, statistic and unit. */
 #define EV_FIG(key, value, stat, unit) \

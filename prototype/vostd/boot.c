@@ -3,7 +3,7 @@
  * vOSTD's entry on each vCPU: check what the endovisor handed over, tell it
  * where upcalls enter, then run the kernel.
  */
-#include "vostd.h"
+#include "sanitize.h"
 
 void vostd_upcall_entry(void);
 
@@ -27,14 +27,17 @@ long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared)
 	/*
 	 * The last vCPU out gives back the kernel's slot and what vOSTD's
 	 * memory layer holds of the heap, so that a kernel that frees all it
-	 * allocated leaves no block.
+	 * allocated leaves no block; in checking mode, after the checking
+	 * mode's last look at every object (vostd_san_teardown).
 	 */
 	if (__atomic_add_fetch(&vostd_globals()->gone, 1, __ATOMIC_ACQ_REL) == vostd_nr_cpus()) {
+		if (vostd_checking())
+			vostd_san_teardown();
 		vostd_global_release(VOSTD_SLOT_KERNEL);
 		vostd_mm_release();
 	}
-	/* A failed test case fails the run, whatever the kernel returned. */
-	if (!ret && vostd_tests_failed())
+	/* A failed test case, or a report, fails the run, whatever the kernel returned. */
+	if (!ret && (vostd_tests_failed() || vostd_san_reports()))
 		ret = -EIO;
 	return ret;
 }

@@ -3,8 +3,11 @@
  * The sandbox heap.  Small objects come from vOSTD's slab (slab.c), carved
  * out of granted frames with no crossing; larger ones, and any the slab
  * cannot give, are blocks of the endovisor's mem_alloc, one crossing each.
+ * In checking mode every object goes through sanitize.c instead, which
+ * takes its memory from the same two; the switch is one test of a word
+ * of the vCPU's shared page.
  */
-#include "vostd.h"
+#include "sanitize.h"
 
 void *vostd_heap_alloc(size_t size, bool zero)
 {
@@ -18,7 +21,7 @@ long vostd_heap_free(void *p)
 	return vostd_svc_mem_free((unsigned long)p);
 }
 
-void *vostd_alloc(size_t size, bool zero)
+static __always_inline void *heap_alloc(size_t size, bool zero)
 {
 	void *p = NULL;
 
@@ -27,11 +30,35 @@ void *vostd_alloc(size_t size, bool zero)
 	return p ? p : vostd_heap_alloc(size, zero);
 }
 
-long vostd_free(void *p)
+static __always_inline long heap_free(void *p)
 {
 	long ret = vostd_slab_free(p);
 
 	return ret == VOSTD_SLAB_NOT_MINE ? vostd_heap_free(p) : ret;
+}
+
+void *vostd_alloc_at(size_t size, bool zero, const struct vostd_site *site)
+{
+	if (unlikely(vostd_checking()))
+		return vostd_san_alloc(size, zero, site);
+	return heap_alloc(size, zero);
+}
+
+long vostd_free_at(void *p, const struct vostd_site *site)
+{
+	if (unlikely(vostd_checking()))
+		return vostd_san_free(p, site);
+	return heap_free(p);
+}
+
+void *vostd_alloc_unchecked(size_t size, bool zero)
+{
+	return heap_alloc(size, zero);
+}
+
+long vostd_free_unchecked(void *p)
+{
+	return heap_free(p);
 }
 
 /*

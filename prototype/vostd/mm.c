@@ -4,6 +4,7 @@
  * spaces and their cursors, copies, and user mode.
  */
 #include "mm.h"
+#include "sanitize.h"
 
 #define VOSTD_GRANT_BATCH	256
 
@@ -120,15 +121,24 @@ void *vostd_frame_alloc(void)
 		if (frame || !vostd_pool_refill(pool))
 			break;
 	}
-	if (frame)
+	if (frame) {
+		if (unlikely(vostd_checking()))
+			vostd_san_frame_alloc(frame);
 		vostd_memset(frame, 0, VOSTD_PAGE_SIZE);
+	}
 	return frame;
 }
 
-void vostd_frame_free(void *frame)
+/*
+ * In checking mode the frame is poisoned on its way into the pool, and a
+ * frame the checking mode refuses (freed already) stays out of it.
+ */
+void vostd_frame_free_at(void *frame, const struct vostd_site *site)
 {
 	struct vostd_frame_pool *pool = vostd_pool();
 
+	if (unlikely(vostd_checking()) && !vostd_san_frame_free(frame, site))
+		return;
 	vostd_pool_lock(pool);
 	if (pool->n < pool->cap)	/* always: cap counts every frame granted */
 		pool->free[pool->n++] = frame;

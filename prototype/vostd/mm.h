@@ -16,7 +16,8 @@
  * freeing a frame gives it back to the sandbox, not to Linux.
  */
 void *vostd_frame_alloc(void);		/* a zeroed frame, or NULL */
-void vostd_frame_free(void *frame);
+void vostd_frame_free_at(void *frame, const struct vostd_site *site);
+#define vostd_frame_free(frame)	vostd_frame_free_at(frame, VOSTD_SITE)
 
 /* A tenant address space (OSTD's VmSpace). */
 struct vostd_vmspace {

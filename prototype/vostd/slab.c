@@ -263,6 +263,17 @@ long vostd_slab_free(void *p)
 	return 0;
 }
 
+/*
+ * Does p lie in one of the slab's frames?  The checking mode asks before
+ * it hands the slab a pointer no allocation of its own gave out.
+ */
+bool vostd_slab_owns(const void *p)
+{
+	struct vostd_slab *sl = vostd_slab();
+
+	return sl && slab_set_has(sl, (unsigned long)p & ~(VOSTD_PAGE_SIZE - 1));
+}
+
 /* The frames the slab holds, all classes. */
 unsigned long vostd_slab_frames(void)
 {

@@ -5,7 +5,8 @@
  * the ev_stack_base at its bottom by masking its stack pointer.  It is
  * the endovisor's block itself, from vostd_heap_alloc, not whatever
  * vostd_alloc makes of a request this large: a stack rests on the block's
- * bounds and alignment.
+ * bounds and alignment, and the checking mode (sanitize.c) wraps an
+ * object in redzones and aligns it to a page at most.
  */
 #include "vostd.h"
 

@@ -195,6 +195,7 @@ enum vostd_slot {
 	VOSTD_SLOT_FRAMES,	/* the frame pool (mm.c) */
 	VOSTD_SLOT_SLAB,	/* the slab (slab.c) */
 	VOSTD_SLOT_KERNEL,	/* the kernel's */
+	VOSTD_SLOT_SAN,		/* the checking mode's (sanitize.c) */
 	VOSTD_NR_SLOTS
 };
 
@@ -208,6 +209,7 @@ struct vostd_globals {
 	void *slots[VOSTD_NR_SLOTS];
 	struct vostd_tests tests;
 	u32 gone;		/* vCPUs that have left vostd_boot */
+	u32 san_reports;	/* the checking mode's reports (sanitize.c) */
 };
 
 static __always_inline struct vostd_globals *vostd_globals(void)
@@ -254,15 +256,49 @@ static __always_inline void vostd_spin_unlock(vostd_spinlock_t *l)
 }
 
 /*
+ * A call site of the heap or the frame pool, recorded at compile time for
+ * the checking mode's reports: the sandbox cannot read Linux's symbols to
+ * name a return address, and a record costs a call only an argument.
+ */
+struct vostd_site {
+	const char *file;
+	const char *func;
+	unsigned int line;
+};
+
+#define VOSTD_SITE ({							\
+	static const struct vostd_site __vostd_site = {		\
+		__FILE__, __func__, __LINE__				\
+	};								\
+	&__vostd_site;							\
+})
+
+/*
+ * Does the sandbox run vOSTD's checking mode (sanitize.c)?  The launcher
+ * asks for it when it creates the sandbox; it never changes after.
+ */
+static __always_inline bool vostd_checking(void)
+{
+	return vostd_vcpu()->flags & EV_CREATE_CHECKING;
+}
+
+/*
  * heap.c: the sandbox heap.  vostd_alloc gives an object of up to
  * VOSTD_SLAB_MAX bytes from the slab, a larger one (or one the slab could
  * not give) from the endovisor; either way aligned to its size rounded up
- * to a power of two (at most a page, for the slab's), and zeroed if asked.
- * vostd_free takes either: 0, or -EINVAL for a pointer inside an object,
- * -ENOENT for one it never gave out or gave back already.
+ * to a power of two (at most a page, for the slab's and in checking mode),
+ * and zeroed if asked.  vostd_free takes either: 0, or -EINVAL for a
+ * pointer inside an object, -ENOENT for one it never gave out or gave back
+ * already.  Both pass their call site on, for the checking mode.
  */
-void *vostd_alloc(size_t size, bool zero);
-long vostd_free(void *p);
+void *vostd_alloc_at(size_t size, bool zero, const struct vostd_site *site);
+long vostd_free_at(void *p, const struct vostd_site *site);
+#define vostd_alloc(size, zero)	vostd_alloc_at(size, zero, VOSTD_SITE)
+#define vostd_free(p)		vostd_free_at(p, VOSTD_SITE)
+
+/* The same, never checked: the checking mode's own, and timed beside them. */
+void *vostd_alloc_unchecked(size_t size, bool zero);
+long vostd_free_unchecked(void *p);
 
 /* The endovisor's mem_alloc and mem_free themselves, one crossing each. */
 void *vostd_heap_alloc(size_t size, bool zero);
@@ -279,6 +315,7 @@ long vostd_heap_free(void *p);
 #define VOSTD_SLAB_NOT_MINE	1
 void *vostd_slab_alloc(size_t size, bool zero);
 long vostd_slab_free(void *p);
+bool vostd_slab_owns(const void *p);
 unsigned long vostd_slab_frames(void);
 /* What the slab and the frame pool hold of the heap, given back: see mm.c. */
 void vostd_slab_release(void);

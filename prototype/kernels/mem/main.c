@@ -7,7 +7,11 @@
  *          or kernel addresses; maps past the sandbox's bounds), zero
  *          faults on first touch and after protect, the flush that makes a
  *          protect seen, a tenant page fault, and copy-on-write after fork;
- *          one EVTEST line each
+ *          and the bugs planted for vOSTD's checking mode; one EVTEST line
+ *          each
+ *   planted
+ *          the planted bugs alone, which must make their reports with the
+ *          checking mode on and stay inside the sandbox without it
  *   perf   the memory measurements, one EVFIG line each
  *   scale [owns]
  *          how the costs grow, for the scale suite: the heap pair with more
@@ -24,6 +28,7 @@
  * kernel would share: what it keeps is in its globals page or on its heap.
  */
 #include "mm.h"
+#include "sanitize.h"
 
 extern const char tenant_touch_start[], tenant_touch_end[];
 
@@ -191,13 +196,18 @@ static long map_range(struct vostd_vmspace *vs, unsigned long va, unsigned long 
  * way: what the pair pays to cross, beside what the endovisor does for it
  * (calibrate measures that part on its own).
  */
+/* Whose pair heap_pair times. */
+enum pair {
+	PAIR_VOSTD,		/* vostd_alloc and vostd_free, as a kernel calls them */
+	PAIR_SERVICE,		/* the endovisor's mem_alloc and mem_free */
+};
+
 /*
  * One allocation's pair, timed as the heap pair is: seven rounds of 1,000,
  * the cheapest round, in tenths of a cycle a pair; ~0 if a call failed.
  * Inline, so that the pair's calls are direct, as a kernel's are.
  */
-static __always_inline u64 heap_pair(void *(*alloc)(size_t, bool), long (*free)(void *),
-				     size_t size)
+static __always_inline u64 heap_pair(enum pair pair, size_t size)
 {
 	u64 best = ~0ULL;
 	long bad = 0;
@@ -207,8 +217,12 @@ static __always_inline u64 heap_pair(void *(*alloc)(size_t, bool), long (*free)(
 		u64 t0 = vostd_cycles();
 
 		/* A failed alloc frees NULL, which fails too: it shows in bad. */
-		for (i = 0; i < 1000; i++)
-			bad |= free(alloc(size, false));
+		for (i = 0; i < 1000; i++) {
+			if (pair == PAIR_VOSTD)
+				bad |= vostd_free(vostd_alloc(size, false));
+			else
+				bad |= vostd_heap_free(vostd_heap_alloc(size, false));
+		}
 		best = min(best, vostd_cycles() - t0);
 	}
 	return bad ? ~0ULL : best / 100;
@@ -265,14 +279,12 @@ static void perf_heap(void)
 	long bad;
 	int r, i;
 
-	heap_pair_report("mem.alloc_pair", heap_pair(vostd_alloc, vostd_free, 64),
+	heap_pair_report("mem.alloc_pair", heap_pair(PAIR_VOSTD, 64), "heap.kmalloc_pair");
+	heap_pair_report("mem.service_alloc_pair", heap_pair(PAIR_SERVICE, 64),
 			 "heap.kmalloc_pair");
-	heap_pair_report("mem.service_alloc_pair",
-			 heap_pair(vostd_heap_alloc, vostd_heap_free, 64), "heap.kmalloc_pair");
-	heap_pair_report("mem.alloc_pair_4k", heap_pair(vostd_alloc, vostd_free, PAGE),
+	heap_pair_report("mem.alloc_pair_4k", heap_pair(PAIR_VOSTD, PAGE),
 			 "mem.service_alloc_pair_4k");
-	heap_pair_report("mem.service_alloc_pair_4k",
-			 heap_pair(vostd_heap_alloc, vostd_heap_free, PAGE), NULL);
+	heap_pair_report("mem.service_alloc_pair_4k", heap_pair(PAIR_SERVICE, PAGE), NULL);
 	perf_slab_lock();
 	for (r = 0; r < 7; r++) {
 		u64 t0 = vostd_cycles();
@@ -850,6 +862,17 @@ static void scale(const char *args)
 
 static int a_static;
 
+/*
+ * Did the report a test case expected come?  Always, without the checking
+ * mode, where the case's return values say all.
+ */
+static bool reported(void)
+{
+	struct vostd_san_report r;
+
+	return !vostd_checking() || vostd_san_expected(&r);
+}
+
 /* The endovisor's refusals, on its own blocks (the slab's are below). */
 static void test_heap(void)
 {
@@ -884,19 +907,27 @@ static void test_slab(void)
 	      "a 64-byte object, the slab's frames:", vostd_slab_frames());
 	r = vostd_heap_free(p);
 	check("slab_object_not_a_block", r == -ENOENT, "mem_free of a slab object returned", r);
+	vostd_san_expect(VOSTD_SAN_INVALID_FREE);
 	r = vostd_free(&a_static);
-	check("slab_free_never_given", r == -ENOENT, "a free of a static returned", r);
+	check("slab_free_never_given", r == -ENOENT && reported(),
+	      "a free of a static returned", r);
+	vostd_san_expect(VOSTD_SAN_INVALID_FREE);
 	r = vostd_free(p + 8);
-	check("slab_free_interior", r == -EINVAL, "a free of a pointer inside an object returned", r);
+	check("slab_free_interior", r == -EINVAL && reported(),
+	      "a free of a pointer inside an object returned", r);
 	vostd_memset(p, 0xff, 64);
 	r = vostd_free(p);
 	check("slab_free", r == 0, "a free of an object returned", r);
+	vostd_san_expect(VOSTD_SAN_DOUBLE_FREE);
 	r = vostd_free(p);
-	check("slab_free_double", r == -ENOENT, "a second free of the object returned", r);
+	check("slab_free_double", r == -ENOENT && reported(),
+	      "a second free of the object returned", r);
+	/* The checking mode's quarantine holds the object: another one comes. */
 	q = vostd_alloc(64, true);
 	for (i = 0; q && i < 64; i++)
 		bad |= q[i];
-	check("slab_zeroed", q == p && !bad, "the object given again (same one, zeroed) differs by", bad);
+	check("slab_zeroed", (q == p || vostd_checking()) && !bad,
+	      "the object given again (same one, zeroed) differs by", bad);
 	vostd_free(q);
 	for (size = 1; size <= 2 * VOSTD_SLAB_MAX; size = size * 2 + 1) {
 		unsigned long align = max(32UL, 1UL << (64 - __builtin_clzl((size - 1) | 1)));
@@ -912,8 +943,10 @@ static void test_slab(void)
 			bad++;
 	check("slab_many", many && !bad && vostd_slab_frames() > frames + 3,
 	      "objects held; the slab's frames grew by", vostd_slab_frames() - frames);
+	/* A second free of each, but where it is a report (planted_double_free has one). */
 	for (i = 0; many && i < SLAB_MANY; i++)
-		bad |= vostd_free(many[i]) != 0 || vostd_free(many[i]) != -ENOENT;
+		bad |= vostd_free(many[i]) != 0 ||
+		       (!vostd_checking() && vostd_free(many[i]) != -ENOENT);
 	check("slab_many_freed", !bad, "a free, or a second free, of the objects went wrong", bad);
 	vostd_free(many);
 }
@@ -1120,6 +1153,187 @@ static void test_bounds(void)
 	vostd_frame_free(frame);
 }
 
+/* ---- bugs planted for the checking mode ---- */
+
+static bool site_is(const struct vostd_site *s, int line)
+{
+	return s && s->line == line && vostd_has_prefix(s->file, __FILE__) &&
+	       vostd_has_prefix(__FILE__, s->file);
+}
+
+/*
+ * A planted bug's case.  With the checking mode on, it must have made the
+ * one report expected: of kind, the damage from byte first to last, naming
+ * the lines of this file that allocated and freed the object and where
+ * the damage was found (a line of 0: none to name).  Without it, nothing
+ * is reported, and that the sandbox goes on is the case.
+ */
+static void planted(const char *name, enum vostd_san_kind kind, long first, long last,
+		    int at_alloc, int at_free, int at_found)
+{
+	struct vostd_san_report r = {};
+	bool seen = vostd_san_expected(&r);
+
+	if (!vostd_checking())
+		check(name, !seen, "a report without the checking mode", 0);
+	else if (!seen)
+		vostd_fail(name, "no report");
+	else
+		check(name, r.kind == kind && r.first == first && r.last == last &&
+		      (at_alloc ? site_is(r.alloc, at_alloc) : !r.alloc) &&
+		      (at_free ? site_is(r.free, at_free) : !r.free) &&
+		      (at_found ? site_is(r.at, at_found) : !r.at),
+		      "the report is another: its kind", r.kind);
+}
+
+/* As the linux kernel's pipe, which its reader wrote into after a close freed it. */
+struct planted_pipe {
+	u64 tail, head;
+	char buf[48];
+};
+
+/*
+ * A reader that kept a pointer to the pipe across its sleep writes after
+ * the pipe's free; the object waits in the quarantine, and a check finds
+ * its poison spoiled at head's bytes.  Without the mode the write lands
+ * in a free slab object of the sandbox's own.
+ */
+static void planted_write_after_free(void)
+{
+	struct planted_pipe *pp = vostd_alloc(sizeof(*pp), true);
+	int at_alloc = __LINE__ - 1, at_free;
+
+	if (!pp) {
+		vostd_fail("planted_write_after_free", "no object");
+		return;
+	}
+	vostd_san_expect(VOSTD_SAN_WRITE_AFTER_FREE);
+	vostd_free(pp);
+	at_free = __LINE__ - 1;
+	WRITE_ONCE(pp->head, 1);	/* the planted bug */
+	vostd_san_check();
+	planted("planted_write_after_free", VOSTD_SAN_WRITE_AFTER_FREE, 8, 15,
+		at_alloc, at_free, 0);
+}
+
+/*
+ * One byte past a 48-byte object: its redzone, found by its free.  Without
+ * the mode, the byte is the slack of the slab's 64-byte object.
+ */
+static void planted_overrun(void)
+{
+	char *p = vostd_alloc(48, false);
+	int at_alloc = __LINE__ - 1, at_free;
+
+	if (!p) {
+		vostd_fail("planted_overrun", "no object");
+		return;
+	}
+	vostd_san_expect(VOSTD_SAN_REDZONE_AFTER);
+	p[48] = 1;			/* the planted bug */
+	vostd_free(p);
+	at_free = __LINE__ - 1;
+	planted("planted_overrun", VOSTD_SAN_REDZONE_AFTER, 48, 48, at_alloc, 0, at_free);
+}
+
+/*
+ * One byte before an object.  Only with the mode on: without it the byte
+ * is the end of the slab object before, which may be someone's.
+ */
+static void planted_underrun(void)
+{
+	char *p = vostd_alloc(48, false);
+	int at_alloc = __LINE__ - 1, at_free;
+
+	if (!p || !vostd_checking()) {
+		vostd_free(p);
+		return;
+	}
+	vostd_san_expect(VOSTD_SAN_REDZONE_BEFORE);
+	p[-1] = 1;			/* the planted bug */
+	vostd_free(p);
+	at_free = __LINE__ - 1;
+	planted("planted_underrun", VOSTD_SAN_REDZONE_BEFORE, -1, -1, at_alloc, 0, at_free);
+}
+
+/* A second free while the first is in the quarantine: both frees named. */
+static void planted_double_free(void)
+{
+	char *p = vostd_alloc(64, false);
+	int at_alloc = __LINE__ - 1, at_free, at_again;
+	long r;
+
+	vostd_san_expect(VOSTD_SAN_DOUBLE_FREE);
+	vostd_free(p);
+	at_free = __LINE__ - 1;
+	r = vostd_free(p);		/* the planted bug */
+	at_again = __LINE__ - 1;
+	if (r != -ENOENT)
+		vostd_fail("planted_double_free", "the second free returned %ld", r);
+	else
+		planted("planted_double_free", VOSTD_SAN_DOUBLE_FREE, 0, 0,
+			at_alloc, at_free, at_again);
+}
+
+/*
+ * A frame written after its free, found when the pool gives it out again
+ * (the pool is a stack: the next allocation takes it back).  Without the
+ * mode the write lands in a frame of the sandbox's pool, zeroed when
+ * given out.
+ */
+static void planted_frame_write(void)
+{
+	char *f = vostd_frame_alloc(), *g;
+	int at_free;
+
+	if (!f) {
+		vostd_fail("planted_frame_write", "no frame");
+		return;
+	}
+	vostd_san_expect(VOSTD_SAN_FRAME_WRITE);
+	vostd_frame_free(f);
+	at_free = __LINE__ - 1;
+	f[100] = 1;			/* the planted bug */
+	g = vostd_frame_alloc();
+	planted("planted_frame_write", VOSTD_SAN_FRAME_WRITE, 100, 100, 0, at_free, 0);
+	if (g)
+		vostd_frame_free(g);
+}
+
+/*
+ * A frame freed twice: the second free is refused, and the frame is in
+ * the pool once.  Only with the mode on: without it the pool would hold
+ * the frame twice and give it to two owners.
+ */
+static void planted_frame_double_free(void)
+{
+	void *f = vostd_frame_alloc();
+	int at_free, at_again;
+
+	if (!f || !vostd_checking()) {
+		if (f)
+			vostd_frame_free(f);
+		return;
+	}
+	vostd_san_expect(VOSTD_SAN_FRAME_DOUBLE_FREE);
+	vostd_frame_free(f);
+	at_free = __LINE__ - 1;
+	vostd_frame_free(f);		/* the planted bug */
+	at_again = __LINE__ - 1;
+	planted("planted_frame_double_free", VOSTD_SAN_FRAME_DOUBLE_FREE, 0, 0,
+		0, at_free, at_again);
+}
+
+static void planted_bugs(void)
+{
+	planted_write_after_free();
+	planted_overrun();
+	planted_underrun();
+	planted_double_free();
+	planted_frame_write();
+	planted_frame_double_free();
+}
+
 static void tests(void)
 {
 	struct tenant *t = tenant_new(8), *child, *cow_parent;
@@ -1185,6 +1399,7 @@ static void tests(void)
 	for (i = 0; i < 4; i++)
 		vostd_frame_free(frames[i]);
 	test_bounds();
+	planted_bugs();
 	vostd_tests_end();
 }
 
@@ -1192,14 +1407,17 @@ static long mem_main(void)
 {
 	const char *args = vostd_vcpu()->args;
 
-	if (vostd_has_prefix(args, "test"))
+	if (vostd_has_prefix(args, "test")) {
 		tests();
-	else if (vostd_has_prefix(args, "perf"))
+	} else if (vostd_has_prefix(args, "planted")) {
+		planted_bugs();
+		vostd_tests_end();
+	} else if (vostd_has_prefix(args, "perf")) {
 		perf();
-	else if (vostd_has_prefix(args, "scale"))
+	} else if (vostd_has_prefix(args, "scale")) {
 		scale(args + 5);
-	else {
-		vostd_fail("mode", "unknown mode '%s' (want test, perf or scale)", args);
+	} else {
+		vostd_fail("mode", "unknown mode '%s' (want test, planted, perf or scale)", args);
 	}
 	/* A failed case fails the run (vostd_boot). */
 	return 0;
