@@ -2,7 +2,7 @@
 /*
  * launcher: runs one sandbox in the guest.
  *
- *   launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL
+ *   launcher [-k] [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL
  *
  * It moves itself into a cgroup v2 group of its own (confined to CPUS with
  * cpuset.cpus, if given), or with -g into the existing group GROUP, which it
@@ -13,8 +13,16 @@
  * is done.  Then the launcher prints what the endovisor saw of the run
  * (EV_STATS).  With -s, every figure of the run is keyed LABEL.*, those in
  * the sandbox's log included, so that one boot can hold several runs'
- * figures apart.  It exits 0 only if every vCPU's kernel returned 0 and every
- * carrier got its own FPU registers back (run_vcpu).
+ * figures apart.  It exits 0 only if every vCPU's kernel returned 0, every
+ * carrier got its own FPU registers back (run_vcpu) and the log holds no
+ * report of vOSTD's checking mode.
+ *
+ * With -k, or with EV_CHECKING=1 in its environment (the guest's init sets
+ * it for the functional suites), the kernel runs vOSTD's checking mode
+ * (EV_CREATE_CHECKING; vostd/sanitize.c).  Every report line of it that
+ * the log reader copies is also appended to the file EV_SANITIZER_LOG
+ * names, if set, where the init finds it even when a suite reads no exit
+ * status: a report fails the boot.
  *
  * While any vCPU runs, nothing of the launcher but its carriers may be
  * runnable: Linux is to see at most VCPUS runnable threads of the sandbox
@@ -57,12 +65,32 @@ struct carrier {
 	int fpu_changed;	/* its FPU registers came back other than it left them */
 };
 
-/* Copies the sandbox's log, prefixing figure keys with label if there is one. */
-static void copy_log(int fd, const char *label)
+/*
+ * A report of the checking mode, also appended to $EV_SANITIZER_LOG for
+ * the init.  Returns 1.
+ */
+static int sanitizer_report(const char *line)
+{
+	const char *path = getenv("EV_SANITIZER_LOG");
+	FILE *f = path && *path ? fopen(path, "a") : NULL;
+
+	if (f) {
+		fprintf(f, "%s\n", line);
+		fclose(f);
+	}
+	return 1;
+}
+
+/*
+ * Copies the sandbox's log, prefixing figure keys with label if there is
+ * one.  Returns the count of the checking mode's reports it copied.
+ */
+static int copy_log(int fd, const char *label)
 {
 	static char buf[1 << 16];
 	size_t len = 0;
 	ssize_t n;
+	int reports = 0;
 
 	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0) {
 		char *line = buf, *nl;
@@ -73,6 +101,8 @@ static void copy_log(int fd, const char *label)
 			char *fig = label ? strstr(line, EV_FIG_WORD " ") : NULL;
 
 			*nl = 0;
+			if (strstr(line, EV_SANITIZER_WORD))
+				reports += sanitizer_report(line);
 			if (fig && fig < nl)
 				printf("%.*s" EV_FIG_WORD " %s.%s\n", (int)(fig - line), line,
 				       label, fig + strlen(EV_FIG_WORD " "));
@@ -93,6 +123,7 @@ static void copy_log(int fd, const char *label)
 		die("read log");
 	fwrite(buf, 1, len, stdout);
 	fflush(stdout);
+	return reports;
 }
 
 static const int exception_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP };
@@ -289,8 +320,11 @@ static void print_stats(int fd, const char *label)
  * The log reader, a child forked before the launcher enters the sandbox's
  * group: it waits for the sandbox to exist (a byte on ready, or end of file
  * if creating it failed), then copies the log until it ends.  It dies with
- * the launcher.
+ * the launcher.  It exits READER_REPORTED if the log held a report of the
+ * checking mode.
  */
+#define READER_REPORTED	3
+
 static pid_t start_reader(int fd, const char *label, int *ready)
 {
 	pid_t parent = getpid(), pid;
@@ -313,23 +347,28 @@ static pid_t start_reader(int fd, const char *label, int *ready)
 		_exit(2);
 	if (read(p[0], &c, 1) != 1)
 		_exit(2);
-	copy_log(fd, label);
-	_exit(0);
+	_exit(copy_log(fd, label) ? READER_REPORTED : 0);
 }
 
 int main(int argc, char **argv)
 {
 	struct ev_create create = { .nr_vcpus = 1 };
 	struct carrier carriers[EV_MAX_VCPUS];
-	const char *cpus = NULL, *label = NULL, *group = NULL;
+	const char *cpus = NULL, *label = NULL, *group = NULL, *checking;
 	sigset_t all, old;
 	char cgroup[256];
 	unsigned int i;
 	int fd, opt, ready, status, failed = 0;
 	pid_t reader;
 
-	while ((opt = getopt(argc, argv, "v:a:c:g:s:")) != -1) {
+	checking = getenv("EV_CHECKING");
+	if (checking && !strcmp(checking, "1"))
+		create.flags |= EV_CREATE_CHECKING;
+	while ((opt = getopt(argc, argv, "kv:a:c:g:s:")) != -1) {
 		switch (opt) {
+		case 'k':
+			create.flags |= EV_CREATE_CHECKING;
+			break;
 		case 'v':
 			create.nr_vcpus = strtoul(optarg, NULL, 10);
 			break;
@@ -376,8 +415,9 @@ int main(int argc, char **argv)
 	}
 	if (ioctl(fd, EV_CREATE, &create))
 		die("EV_CREATE");
-	printf("launcher: sandbox for '%s' with %u vCPUs in %s\n",
-	       create.kernel, create.nr_vcpus, cgroup);
+	printf("launcher: sandbox for '%s' with %u vCPUs in %s%s\n",
+	       create.kernel, create.nr_vcpus, cgroup,
+	       create.flags & EV_CREATE_CHECKING ? ", checking mode" : "");
 	fflush(stdout);
 	if (write(ready, "", 1) != 1)
 		die("starting the log reader");
@@ -409,7 +449,10 @@ int main(int argc, char **argv)
 	__atomic_store_n(&main_sleeping, 1, __ATOMIC_RELEASE);
 	if (waitpid(reader, &status, 0) != reader)
 		die("waitpid");
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (WIFEXITED(status) && WEXITSTATUS(status) == READER_REPORTED) {
+		printf("launcher: the checking mode reported a problem in the sandbox's log\n");
+		failed = 1;
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, "launcher: the log reader failed\n");
 		failed = 1;
 	}
@@ -434,6 +477,6 @@ int main(int argc, char **argv)
 	       failed ? "FAILED" : "ok");
 	return failed;
 usage:
-	fprintf(stderr, "usage: launcher [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL\n");
+	fprintf(stderr, "usage: launcher [-k] [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL\n");
 	return 2;
 }

@@ -5,6 +5,8 @@
 # frames granted on 2 vCPUs, and on 16, fork and unmap of 4, 16 and 64 MiB,
 # what a tenant space makes Linux hold); then 1, 8 and 64 sandboxes of the
 # sched kernel alive at once, one vCPU each (the scale program).
+# A measurement: no checking mode, whose checks would be timed too.
+EV_CHECKING=0
 baseline yield 2000 || fail "baseline yield"
 for mib in 4 16 64; do
 	baseline fork 3 $mib || fail "baseline fork $mib"
