@@ -18,7 +18,9 @@
  *	a sandbox kernel's misuse of its heap or frames, found by vOSTD's
  *	checking mode (vostd/sanitize.c): what was damaged and the sites that
  *	allocated and freed it.  Any fails the boot.  A report a test planted
- *	on purpose and expected is VOSTD-SANITIZER-EXPECTED: instead.
+ *	on purpose and expected is VOSTD-SANITIZER-EXPECTED: instead.  One
+ *	that ends EV_SANITIZER_STOPS left its vCPU stopped, for the launcher
+ *	to end the sandbox.
  *
  * Only string literals, no code, so that every printer uses it as it
  * is: the endovisor (ev_log_printf, Linux's format), a sandbox kernel
@@ -36,6 +38,7 @@
 #define EV_TEST_WORD	"EVTEST"
 #define EV_SANITIZER_WORD	"VOSTD-SANITIZER:"
 #define EV_SANITIZER_EXPECTED_WORD	"VOSTD-SANITIZER-EXPECTED:"
+#define EV_SANITIZER_STOPS	"the vCPU stops"
 
 /* A figure line's fixed part: key, value, statistic and unit. */
 #define EV_FIG(key, value, stat, unit) \

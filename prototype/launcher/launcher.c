@@ -82,6 +82,19 @@ static int sanitizer_report(const char *line)
 }
 
 /*
+ * A report of the checking mode stopped its vCPU, which will never
+ * return: end the sandbox as a kill would, the launcher with it.  The
+ * reader dies with the launcher.
+ */
+static void stop_sandbox(void)
+{
+	printf("launcher: the checking mode stopped a vCPU: killing the sandbox\n");
+	fflush(stdout);
+	kill(getppid(), SIGKILL);
+	pause();
+}
+
+/*
  * Copies the sandbox's log, prefixing figure keys with label if there is
  * one.  Returns the count of the checking mode's reports it copied.
  */
@@ -99,15 +112,19 @@ static int copy_log(int fd, const char *label)
 		buf[len] = 0;
 		while ((nl = memchr(line, '\n', buf + len - line))) {
 			char *fig = label ? strstr(line, EV_FIG_WORD " ") : NULL;
+			int report;
 
 			*nl = 0;
-			if (strstr(line, EV_SANITIZER_WORD))
+			report = strstr(line, EV_SANITIZER_WORD) != NULL;
+			if (report)
 				reports += sanitizer_report(line);
 			if (fig && fig < nl)
 				printf("%.*s" EV_FIG_WORD " %s.%s\n", (int)(fig - line), line,
 				       label, fig + strlen(EV_FIG_WORD " "));
 			else
 				printf("%s\n", line);
+			if (report && strstr(line, EV_SANITIZER_STOPS))
+				stop_sandbox();
 			line = nl + 1;
 		}
 		/* Line by line, even into a file: a launcher killed loses nothing it read. */

@@ -108,6 +108,7 @@ static const char *const san_kind_text[] = {
 	[VOSTD_SAN_FRAME_DOUBLE_FREE]	= "double free of a frame",
 	[VOSTD_SAN_LEAK]		= "leak",
 	[VOSTD_SAN_FULL]		= "no room to record an object, the allocation fails",
+	[VOSTD_SAN_LOCK_SPOILED]	= "lock in freed or overwritten memory",
 };
 
 static struct vostd_san *san_state(void)
@@ -373,6 +374,8 @@ static int san_format(char *line, const struct vostd_san_report *r, bool expecte
 	const char *kind = san_kind_text[r->kind];
 	int n = 0;
 
+	if (r->kind == VOSTD_SAN_LOCK_SPOILED && r->free)
+		kind = "lock in freed memory";
 	san_cat(line, &n, "%s %s: ", expected ? EV_SANITIZER_EXPECTED_WORD : EV_SANITIZER_WORD,
 		kind);
 	switch (r->kind) {
@@ -405,6 +408,15 @@ static int san_format(char *line, const struct vostd_san_report *r, bool expecte
 	case VOSTD_SAN_FRAME_DOUBLE_FREE:
 		san_cat(line, &n, "frame %lx", r->addr);
 		break;
+	case VOSTD_SAN_LOCK_SPOILED:
+		if (r->size) {
+			san_cat(line, &n, "byte %ld of ", r->first);
+			san_object(line, &n, r, addr);
+		} else {
+			san_cat(line, &n, "%lx", r->addr);
+		}
+		san_cat(line, &n, " (0x%x)", r->word);
+		break;
 	default:
 		san_object(line, &n, r, addr);
 	}
@@ -414,6 +426,8 @@ static int san_format(char *line, const struct vostd_san_report *r, bool expecte
 		san_site(line, &n, "freed at", r->free);
 	if (r->at)
 		san_site(line, &n, r->when, r->at);
+	else if (expected && r->kind == VOSTD_SAN_LOCK_SPOILED)
+		san_cat(line, &n, "; taken, as planted");
 	else
 		san_cat(line, &n, "; %s", r->when);
 	return n;
@@ -428,8 +442,8 @@ static void san_print(const struct vostd_san_report *r, bool expected)
 	vostd_println("%s", line);
 }
 
-/* Report r: the expected one a test planted, or a problem, counted. */
-static void san_report(struct vostd_san *st, const struct vostd_san_report *r)
+/* Report r: the expected one a test planted (true), or a problem, counted. */
+static bool san_report(struct vostd_san *st, const struct vostd_san_report *r)
 {
 	bool expected;
 
@@ -443,6 +457,7 @@ static void san_report(struct vostd_san *st, const struct vostd_san_report *r)
 	if (!expected)
 		__atomic_add_fetch(&vostd_globals()->san_reports, 1, __ATOMIC_RELAXED);
 	san_print(r, expected);
+	return expected;
 }
 
 /* ---- objects ---- */
@@ -694,6 +709,41 @@ void vostd_san_frame_alloc(void *frame)
 	san_unlock(st);
 	if (!san_intact(frame, VOSTD_PAGE_SIZE, SAN_FREE, frame, &r))
 		san_report(st, &r);
+}
+
+/* ---- locks ---- */
+
+/*
+ * vostd_spin_lock found l's word neither 0 nor 1: no lock's, so l lies in
+ * freed memory (a freed object's SAN_FREE, with the mode on) or was
+ * overwritten.  Nothing will ever unlock it.  Without the mode the caller
+ * spins on, as it always did.  With it, the report names the object l lies
+ * in, and the vCPU stops, its upcalls masked, asleep until the launcher,
+ * reading EV_SANITIZER_STOPS, ends the sandbox: going on would take the
+ * freed object's poison for pointers, and fault in Linux.  But a test's
+ * planted lock: the caller takes it, and the test goes on.
+ */
+bool vostd_lock_spoiled(vostd_spinlock_t *l, u32 word)
+{
+	struct vostd_san_report r = { .kind = VOSTD_SAN_LOCK_SPOILED, .addr = (unsigned long)l,
+				      .word = word, .when = EV_SANITIZER_STOPS };
+	struct vostd_san *st;
+
+	if (!vostd_checking())
+		return false;
+	st = vostd_slots()[VOSTD_SLOT_SAN];
+	if (st && l == &st->lock) {
+		__atomic_add_fetch(&vostd_globals()->san_reports, 1, __ATOMIC_RELAXED);
+		vostd_println("%s the checking mode's own lock is overwritten (0x%x); %s",
+			      EV_SANITIZER_WORD, word, EV_SANITIZER_STOPS);
+	} else if ((st = san_state())) {
+		san_holder(st, (unsigned long)l, &r);
+		if (san_report(st, &r))
+			return true;
+	}
+	vostd_upcall_disable();
+	for (;;)
+		vostd_idle();
 }
 
 /* ---- sweeps ---- */

@@ -21,6 +21,7 @@ enum vostd_san_kind {
 	VOSTD_SAN_FRAME_DOUBLE_FREE,	/* a frame freed while in the pool */
 	VOSTD_SAN_LEAK,			/* an object still allocated at teardown */
 	VOSTD_SAN_FULL,			/* no room to record an allocation */
+	VOSTD_SAN_LOCK_SPOILED,		/* a lock taken whose word is no lock's */
 };
 
 /*
@@ -35,6 +36,7 @@ struct vostd_san_report {
 	unsigned long addr, size;
 	long first, last;
 	u8 found;
+	u32 word;			/* a spoiled lock's */
 	const struct vostd_site *alloc, *free, *at;
 	const char *when;
 };

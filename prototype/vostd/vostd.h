@@ -243,11 +243,22 @@ typedef struct {
 	u32 locked;
 } vostd_spinlock_t;
 
+bool vostd_lock_spoiled(vostd_spinlock_t *l, u32 word);
+
+/*
+ * A lock word is 0 or 1: another lies in freed memory, or was overwritten,
+ * which the checking mode reports (sanitize.c).
+ */
 static __always_inline void vostd_spin_lock(vostd_spinlock_t *l)
 {
-	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+	u32 word;
+
+	while ((word = __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))) {
+		if (unlikely(word != 1) && vostd_lock_spoiled(l, word))
+			break;
 		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
 			asm volatile("pause");
+	}
 }
 
 static __always_inline void vostd_spin_unlock(vostd_spinlock_t *l)

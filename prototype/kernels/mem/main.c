@@ -1188,7 +1188,9 @@ static void planted(const char *name, enum vostd_san_kind kind, long first, long
 
 /* As the linux kernel's pipe, which its reader wrote into after a close freed it. */
 struct planted_pipe {
-	u64 tail, head;
+	vostd_spinlock_t lock;
+	u32 len;
+	u64 head;
 	char buf[48];
 };
 
@@ -1213,6 +1215,37 @@ static void planted_write_after_free(void)
 	WRITE_ONCE(pp->head, 1);	/* the planted bug */
 	vostd_san_check();
 	planted("planted_write_after_free", VOSTD_SAN_WRITE_AFTER_FREE, 8, 15,
+		at_alloc, at_free, 0);
+}
+
+/*
+ * The same reader, taking the freed pipe's lock: the word is the poison,
+ * no lock's, and the report comes at once (without a planted expectation
+ * the vCPU would stop there, for going on would read the poison as the
+ * pipe's pointers).  The lock's own write and its release are then a
+ * write after free.  Without the mode the freed lock is unlocked, as the
+ * free found it.
+ */
+static void planted_lock_after_free(void)
+{
+	struct planted_pipe *pp = vostd_alloc(sizeof(*pp), true);
+	int at_alloc = __LINE__ - 1, at_free;
+
+	if (!pp) {
+		vostd_fail("planted_lock_after_free", "no object");
+		return;
+	}
+	vostd_free(pp);
+	at_free = __LINE__ - 1;
+	vostd_san_expect(VOSTD_SAN_LOCK_SPOILED);
+	vostd_upcall_disable();
+	vostd_spin_lock(&pp->lock);	/* the planted bug */
+	vostd_spin_unlock(&pp->lock);
+	vostd_upcall_enable();
+	planted("planted_lock_after_free", VOSTD_SAN_LOCK_SPOILED, 0, 0, at_alloc, at_free, 0);
+	vostd_san_expect(VOSTD_SAN_WRITE_AFTER_FREE);
+	vostd_san_check();
+	planted("planted_lock_after_free_write", VOSTD_SAN_WRITE_AFTER_FREE, 0, 3,
 		at_alloc, at_free, 0);
 }
 
@@ -1327,6 +1360,7 @@ static void planted_frame_double_free(void)
 static void planted_bugs(void)
 {
 	planted_write_after_free();
+	planted_lock_after_free();
 	planted_overrun();
 	planted_underrun();
 	planted_double_free();
