@@ -12,4 +12,7 @@ baseline munmap 3 || fail "baseline munmap"
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
 insmod /lib/ev/evk_mem.ko || fail "insmod evk_mem"
 launcher -v 1 -a perf mem || fail "launcher mem perf"
+# The vostd_alloc pairs again in the checking mode, keyed checked.*: what
+# the mode costs when it is on.
+launcher -k -v 1 -s checked -a "perf pair" mem || fail "launcher mem perf pair, checking mode"
 . /suites/teardown.sh

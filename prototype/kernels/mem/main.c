@@ -13,6 +13,8 @@
  *          the planted bugs alone, which must make their reports with the
  *          checking mode on and stay inside the sandbox without it
  *   perf   the memory measurements, one EVFIG line each
+ *   perf pair
+ *          the vostd_alloc pairs alone, for a run in checking mode
  *   scale [owns]
  *          how the costs grow, for the scale suite: the heap pair with more
  *          blocks live, the ownership check with more frames granted (and,
@@ -199,32 +201,43 @@ static long map_range(struct vostd_vmspace *vs, unsigned long va, unsigned long 
 /* Whose pair heap_pair times. */
 enum pair {
 	PAIR_VOSTD,		/* vostd_alloc and vostd_free, as a kernel calls them */
+	PAIR_UNCHECKED,		/* the same without the checking mode's switch */
 	PAIR_SERVICE,		/* the endovisor's mem_alloc and mem_free */
 };
 
 /*
+ * One round of an allocation's pair: the cycles of 1,000 pairs.  A failed
+ * alloc frees NULL, which fails too: it shows in *bad.  Inline, so that
+ * the pair's calls are direct, as a kernel's are.
+ */
+static __always_inline u64 heap_round(enum pair pair, size_t size, long *bad)
+{
+	u64 t0 = vostd_cycles();
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (pair == PAIR_VOSTD)
+			*bad |= vostd_free(vostd_alloc(size, false));
+		else if (pair == PAIR_UNCHECKED)
+			*bad |= vostd_free_unchecked(vostd_alloc_unchecked(size, false));
+		else
+			*bad |= vostd_heap_free(vostd_heap_alloc(size, false));
+	}
+	return vostd_cycles() - t0;
+}
+
+/*
  * One allocation's pair, timed as the heap pair is: seven rounds of 1,000,
  * the cheapest round, in tenths of a cycle a pair; ~0 if a call failed.
- * Inline, so that the pair's calls are direct, as a kernel's are.
  */
 static __always_inline u64 heap_pair(enum pair pair, size_t size)
 {
 	u64 best = ~0ULL;
 	long bad = 0;
-	int r, i;
+	int r;
 
-	for (r = 0; r < 7; r++) {
-		u64 t0 = vostd_cycles();
-
-		/* A failed alloc frees NULL, which fails too: it shows in bad. */
-		for (i = 0; i < 1000; i++) {
-			if (pair == PAIR_VOSTD)
-				bad |= vostd_free(vostd_alloc(size, false));
-			else
-				bad |= vostd_heap_free(vostd_heap_alloc(size, false));
-		}
-		best = min(best, vostd_cycles() - t0);
-	}
+	for (r = 0; r < 7; r++)
+		best = min(best, heap_round(pair, size, &bad));
 	return bad ? ~0ULL : best / 100;
 }
 
@@ -267,6 +280,30 @@ static void perf_slab_lock(void)
 }
 
 /*
+ * The heap pair as a kernel gets it (a 64-byte object, from the slab), and
+ * the same with no test of the checking mode: what the switch costs while
+ * the mode is off.  Their rounds alternate, each first in turn, so that a
+ * change of the emulator's speed meets both.
+ */
+static void perf_switch(void)
+{
+	u64 with = ~0ULL, without = ~0ULL;
+	long bad = 0;
+	int r;
+
+	for (r = 0; r < 7; r++) {
+		if (r & 1)
+			without = min(without, heap_round(PAIR_UNCHECKED, 64, &bad));
+		with = min(with, heap_round(PAIR_VOSTD, 64, &bad));
+		if (!(r & 1))
+			without = min(without, heap_round(PAIR_UNCHECKED, 64, &bad));
+	}
+	heap_pair_report("mem.alloc_pair", bad ? ~0ULL : with / 100, "heap.kmalloc_pair");
+	heap_pair_report("mem.alloc_pair_unchecked", bad ? ~0ULL : without / 100,
+			 "mem.alloc_pair");
+}
+
+/*
  * The heap pair, as a kernel gets it (a 64-byte object, from the slab), and
  * through the endovisor's services as it used to be; a size the slab does
  * not serve; and two crossings of the do-nothing service timed the same
@@ -279,7 +316,7 @@ static void perf_heap(void)
 	long bad;
 	int r, i;
 
-	heap_pair_report("mem.alloc_pair", heap_pair(PAIR_VOSTD, 64), "heap.kmalloc_pair");
+	perf_switch();
 	heap_pair_report("mem.service_alloc_pair", heap_pair(PAIR_SERVICE, 64),
 			 "heap.kmalloc_pair");
 	heap_pair_report("mem.alloc_pair_4k", heap_pair(PAIR_VOSTD, PAGE),
@@ -652,6 +689,18 @@ static void perf_fork(void)
 	return;
 fail:
 	vostd_fail("fork", "the measurement failed");
+}
+
+/*
+ * perf pair: the pairs of vostd_alloc and vostd_free alone, which
+ * mem-perf runs again in a sandbox of the checking mode, labelled
+ * checked: what the mode costs when it is on, beside the same pairs of
+ * the run without it.
+ */
+static void perf_pair(void)
+{
+	heap_pair_report("mem.alloc_pair", heap_pair(PAIR_VOSTD, 64), "mem.alloc_pair");
+	heap_pair_report("mem.alloc_pair_4k", heap_pair(PAIR_VOSTD, PAGE), "mem.alloc_pair_4k");
 }
 
 static void perf(void)
@@ -1446,6 +1495,8 @@ static long mem_main(void)
 	} else if (vostd_has_prefix(args, "planted")) {
 		planted_bugs();
 		vostd_tests_end();
+	} else if (vostd_has_prefix(args, "perf pair")) {
+		perf_pair();
 	} else if (vostd_has_prefix(args, "perf")) {
 		perf();
 	} else if (vostd_has_prefix(args, "scale")) {
