@@ -100,13 +100,15 @@ $(BUILD)/scale-1.log:
 	$(GUEST) run $(call boots,$(SCALE_BOOTS)) scale
 $(BUILD)/proc-test.log:
 	$(GUEST) run proc-test
+$(BUILD)/mem-test.log:
+	$(GUEST) run mem-test
 $(BUILD)/hostile.log:
 	$(GUEST) run hostile
 $(BUILD)/linux-abi.log:
 	$(GUEST) run linux-abi
 LOGS := $(BUILD)/hello.log $(BUILD)/sched-perf-1.log $(BUILD)/sched-fair-1.log \
-	$(BUILD)/mem-perf-1.log $(BUILD)/scale-1.log $(BUILD)/proc-test.log $(BUILD)/hostile.log \
-	$(BUILD)/linux-abi.log $(BUILD)/linux-perf-1.log
+	$(BUILD)/mem-perf-1.log $(BUILD)/scale-1.log $(BUILD)/proc-test.log $(BUILD)/mem-test.log \
+	$(BUILD)/hostile.log $(BUILD)/linux-abi.log $(BUILD)/linux-perf-1.log
 
 # mkbook runs the suites the book needs that have no logs, with a line per
 # boot and per suite; -fresh runs them all again.
