@@ -18,7 +18,7 @@
 
 #include <linux/const.h>
 
-#define EV_ABI_VERSION		6	/* 6: the shared page carries the creation flags; 5: the tenant context carries the FS base; 4: the trap path's readings left it for tenant_run's optional trailer */
+#define EV_ABI_VERSION		7	/* 7: the shared page says what the sandbox may write (ev_sfi); 6: the shared page carries the creation flags; 5: the tenant context carries the FS base; 4: the trap path's readings left it for tenant_run's optional trailer */
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		16
 
@@ -145,6 +145,24 @@ typedef long (*ev_cross_fn)(unsigned long svc, unsigned long a0,
  * endovisor writes the fields above 'kernel_owned' before entry and never
  * trusts anything the sandbox writes below it.
  */
+/*
+ * What memory a sandbox kernel may write, as a store check reads it (the
+ * store checks of vOSTD's prototype, vostd/sfi.c): every page of Linux's
+ * direct map that the sandbox owns (its pool's, its frames, its stacks, its
+ * globals and shared pages) carries owner_tag in its struct page's private
+ * field, its low bit aside; and its kernel module's data objects, sorted.
+ * The endovisor writes it at the vCPU's creation.
+ */
+struct ev_sfi {
+	__u64 owner_tag;
+	__u64 direct_base;	/* Linux's direct map: page_offset_base */
+	__u64 direct_pages;	/* the pages it maps, at most */
+	__u64 page_array;	/* Linux's struct page array: vmemmap_base */
+	__u64 page_size;	/* sizeof(struct page) */
+	__u64 objects;		/* the kernel's data objects: const struct { __u64 start, end; }[] */
+	__u64 nr_objects;
+};
+
 struct ev_vcpu_shared {
 	__u32 abi_version;
 	__u32 vcpu;		/* this vCPU's index, 0 .. nr_vcpus - 1 */
@@ -179,6 +197,7 @@ struct ev_vcpu_shared {
 	/* Written by the sandbox kernel, read by nobody but it. */
 	void *kernel_owned;
 	__u64 calls;		/* vOSTD's count of the services it called on this vCPU */
+	struct ev_sfi sfi;
 };
 
 /*

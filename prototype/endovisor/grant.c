@@ -155,6 +155,7 @@ EV_SERVICE_DEFINE2(frame_grant, unsigned long, count, unsigned long, out)
 			if (!page)
 				break;
 			ev_pfn_set_add(set, page_to_pfn(page));
+			ev_page_own(page, &v->sb->heap.pool);
 			g->frames++;
 			atomic_inc(&ev_live.frames);
 			((u64 *)out)[i] = (u64)page_address(page);
@@ -190,7 +191,10 @@ void ev_grant_teardown(struct ev_grant *g)
 
 	for (i = 0; set && i < 1UL << set->bits; i++) {
 		if (set->slot[i]) {
-			__free_page(pfn_to_page(set->slot[i] - 1));
+			struct page *page = pfn_to_page(set->slot[i] - 1);
+
+			ev_page_disown(page);
+			__free_page(page);
 			atomic_dec(&ev_live.frames);
 		}
 	}

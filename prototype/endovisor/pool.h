@@ -8,6 +8,7 @@
 #define EV_POOL_H
 
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/mm_types.h>
 
 /* Blocks of 2^EV_POOL_MIN_ORDER (8) to 2^(PAGE_SHIFT - 1) bytes are slab objects. */
@@ -54,6 +55,29 @@ void ev_pool_put(struct ev_pool *p, void *block, unsigned int order);
 int ev_pool_prepare(struct ev_pool_spare *spare);
 void ev_pool_spare_release(struct ev_pool_spare *spare);
 void ev_pool_teardown(struct ev_pool *p);
+
+/*
+ * The tag every other page the sandbox owns carries in its private field
+ * (its frames, stacks, globals and shared pages): the pool's own address
+ * with the low bit set, which a store check takes as the sandbox's as it
+ * takes the pool's pages (ev_sfi in ev_abi.h), and which the pool's own
+ * test of a free run (pool.c) never mistakes for one of its pages.
+ */
+static inline unsigned long ev_owner_tag(const struct ev_pool *p)
+{
+	return (unsigned long)p | 1;
+}
+
+static inline void ev_page_own(struct page *page, const struct ev_pool *p)
+{
+	set_page_private(page, ev_owner_tag(p));
+}
+
+/* Before the page goes back to Linux. */
+static inline void ev_page_disown(struct page *page)
+{
+	set_page_private(page, 0);
+}
 
 /* Bytes the pool makes Linux hold: its pages and its slabs' records. */
 static inline unsigned long ev_pool_bytes(const struct ev_pool *p)

@@ -78,6 +78,8 @@ struct ev_sandbox *ev_sandbox_create(const char *name, unsigned int nr_vcpus,
 	}
 	atomic_inc(&ev_live.sandboxes);
 	sb->globals = (void *)get_zeroed_page(GFP_KERNEL);
+	if (sb->globals)
+		ev_page_own(virt_to_page(sb->globals), &sb->heap.pool);
 	if (!sb->globals || ev_log_init(&sb->log, EV_LOG_SIZE))
 		goto fail;
 	for (i = 0; i < nr_vcpus; i++) {
@@ -109,6 +111,8 @@ void ev_sandbox_destroy(struct ev_sandbox *sb)
 		pr_info("endovisor: sandbox %llu left %lu blocks (%lu bytes charged); freeing them\n",
 			sb->id, ev_heap_blocks(&sb->heap), ev_heap_bytes(&sb->heap));
 	ev_heap_teardown(&sb->heap);
+	if (sb->globals)
+		ev_page_disown(virt_to_page(sb->globals));
 	free_page((unsigned long)sb->globals);
 	ev_log_free(&sb->log);
 	ev_kernel_put(sb->kernel);

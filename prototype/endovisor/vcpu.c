@@ -42,13 +42,17 @@ static struct preempt_ops ev_vcpu_preempt_ops = {
 	.sched_out = ev_vcpu_sched_out,
 };
 
-static struct ev_stack_base *ev_stack_alloc(struct ev_vcpu_shared *shared)
+static struct ev_stack_base *ev_stack_alloc(struct ev_vcpu_shared *shared,
+					    const struct ev_pool *owner)
 {
 	struct page *page = alloc_pages(GFP_KERNEL | __GFP_ZERO, EV_STACK_ORDER);
 	struct ev_stack_base *base;
+	unsigned int i;
 
 	if (!page)
 		return NULL;
+	for (i = 0; i < 1 << EV_STACK_ORDER; i++)
+		ev_page_own(nth_page(page, i), owner);
 	base = page_address(page);
 	base->magic = EV_STACK_MAGIC;
 	base->shared = shared;
@@ -58,8 +62,31 @@ static struct ev_stack_base *ev_stack_alloc(struct ev_vcpu_shared *shared)
 
 static void ev_stack_free(struct ev_stack_base *base)
 {
+	unsigned int i;
+
+	for (i = 0; i < 1 << EV_STACK_ORDER; i++)
+		ev_page_disown(virt_to_page((char *)base + i * PAGE_SIZE));
 	free_pages((unsigned long)base, EV_STACK_ORDER);
 	atomic_dec(&ev_live.stacks);
+}
+
+/*
+ * What the sandbox may write, for vOSTD's store checks (ev_sfi): the tag
+ * its pages carry, where Linux keeps its direct map and the struct pages
+ * of it, and its kernel's data objects, in the endovisor's own record.
+ */
+static void ev_vcpu_sfi(struct ev_vcpu_shared *sh, struct ev_sandbox *sb)
+{
+	sh->sfi = (struct ev_sfi){
+		.owner_tag = ev_owner_tag(&sb->heap.pool),
+		.direct_base = PAGE_OFFSET,
+		.direct_pages = ((unsigned long)high_memory - PAGE_OFFSET) >> PAGE_SHIFT,
+		.page_array = (unsigned long)vmemmap,
+		.page_size = sizeof(struct page),
+		.objects = (unsigned long)sb->kernel->objects,
+		.nr_objects = sb->kernel->nr_objects,
+	};
+	BUILD_BUG_ON(sizeof(struct ev_range) != 2 * sizeof(u64));
 }
 
 struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
@@ -83,7 +110,8 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	v->shared = (struct ev_vcpu_shared *)get_zeroed_page(GFP_KERNEL);
 	if (!v->shared)
 		goto fail;
-	v->boot_stack = ev_stack_alloc(v->shared);
+	ev_page_own(virt_to_page(v->shared), &sb->heap.pool);
+	v->boot_stack = ev_stack_alloc(v->shared, &sb->heap.pool);
 	if (!v->boot_stack)
 		goto fail;
 	v->sb = sb;
@@ -97,6 +125,7 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	v->shared->tsc_khz = tsc_khz;
 	v->shared->globals = sb->globals;
 	memcpy(v->shared->args, sb->args, sizeof(v->shared->args));
+	ev_vcpu_sfi(v->shared, sb);
 	v->shared->flags = sb->flags;
 	preempt_notifier_init(&v->notifier, &ev_vcpu_preempt_ops);
 	ev_kick_init(v);
@@ -105,6 +134,8 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	atomic_inc(&ev_live.vcpus);
 	return v;
 fail:
+	if (v->shared)
+		ev_page_disown(virt_to_page(v->shared));
 	free_page((unsigned long)v->shared);
 	kfree(v);
 	return NULL;
@@ -113,6 +144,7 @@ fail:
 void ev_vcpu_destroy(struct ev_vcpu *v)
 {
 	ev_stack_free(v->boot_stack);
+	ev_page_disown(virt_to_page(v->shared));
 	free_page((unsigned long)v->shared);
 	kfree(v);
 	atomic_dec(&ev_live.vcpus);

@@ -11,6 +11,7 @@
  * into a call.
  */
 #include "mm.h"
+#include "sfi.h"
 
 /*
  * The compiler's calls find these: named memcpy, memset and memmove in
@@ -22,13 +23,16 @@ void *vostd_cc_memcpy(void *dst, const void *src, size_t n) __asm__("memcpy");
 void *vostd_cc_memset(void *p, int c, size_t n) __asm__("memset");
 void *vostd_cc_memmove(void *dst, const void *src, size_t n) __asm__("memmove");
 
+/* The string instructions write where no store check sees: they check first. */
 static __always_inline void vostd_movsb(void *dst, const void *src, unsigned long n)
 {
+	vostd_sfi_range(dst, n);
 	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
 }
 
 static __always_inline void vostd_stosb(void *p, int c, unsigned long n)
 {
+	vostd_sfi_range(p, n);
 	asm volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(c) : "memory");
 }
 
@@ -64,6 +68,7 @@ void *vostd_cc_memmove(void *dst, const void *src, size_t n)
 		vostd_movsb(dst, src, n);
 		return dst;
 	}
+	vostd_sfi_range(dst, n);
 	d += n - 1;
 	s += n - 1;
 	asm volatile("std; rep movsb; cld" : "+D"(d), "+S"(s), "+c"(n) : : "memory");

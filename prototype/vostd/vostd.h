@@ -210,6 +210,7 @@ struct vostd_globals {
 	struct vostd_tests tests;
 	u32 gone;		/* vCPUs that have left vostd_boot */
 	u32 san_reports;	/* the checking mode's reports (sanitize.c) */
+	u32 sfi_expected;	/* a test's wild store is on purpose (sfi.c) */
 };
 
 static __always_inline struct vostd_globals *vostd_globals(void)
@@ -373,6 +374,17 @@ u32 vostd_tests_failed(void);
 u64 vostd_fig_median(const char *key, u64 *s, unsigned int n, const char *unit,
 		     const char *baseline);
 
+/*
+ * A kernel built with vOSTD's store checks (VOSTD_SFI, sfi.c) registers
+ * under its name with _sfi after it, so that both builds of one kernel can
+ * be loaded in one boot.
+ */
+#ifdef VOSTD_SFI
+#define VOSTD_KERNEL_NAME(kname)	#kname "_sfi"
+#else
+#define VOSTD_KERNEL_NAME(kname)	#kname
+#endif
+
 /* The kernel's name, as VOSTD_KERNEL declared it: its test lines' SUITE. */
 extern const char vostd_kernel_name[];
 
@@ -396,13 +408,13 @@ long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared);
 	static const struct vostd_kernel vostd_this_kernel = {		\
 		.main = kmain, .ap_main = kap_main,			\
 	};								\
-	const char vostd_kernel_name[] = #kname;			\
+	const char vostd_kernel_name[] = VOSTD_KERNEL_NAME(kname);	\
 	static long vostd_entry(struct ev_vcpu_shared *shared)		\
 	{								\
 		return vostd_boot(&vostd_this_kernel, shared);		\
 	}								\
 	static struct ev_kernel vostd_ev_kernel = {			\
-		.name = #kname, .owner = THIS_MODULE,			\
+		.name = VOSTD_KERNEL_NAME(kname), .owner = THIS_MODULE,	\
 		.entry = vostd_entry,					\
 	};								\
 	static int __init vostd_module_init(void)			\

@@ -14,3 +14,13 @@ vostd-ccflags := -I$(src)/abi -I$(src)/vostd -I$(src)/kernelet -fno-stack-protec
 		 -fno-tree-loop-distribute-patterns -fmacro-prefix-map=$(src)/=
 vostd-ccflags-remove := $(CC_FLAGS_FTRACE) -fstack-protector -fstack-protector-strong
 vostd-asflags := -I$(src)/abi
+
+# vOSTD's store checks, a prototype (vostd/sfi.c): a kernel built with these
+# too has a check before every store its C code makes through a pointer.
+# GCC's kernel address sanitizer puts them there, writes only and each one
+# a call, and sfi.c answers the calls; sfi.c itself is not instrumented.
+vostd-sfi-objs := vostd/sfi.o
+vostd-sfi-ccflags := -DVOSTD_SFI -fsanitize=kernel-address --param asan-instrument-reads=0 \
+		     --param asan-stack=0 --param asan-globals=0 \
+		     --param asan-instrumentation-with-call-threshold=0
+CFLAGS_REMOVE_vostd/sfi.o := -fsanitize=kernel-address

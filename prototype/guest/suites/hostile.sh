@@ -39,6 +39,7 @@ insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
 insmod /lib/ev/evk_hostile.ko || fail "insmod evk_hostile"
 insmod /lib/ev/evk_proc.ko || fail "insmod evk_proc"
 insmod /lib/ev/evk_hello.ko || fail "insmod evk_hello"
+insmod /lib/ev/evk_wild.ko || fail "insmod evk_wild"
 
 launcher -v 2 -s test -a test hostile || fail "launcher hostile test"
 live_clear || fail "the hostile test left objects live"
@@ -64,6 +65,20 @@ launcher -v 2 -s uaf -a uaf hostile || fail "launcher hostile uaf"
 wait $victim || fail "launcher hostile victim"
 cat /tmp/victim.out
 live_clear || fail "the writes after free left objects live"
+
+# vOSTD's store checks, a prototype (chapter 20): a kernel built with them
+# stores into its own memory of every kind, and is stopped before a store
+# into Linux's direct map or into its module's struct module.
+launcher -v 1 -s wild -a own wild_sfi || fail "launcher wild own"
+for what in direct module; do
+	start_marked /tmp/wild.out 'VOSTD-SANITIZER-EXPECTED: wild store' \
+		-v 1 -s wild_$what -a $what wild_sfi
+	sleep 0.2
+	kill -9 $started
+	wait $started
+	cat /tmp/wild.out
+	live_clear || fail "the wild $what sandbox left objects live"
+done
 
 # A quota must bound what the sandbox makes Linux hold.  The hostile kernel
 # fills one and holds it, killed once the figure is taken:

@@ -1,6 +1,6 @@
 # Shared by the suites: teardown left nothing live, and every module unloads.
 echo "EV-LIVE $(tr '\n' ' ' < /sys/class/misc/endovisor/live)"
-for f in sandboxes vcpus stacks blocks block_bytes frames vms fpus; do
+for f in sandboxes vcpus stacks blocks block_bytes pool_pages frames vms fpus; do
 	grep -q "^$f 0$" /sys/class/misc/endovisor/live || fail "$f still live after teardown"
 done
 for m in $(lsmod | sed -n 's/^\(evk_[a-z_]*\) .*/\1/p'); do

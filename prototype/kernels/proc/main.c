@@ -280,6 +280,30 @@ static void report_set(u32 set, const char *prefix, const char *parts_key, u64 *
 	vostd_println(EV_FIG("%s", "%llu", "derived", "cycles"), parts_key, sum);
 }
 
+/*
+ * Two crossings of the do-nothing service, as this kernel's own code makes
+ * them (vostd_call), timed as mem's heap pair is: seven rounds of 1,000
+ * pairs, the cheapest, in tenths of a cycle a pair.  Beside the tenants'
+ * null call, what a kernel built with vOSTD's store checks pays on the way
+ * in and out of a service (chapter 15).
+ */
+static void perf_crossing(void)
+{
+	u64 best = ~0ULL, t0;
+	int r, i;
+
+	for (r = 0; r < 7; r++) {
+		t0 = vostd_cycles();
+		for (i = 0; i < 1000; i++) {
+			vostd_svc_nop();
+			vostd_svc_nop();
+		}
+		best = min(best, vostd_cycles() - t0);
+	}
+	best /= 100;
+	vostd_println(EV_FIG_BEST("nop_pair", "%llu.%llu", "7", "1000"), best / 10, best % 10);
+}
+
 static void perf(void)
 {
 	struct procs *ps = procs();
@@ -294,6 +318,7 @@ static void perf(void)
 			goto out;
 		}
 	}
+	perf_crossing();
 	code = run("yield");
 	if (code)
 		vostd_fail("perf", "the yield tenant ended with %ld", code);
