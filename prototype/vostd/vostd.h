@@ -377,12 +377,13 @@ u64 vostd_fig_median(const char *key, u64 *s, unsigned int n, const char *unit,
 /*
  * A kernel built with vOSTD's store checks (VOSTD_SFI, sfi.c) registers
  * under its name with _sfi after it, so that both builds of one kernel can
- * be loaded in one boot.
+ * be loaded in one boot.  VOSTD_KERNEL makes the name a string first: a
+ * name passed on unquoted would be expanded, and linux is a macro of GCC's.
  */
 #ifdef VOSTD_SFI
-#define VOSTD_KERNEL_NAME(kname)	#kname "_sfi"
+#define VOSTD_KERNEL_NAME(name)	name "_sfi"
 #else
-#define VOSTD_KERNEL_NAME(kname)	#kname
+#define VOSTD_KERNEL_NAME(name)	name
 #endif
 
 /* The kernel's name, as VOSTD_KERNEL declared it: its test lines' SUITE. */
@@ -408,13 +409,13 @@ long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared);
 	static const struct vostd_kernel vostd_this_kernel = {		\
 		.main = kmain, .ap_main = kap_main,			\
 	};								\
-	const char vostd_kernel_name[] = VOSTD_KERNEL_NAME(kname);	\
+	const char vostd_kernel_name[] = VOSTD_KERNEL_NAME(#kname);	\
 	static long vostd_entry(struct ev_vcpu_shared *shared)		\
 	{								\
 		return vostd_boot(&vostd_this_kernel, shared);		\
 	}								\
 	static struct ev_kernel vostd_ev_kernel = {			\
-		.name = VOSTD_KERNEL_NAME(kname), .owner = THIS_MODULE,	\
+		.name = VOSTD_KERNEL_NAME(#kname), .owner = THIS_MODULE,	\
 		.entry = vostd_entry,					\
 	};								\
 	static int __init vostd_module_init(void)			\
