@@ -30,7 +30,9 @@ import (
 // Without every the claim is of the values the book prints (a figure's
 // aggregate, the median of the per-boot ratios); with every, of each
 // boot's own values, paired boot by boot, which needs operands of one
-// suite.  A claim that holds prints nothing.  One the logs contradict
+// suite.  Two timings of one suite of several boots are compared in the
+// ratio form, never by their separate medians (unpaired says why).  A
+// claim that holds prints nothing.  One the logs contradict
 // fails mkbook check, naming the chapter's line, the claim and the
 // figures; mkbook build still writes the site (a reader's slower machine
 // must not stop it), with a marked note where the claim stands, its
@@ -192,6 +194,9 @@ func (b *book) parseClaim(args []string) (*claim, error) {
 	if c.x.aggs() == nil && c.y.aggs() == nil {
 		return nil, fmt.Errorf("a claim of two numbers claims nothing of the logs")
 	}
+	if err := c.unpaired(); err != nil {
+		return nil, err
+	}
 	if c.every {
 		xs, xsuite, xok := c.x.boots()
 		ys, ysuite, yok := c.y.boots()
@@ -203,6 +208,33 @@ func (b *book) parseClaim(args []string) (*claim, error) {
 		}
 	}
 	return c, nil
+}
+
+// timeUnits are the units of timings, whose boots differ by TCG's speed.
+var timeUnits = map[string]bool{"cycles": true, "ns": true, "us": true, "ms": true, "s": true}
+
+// flipped is the comparison with its operands swapped.
+var flipped = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+// unpaired refuses a claim that compares two timings of one suite of
+// several boots by their separate medians.  QEMU's emulation runs at one
+// of two speeds and can switch inside a boot, so the two medians can come
+// from boots of different speeds, and such a claim is a coin toss for the
+// next reader's run; the ratio in each boot, whose median the ratio form
+// takes, moves with the speed on both sides.
+func (c *claim) unpaired() error {
+	x, y := c.x.fig, c.y.fig
+	if c.every || x == nil || y == nil || x.Suite != y.Suite || len(x.Values) < 2 ||
+		!timeUnits[x.Unit] || !timeUnits[y.Unit] {
+		return nil
+	}
+	a, b, op, k := x, y, c.op, c.y.scale/c.x.scale
+	if len(formatPlain(k)) > 6 { // 3 * A > B: B / A < 3, not A / B > 0.333...
+		a, b, op, k = y, x, flipped[op], 1/k
+	}
+	return fmt.Errorf("compares two timings of %s, a suite of %d boots, by separate medians: "+
+		"pair them boot by boot, as ratio %s:%s %s:%s %s %s",
+		x.Suite, len(x.Values), a.Suite, a.Key, b.Suite, b.Key, op, formatPlain(k))
 }
 
 // eval finds the boots, or the printed values, that contradict the claim.
