@@ -173,6 +173,12 @@ int main(int argc, char **argv)
 		sleep_ms(1);
 	}
 	took = now_ms() - t0;
+	/*
+	 * The times again, now that it is frozen or stopped: the loop read
+	 * them before it read the state, and a thread may have run a tick in
+	 * between.
+	 */
+	threads(pid, &stopped, &all, &before);
 	sleep_ms(QUIET_MS);
 	threads(pid, &stopped, &all, &after);
 	printf(EV_FIG("%s", "%.1f", "max", "ms") " threads=%d\n", key, took, all);
