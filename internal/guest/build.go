@@ -164,7 +164,7 @@ func checkSandboxImports(ko string) error {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("%s imports %s from Linux; a sandbox kernel reaches Linux only through the service table",
+		return fmt.Errorf("%s imports %s from Linux; a sandbox kernel reaches Linux only through the crossings",
 			filepath.Base(ko), strings.Join(bad, ", "))
 	}
 	return nil

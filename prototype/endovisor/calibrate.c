@@ -8,9 +8,9 @@
  *	a 64-byte kmalloc and its kfree; and mem_alloc's and mem_free's
  *	bodies, whole, built up a part at a time, and the table alone
  *	(ev_heap_cal_round, running heap.c's ev_heap_cal_run), on a private
- *	table, and the same on the table as it was (heap_rbtree.c): seven
- *	rounds of 1,000 each, the cheapest kept, with interrupts on as the
- *	sandbox's pairs are
+ *	table, and the same on the table as it was (heap_rbtree.c):
+ *	EV_CAL_ROUNDS rounds of EV_CAL_PAIRS each, the cheapest kept, with
+ *	interrupts on as the sandbox's pairs are
  *   calibrate(EV_CAL_COPY, vm, va, pages, buf)
  *	over the same tenant pages the sandbox's copies read, pages of them
  *	from va, a page further each time: copy_from_user of 64 bytes and of
@@ -24,7 +24,7 @@
  *   calibrate(EV_CAL_KMALLOC, n)
  *	the kmalloc and kfree pair of EV_CAL_HEAP with n more 64-byte
  *	blocks of kmalloc's live, for the scale suite: returned, in tenths
- *	of a cycle, the cheapest of seven rounds of 1,000
+ *	of a cycle, the cheapest of EV_CAL_ROUNDS rounds of EV_CAL_PAIRS
  *   calibrate(EV_CAL_OWNS, buf, len, full)
  *	the check that [buf, buf + len) is the sandbox's, as a service makes
  *	it (ev_vcpu_owns, in a read section) or, with full, the whole check
@@ -52,8 +52,6 @@
 
 #include <linux/bit_spinlock.h>	/* after endovisor.h: it needs cpu_relax */
 
-#define EV_CAL_ROUNDS	7
-#define EV_CAL_PAIRS	1000
 #define EV_CAL_SAMPLES	1000
 
 static void ev_cal_report_min(struct ev_vcpu *v, const char *key, u64 best, unsigned int n)

@@ -12,8 +12,8 @@
  * shared->cross, which called the service through the table
  * (crossing.stub_table).  Interrupts are off so neither Linux nor the
  * endovisor can take the processor in a round; the machine beneath the
- * guest still can, so of seven rounds the cheapest is kept.  Each figure
- * goes into the sandbox's log with a stable key.
+ * guest still can, so of EV_CROSSING_ROUNDS rounds the cheapest is kept.
+ * Each figure goes into the sandbox's log with a stable key.
  */
 #include <linux/irqflags.h>
 #include <linux/kernel.h>

@@ -4,8 +4,9 @@
  *
  * Sandbox code runs on stacks the endovisor or the sandbox kernel allocated,
  * never on the carrier's Linux stack.  Linux code expects its own stack, so
- * every service call switches to it and back: an indirect call through the
- * service table with one stack switch on each side.  ev_stub_enter is the
+ * every service call switches to it and back: a direct call of the
+ * service's own crossing (EV_CROSS_ONE), which calls the service directly,
+ * with one stack switch on each side.  ev_stub_enter is the
  * other direction, used once per vCPU run: it parks the Linux stack pointer
  * in the vCPU and starts sandbox code on a sandbox stack.
  *

@@ -29,6 +29,8 @@
  * no state in the module's static data, which every sandbox running this
  * kernel would share: what it keeps is in its globals page or on its heap.
  */
+#include <linux/stringify.h>
+
 #include "mm.h"
 #include "sanitize.h"
 
@@ -43,6 +45,8 @@ extern const char tenant_touch_start[], tenant_touch_end[];
 #define CURSOR_BATCH	64
 
 #define ROUNDS		9
+#define CAL_ROUNDS	__stringify(EV_CAL_ROUNDS)	/* for a figure's line */
+#define CAL_PAIRS	__stringify(EV_CAL_PAIRS)
 #define PAGES_2M	512
 #define FORK_PAGES	16384		/* 64 MiB */
 #define FORK_FRAMES	256		/* each mapped 64 times */
@@ -206,7 +210,7 @@ enum pair {
 };
 
 /*
- * One round of an allocation's pair: the cycles of 1,000 pairs.  A failed
+ * One round of an allocation's pair: the cycles of EV_CAL_PAIRS pairs.  A failed
  * alloc frees NULL, which fails too: it shows in *bad.  Inline, so that
  * the pair's calls are direct, as a kernel's are.
  */
@@ -215,7 +219,7 @@ static __always_inline u64 heap_round(enum pair pair, size_t size, long *bad)
 	u64 t0 = vostd_cycles();
 	int i;
 
-	for (i = 0; i < 1000; i++) {
+	for (i = 0; i < EV_CAL_PAIRS; i++) {
 		if (pair == PAIR_VOSTD)
 			*bad |= vostd_free(vostd_alloc(size, false));
 		else if (pair == PAIR_UNCHECKED)
@@ -227,8 +231,9 @@ static __always_inline u64 heap_round(enum pair pair, size_t size, long *bad)
 }
 
 /*
- * One allocation's pair, timed as the heap pair is: seven rounds of 1,000,
- * the cheapest round, in tenths of a cycle a pair; ~0 if a call failed.
+ * One allocation's pair, timed as the heap pair is (EV_CAL_ROUNDS rounds of
+ * EV_CAL_PAIRS, the cheapest round), in tenths of a cycle a pair; ~0 if a
+ * call failed.
  */
 static __always_inline u64 heap_pair(enum pair pair, size_t size)
 {
@@ -236,9 +241,9 @@ static __always_inline u64 heap_pair(enum pair pair, size_t size)
 	long bad = 0;
 	int r;
 
-	for (r = 0; r < 7; r++)
+	for (r = 0; r < EV_CAL_ROUNDS; r++)
 		best = min(best, heap_round(pair, size, &bad));
-	return bad ? ~0ULL : best / 100;
+	return bad ? ~0ULL : best / (EV_CAL_PAIRS / 10);
 }
 
 static void heap_pair_report(const char *key, u64 tenths, const char *baseline)
@@ -248,10 +253,10 @@ static void heap_pair_report(const char *key, u64 tenths, const char *baseline)
 		return;
 	}
 	if (baseline)
-		vostd_println(EV_FIG_BEST("%s", "%llu.%llu", "7", "1000") EV_BASELINE("%s"),
+		vostd_println(EV_FIG_BEST("%s", "%llu.%llu", CAL_ROUNDS, CAL_PAIRS) EV_BASELINE("%s"),
 			      key, tenths / 10, tenths % 10, baseline);
 	else
-		vostd_println(EV_FIG_BEST("%s", "%llu.%llu", "7", "1000"),
+		vostd_println(EV_FIG_BEST("%s", "%llu.%llu", CAL_ROUNDS, CAL_PAIRS),
 			      key, tenths / 10, tenths % 10);
 }
 
@@ -265,10 +270,10 @@ static void perf_slab_lock(void)
 	u64 best = ~0ULL;
 	int r, i;
 
-	for (r = 0; r < 7; r++) {
+	for (r = 0; r < EV_CAL_ROUNDS; r++) {
 		u64 t0 = vostd_cycles();
 
-		for (i = 0; i < 2000; i++) {
+		for (i = 0; i < 2 * EV_CAL_PAIRS; i++) {
 			vostd_upcall_disable();
 			vostd_spin_lock(&lock);
 			vostd_spin_unlock(&lock);
@@ -276,7 +281,7 @@ static void perf_slab_lock(void)
 		}
 		best = min(best, vostd_cycles() - t0);
 	}
-	heap_pair_report("mem.slab_lock_pair", best / 100, "mem.alloc_pair");
+	heap_pair_report("mem.slab_lock_pair", best / (EV_CAL_PAIRS / 10), "mem.alloc_pair");
 }
 
 /*
@@ -291,15 +296,15 @@ static void perf_switch(void)
 	long bad = 0;
 	int r;
 
-	for (r = 0; r < 7; r++) {
+	for (r = 0; r < EV_CAL_ROUNDS; r++) {
 		if (r & 1)
 			without = min(without, heap_round(PAIR_UNCHECKED, 64, &bad));
 		with = min(with, heap_round(PAIR_VOSTD, 64, &bad));
 		if (!(r & 1))
 			without = min(without, heap_round(PAIR_UNCHECKED, 64, &bad));
 	}
-	heap_pair_report("mem.alloc_pair", bad ? ~0ULL : with / 100, "heap.kmalloc_pair");
-	heap_pair_report("mem.alloc_pair_unchecked", bad ? ~0ULL : without / 100,
+	heap_pair_report("mem.alloc_pair", bad ? ~0ULL : with / (EV_CAL_PAIRS / 10), "heap.kmalloc_pair");
+	heap_pair_report("mem.alloc_pair_unchecked", bad ? ~0ULL : without / (EV_CAL_PAIRS / 10),
 			 "mem.alloc_pair");
 }
 
@@ -323,17 +328,17 @@ static void perf_heap(void)
 			 "mem.service_alloc_pair_4k");
 	heap_pair_report("mem.service_alloc_pair_4k", heap_pair(PAIR_SERVICE, PAGE), NULL);
 	perf_slab_lock();
-	for (r = 0; r < 7; r++) {
+	for (r = 0; r < EV_CAL_ROUNDS; r++) {
 		u64 t0 = vostd_cycles();
 
-		for (i = 0; i < 1000; i++) {
+		for (i = 0; i < EV_CAL_PAIRS; i++) {
 			vostd_call(EV_SVC_NOP, 0, 0, 0, 0, 0);
 			vostd_call(EV_SVC_NOP, 0, 0, 0, 0, 0);
 		}
 		nop = min(nop, vostd_cycles() - t0);
 	}
-	vostd_println(EV_FIG_BEST("mem.nop_pair", "%llu.%llu", "7", "1000"),
-		      nop / 1000, nop % 1000 / 100);
+	vostd_println(EV_FIG_BEST("mem.nop_pair", "%llu.%llu", CAL_ROUNDS, CAL_PAIRS),
+		      nop / EV_CAL_PAIRS, nop % EV_CAL_PAIRS / (EV_CAL_PAIRS / 10));
 	if ((bad = vostd_call(EV_SVC_CALIBRATE, EV_CAL_HEAP, 0, 0, 0, 0)))
 		perf_fail("calibrate_heap", "calibrate(EV_CAL_HEAP) returned", bad);
 }
