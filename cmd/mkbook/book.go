@@ -54,6 +54,7 @@ type book struct {
 	hl          map[string][]string          // each source file's lines, highlighted
 	srcGroups   []*srcGroup                  // the source index's groups (dirs.go)
 	external    map[string]int               // book/src/external.txt: names, by line
+	retired     *[]retired                   // book/src/retired.txt, once read
 	cur         *chapter                     // the chapter being expanded
 	diagrams    map[string]*chapter          // each diagram shown, and where
 }

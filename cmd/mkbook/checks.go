@@ -14,6 +14,10 @@ import (
 // they were resolved (load, codenames.go):
 //
 //   - book/src/external.txt lists no name the sources define;
+//   - no retired design's word outside a history aside (retired.go), no
+//     constant typed beside its name (const.go), no two timings of one
+//     suite compared by separate medians and no "in every boot" over
+//     claims of the medians (claim.go);
 //   - every chapter renders, every placeholder where its page can show it;
 //   - INDEX.md is what mkbook index writes (index.go).
 

@@ -447,3 +447,49 @@ func (c *claim) margin() float64 {
 	}
 	return 0
 }
+
+// everyBoot is prose that says a comparison holds in every boot.
+var everyBoot = regexp.MustCompile(`(?i)\bin\s+every\s+boot\b`)
+
+// sentenceEnd ends a sentence of the prose (placeholders blanked).
+var sentenceEnd = regexp.MustCompile(`[.!?;](\s|$)`)
+
+// checkEveryBoot fails on a sentence that says "in every boot" and whose
+// claims, after it, lack every: such a claim checks the printed medians,
+// not what the sentence says.  A sentence with no claim says how a suite
+// runs, not what it found, and is left alone.
+func (b *book) checkEveryBoot(ch *chapter) error {
+	s := ch.source
+	prose := s.prose()
+	for _, m := range everyBoot.FindAllStringIndex(prose, -1) {
+		end := len(prose)
+		if e := sentenceEnd.FindStringIndex(prose[m[1]:]); e != nil {
+			end = m[1] + e[0] + 1
+		}
+		var claims []string
+		every := false
+		for _, k := range s.marks {
+			if k.literal || k.start < m[1] {
+				continue
+			}
+			ph := s.text[k.start:k.stop]
+			claim := strings.HasPrefix(ph, "{{claim ")
+			if k.start >= end {
+				// Past the sentence: only its claims, one after another.
+				if !claim || strings.TrimSpace(s.text[end:k.start]) != "" {
+					break
+				}
+				end = k.stop
+			}
+			if claim {
+				claims = append(claims, ph)
+				every = every || strings.HasSuffix(ph, " every}}")
+			}
+		}
+		if len(claims) > 0 && !every {
+			return fmt.Errorf("%s:%d: the sentence says \"in every boot\", but its claims (%s) check the printed values only: add every to the claim the sentence bounds",
+				ch.src, s.line(m[0]), strings.Join(claims, ""))
+		}
+	}
+	return nil
+}

@@ -114,6 +114,9 @@ func (b *book) linkNames(ch *chapter) ([]edit, error) {
 		if l == nil {
 			continue
 		}
+		if err := b.typedConstant(text, qual, s.text[cs.stop:min(len(s.text), cs.stop+48)]); err != nil {
+			return nil, fmt.Errorf("%s: %w", at, err)
+		}
 		if l.ref != nil {
 			ch.refs = append(ch.refs, *l.ref)
 		}

@@ -122,7 +122,19 @@ func (k diagramKind) resolve(b *book, args []string) (use, error) {
 		return use{}, fmt.Errorf("diagram %s is shown already, in %s: a diagram is shown once", name, ch.src)
 	}
 	file := filepath.Join(b.c.src, "diagrams", name+".svg")
-	svg, title, err := readDiagram(b.path(file), "d-"+name+"-")
+	caption := strings.Join(args[1:], " ")
+	if r, _, ok, err := b.retiredIn(caption, nil); err != nil || ok {
+		if err != nil {
+			return use{}, err
+		}
+		return use{}, b.retiredError("the caption", r)
+	}
+	var refs []srcRef
+	svg, title, err := readDiagram(b.path(file), "d-"+name+"-", func(line int, text string, title bool) (string, error) {
+		out, r, err := b.diagramWords(text, title)
+		refs = append(refs, r...)
+		return out, err
+	})
 	if err != nil {
 		return use{}, fmt.Errorf("%s: %w", file, err)
 	}
@@ -134,10 +146,67 @@ func (k diagramKind) resolve(b *book, args []string) (use, error) {
 	}
 	b.diagrams[name] = b.cur
 	num := fmt.Sprintf("%d.%d", b.cur.Number, n)
-	caption := strings.Join(args[1:], " ")
 	out := fmt.Sprintf("<figure class=\"diagram\" id=\"figure-%s\">\n%s\n<figcaption><span class=\"fignum\">Figure %s.</span> %s</figcaption>\n</figure>",
 		name, svg, num, html.EscapeString(caption))
-	return use{text: "Figure " + num + ". " + caption + " (" + title + ")", out: out}, nil
+	return use{text: "Figure " + num + ". " + caption + " (" + title + ")", out: out, refs: refs}, nil
+}
+
+// diagramCode finds what may be a code name in a diagram's text: a tag
+// (struct ev_vm) or an identifier, perhaps with ().  A word without an
+// underscore is taken for a word: a diagram has no backticks to say it is
+// code, nor a way to qualify a name.
+var diagramCode = regexp.MustCompile(`(struct|union|enum) [A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*(\(\))?`)
+
+// diagramQual is a qualifier after a name, as prose writes it: a name of
+// two definitions, syscall_dispatch in proc/syscall.c.
+var diagramQual = regexp.MustCompile(`^ in ([A-Za-z0-9_][A-Za-z0-9_./-]*[A-Za-z0-9_])`)
+
+// diagramWords checks a piece of a diagram's text as prose is checked: no
+// retired design's word, and every code name resolves (an identifier with
+// an underscore, a name with (), a tag), as
+// a backticked name does in prose.  It returns the text as the page shows
+// it, each name that has a definition linked to it, and the places of
+// the sources it names.  The title is checked, not linked: it is not
+// drawn.
+func (b *book) diagramWords(text string, title bool) (string, []srcRef, error) {
+	if r, _, ok, err := b.retiredIn(text, nil); err != nil || ok {
+		if err != nil {
+			return "", nil, err
+		}
+		return "", nil, b.retiredError(fmt.Sprintf("%q", strings.TrimSpace(text)), r)
+	}
+	var out strings.Builder
+	var refs []srcRef
+	last := 0
+	for _, m := range diagramCode.FindAllStringIndex(text, -1) {
+		name := text[m[0]:m[1]]
+		if m[0] > 0 && (text[m[0]-1] == '-' || text[m[0]-1] == '/' || text[m[0]-1] == '.') {
+			continue // -EINVAL, a path's part, a file's suffix
+		}
+		if !strings.Contains(name, "_") && !strings.HasSuffix(name, "()") && !tagName.MatchString(name) {
+			continue // a word, or a name a diagram cannot qualify (run, mm)
+		}
+		qual := ""
+		if q := diagramQual.FindStringSubmatch(text[m[1]:]); q != nil {
+			qual = q[1]
+		}
+		l, err := b.codeName(name, qual)
+		if err != nil {
+			return "", nil, fmt.Errorf("`%s`: %w", name, err)
+		}
+		if l == nil || title {
+			continue
+		}
+		if l.ref != nil {
+			refs = append(refs, *l.ref)
+		}
+		out.WriteString(html.EscapeString(text[last:m[0]]))
+		fmt.Fprintf(&out, `<a class="%s" href="%s"><title>%s</title>%s</a>`, l.class, html.EscapeString(l.href),
+			html.EscapeString(l.title), html.EscapeString(name))
+		last = m[1]
+	}
+	out.WriteString(html.EscapeString(text[last:]))
+	return out.String(), refs, nil
 }
 
 // checkDiagrams fails on a diagram file that no chapter shows.
@@ -165,7 +234,7 @@ func (b *book) checkDiagrams() error {
 
 // readDiagram reads an SVG file and writes it anew as the page will show
 // it, its ids prefixed; it returns that and the diagram's title.
-func readDiagram(name, prefix string) (string, string, error) {
+func readDiagram(name, prefix string, words func(int, string, bool) (string, error)) (string, string, error) {
 	st, err := os.Lstat(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", "", fmt.Errorf("no such diagram")
@@ -180,11 +249,13 @@ func readDiagram(name, prefix string) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	return rewriteSVG(data, prefix)
+	return rewriteSVG(data, prefix, words)
 }
 
 // rewriteSVG checks an SVG against the allow-list and writes it out.
-func rewriteSVG(data []byte, prefix string) (string, string, error) {
+// words, if not nil, writes each piece of text the diagram shows (title
+// says it is the title's, which is not drawn), or fails on it.
+func rewriteSVG(data []byte, prefix string, words func(line int, text string, title bool) (string, error)) (string, string, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	line := func() int { l, _ := d.InputPos(); return l }
@@ -228,7 +299,13 @@ func rewriteSVG(data []byte, prefix string) (string, string, error) {
 				if inTitle {
 					title += text
 				}
-				out.WriteString(html.EscapeString(text))
+				shown := html.EscapeString(text)
+				if words != nil {
+					if shown, err = words(line(), text, inTitle); err != nil {
+						return "", "", fmt.Errorf("line %d: %w", line(), err)
+					}
+				}
+				out.WriteString(shown)
 			} else if strings.TrimSpace(text) != "" {
 				where := "outside the <svg>"
 				if len(stack) > 0 {

@@ -10,7 +10,7 @@ func TestRewriteSVG(t *testing.T) {
 	const head = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><title>T</title>`
 	good := head + `<g id="a" class="d-box"><rect x="1" y="1" width="2" height="2"/></g><use href="#a" x="3"/>` +
 		`<text x="1" y="9">a &lt;b&gt; &amp; <tspan class="d-code">c</tspan></text></svg>`
-	out, title, err := rewriteSVG([]byte(good), "d-x-")
+	out, title, err := rewriteSVG([]byte(good), "d-x-", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestRewriteSVG(t *testing.T) {
 		{head + `<rect id="r"/><use id="u" href="#r"/><use href="#u"/></svg>`, "a <use> of #u, which is or holds"},
 		{head + `<g id="b"><rect/></g><g id="c"><use href="#b"/><use href="#b"/></g><g id="d"><use href="#c"/><use href="#c"/></g></svg>`, "a <use> of #c, which is or holds"},
 	} {
-		if _, _, err := rewriteSVG([]byte(c.svg), "d-x-"); err == nil || !strings.Contains(err.Error(), c.err) {
+		if _, _, err := rewriteSVG([]byte(c.svg), "d-x-", nil); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s: got %v, want an error with %q", c.svg, err, c.err)
 		}
 	}

@@ -33,6 +33,8 @@ import (
 //	                           its line (listing.go)
 //	{{diagram NAME CAPTION}}   book/src/diagrams/NAME.svg, checked and inlined
 //	                           as a numbered figure; alone on its line (diagram.go)
+//	{{const NAME}}             a constant's value, evaluated from the code:
+//	                           "2,000", "eight" with word, "4 MiB" (const.go)
 //	{{services HEADER}}        the service table, generated from the list's
 //	                           EV_SERVICE lines; alone on its line (services.go)
 //	{{scaling SUITE SIZE=KEY...}}
@@ -106,6 +108,12 @@ func (b *book) expand(ch *chapter) (string, error) {
 		return "", err
 	}
 	edits = append(edits, names...)
+	if err := b.checkRetired(ch); err != nil {
+		return "", err
+	}
+	if err := b.checkEveryBoot(ch); err != nil {
+		return "", err
+	}
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
 	var out strings.Builder
 	last := 0
@@ -179,6 +187,7 @@ var kinds = map[string]placeholderKind{
 	"claim":    claimKind{},
 	"code":     codeKind{},
 	"diagram":  diagramKind{},
+	"const":    constKind{},
 	"services": servicesKind{},
 	"scaling":  scalingKind{},
 }

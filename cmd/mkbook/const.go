@@ -1,0 +1,237 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"html"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// {{const NAME}} prints the value of a constant of the sources: a C macro
+// (#define EV_CROSSING_ROUNDS 8), an enum constant with its value written,
+// or a Go const, whose value is an integer expression of literals and
+// other such constants ((1 << 10) * 4, EV_GRANT_QUOTA / 2).  NAME is
+// qualified as in prose (NAME in FILE) where it has two definitions.
+// {{const NAME word}} spells a value up to ten ("eight rounds");
+// {{const NAME MiB}} prints a whole number of MiB (KiB, GiB too).
+//
+// The prose repeats a constant by splicing it, never by typing it: a
+// backticked constant followed by a typed number (`EV_PT_QUOTA`, 2048
+// pages) fails mkbook check (typedConstant), whether or not the number
+// agrees with the code today.
+
+type constKind struct{}
+
+func (constKind) usage() string                    { return "{{const NAME [in FILE] [word|KiB|MiB|GiB]}}" }
+func (constKind) block() bool                      { return false }
+func (constKind) suites(config, []string) []string { return nil }
+func (k constKind) resolve(b *book, args []string) (use, error) {
+	word, unit := false, ""
+	if n := len(args); n > 0 && (args[n-1] == "word" || binaryUnits[args[n-1]] > 0) {
+		word, unit, args = args[n-1] == "word", args[n-1], args[:n-1]
+	}
+	qual := ""
+	switch {
+	case len(args) == 3 && args[1] == "in":
+		qual = args[2]
+	case len(args) != 1:
+		return use{}, fmt.Errorf("want %s", k.usage())
+	}
+	v, d, err := b.constValue(args[0], qual, 0)
+	if err != nil {
+		return use{}, err
+	}
+	text := formatDecimals(float64(v), 0)
+	if u := binaryUnits[unit]; u > 0 {
+		if v%u != 0 {
+			return use{}, fmt.Errorf("%s is %d, not a whole number of %s", args[0], v, unit)
+		}
+		text = formatDecimals(float64(v/u), 0) + " " + unit
+	}
+	if word {
+		if v < 0 || v >= int64(len(numberWords)) {
+			return use{}, fmt.Errorf("%s is %d: word spells 0 to %d", args[0], v, len(numberWords)-1)
+		}
+		text = numberWords[v]
+	}
+	l := defLink(d)
+	return use{text: text, out: fmt.Sprintf(`<a class="%s" href="%s" title="%s">%s</a>`,
+		l.class, html.EscapeString(l.href), html.EscapeString(fmt.Sprintf("%s = %d, %s", args[0], v, l.title)), text),
+		refs: []srcRef{*l.ref}}, nil
+}
+
+// binaryUnits are the units a value may be printed in: {{const NAME MiB}}.
+var binaryUnits = map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+
+var numberWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+
+var (
+	cDefine    = regexp.MustCompile(`^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)\s+(.*)$`)
+	cComment   = regexp.MustCompile(`/\*.*?\*/|//.*$`)
+	cIntSuffix = regexp.MustCompile(`\b(0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]+\b`)
+	enumValue  = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^,]*),?`)
+	goConst    = regexp.MustCompile(`^\s*(?:const\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:[A-Za-z0-9_.]+\s*)?=\s*(.*)$`)
+)
+
+// constValue evaluates the constant name: its value and its definition.
+func (b *book) constValue(name, qual string, depth int) (int64, *def, error) {
+	if depth > 8 {
+		return 0, nil, fmt.Errorf("%s: constants defined in terms of each other too deeply", name)
+	}
+	var ds []*def
+	for _, d := range best(b.index.lookup(name)) {
+		if d.Kind == kMacro || d.Kind == kEnumConst || d.Kind == kConst {
+			ds = append(ds, d)
+		}
+	}
+	if len(ds) > 1 && qual != "" {
+		ds = qualified(ds, qual)
+	}
+	switch len(ds) {
+	case 0:
+		return 0, nil, fmt.Errorf("%s is not a constant the sources define", name)
+	case 1:
+	default:
+		return 0, nil, fmt.Errorf("%s has %d definitions as a constant: %s; qualify it (NAME in FILE)", name, len(ds), defList(ds))
+	}
+	d := ds[0]
+	data, err := os.ReadFile(b.path(d.File))
+	if err != nil {
+		return 0, nil, err
+	}
+	lines := strings.Split(string(data), "\n")
+	if d.End > len(lines) || d.Start < 1 {
+		return 0, nil, fmt.Errorf("%s: lines %d to %d are past the file's end", d.File, d.Start, d.End)
+	}
+	text := strings.Join(lines[d.Start-1:d.End], " ")
+	text = strings.ReplaceAll(text, "\\ ", " ")
+	var expr string
+	switch d.Kind {
+	case kMacro:
+		m := cDefine.FindStringSubmatch(text)
+		if m == nil || m[1] != name {
+			return 0, nil, fmt.Errorf("%s: %s is not a #define of a value", d, name)
+		}
+		expr = m[2]
+	case kEnumConst:
+		m := enumValue.FindStringSubmatch(text)
+		if m == nil || m[1] != name {
+			return 0, nil, fmt.Errorf("%s: %s has no value written", d, name)
+		}
+		expr = m[2]
+	default:
+		m := goConst.FindStringSubmatch(text)
+		if m == nil || m[1] != name {
+			return 0, nil, fmt.Errorf("%s: %s is not a const of a value", d, name)
+		}
+		expr = m[2]
+	}
+	expr = strings.TrimSpace(cComment.ReplaceAllString(expr, ""))
+	expr = cIntSuffix.ReplaceAllString(expr, "$1")
+	e, err := parser.ParseExpr(expr)
+	if err != nil {
+		return 0, nil, fmt.Errorf("%s: %s is %q, not an integer expression mkbook can evaluate", d, name, expr)
+	}
+	v, err := b.evalConst(e, d, depth)
+	if err != nil {
+		return 0, nil, fmt.Errorf("%s: %s is %q: %w", d, name, expr, err)
+	}
+	i, ok := constant.Int64Val(v)
+	if !ok {
+		return 0, nil, fmt.Errorf("%s: %s is %q, not an integer", d, name, expr)
+	}
+	return i, d, nil
+}
+
+// evalConst evaluates an integer expression of literals and constants.
+func (b *book) evalConst(e ast.Expr, d *def, depth int) (constant.Value, error) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind != token.INT {
+			return nil, fmt.Errorf("%s is not an integer", e.Value)
+		}
+		if _, err := strconv.ParseInt(e.Value, 0, 64); err != nil {
+			return nil, err
+		}
+		return constant.MakeFromLiteral(e.Value, token.INT, 0), nil
+	case *ast.ParenExpr:
+		return b.evalConst(e.X, d, depth)
+	case *ast.Ident:
+		v, _, err := b.constValue(e.Name, d.File, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		return constant.MakeInt64(v), nil
+	case *ast.UnaryExpr:
+		x, err := b.evalConst(e.X, d, depth)
+		if err != nil {
+			return nil, err
+		}
+		if e.Op != token.SUB && e.Op != token.ADD {
+			return nil, fmt.Errorf("the operator %s", e.Op)
+		}
+		return constant.UnaryOp(e.Op, x, 0), nil
+	case *ast.BinaryExpr:
+		x, err := b.evalConst(e.X, d, depth)
+		if err != nil {
+			return nil, err
+		}
+		y, err := b.evalConst(e.Y, d, depth)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Op {
+		case token.SHL, token.SHR:
+			n, ok := constant.Uint64Val(y)
+			if !ok || n > 63 {
+				return nil, fmt.Errorf("a shift by %s", y)
+			}
+			return constant.Shift(x, e.Op, uint(n)), nil
+		case token.QUO:
+			if constant.Sign(y) == 0 {
+				return nil, fmt.Errorf("a division by zero")
+			}
+			return constant.BinaryOp(x, token.QUO_ASSIGN, y), nil
+		case token.ADD, token.SUB, token.MUL, token.REM, token.AND, token.OR:
+			return constant.BinaryOp(x, e.Op, y), nil
+		}
+		return nil, fmt.Errorf("the operator %s", e.Op)
+	}
+	return nil, fmt.Errorf("not an integer expression")
+}
+
+// typedAfter is a number typed right after a name: `EV_PT_QUOTA`, 2048;
+// `EV_CROSSING_ROUNDS` (8; `NAME` is 8; `NAME` = 8; `NAME` of 8.
+var typedAfter = regexp.MustCompile(`^(?:\s*[,:=(]|\s+(?:is|of|=))\s*\(?\s*([0-9][0-9,]*(?:\.[0-9]+)?)\b(?:\s*(KiB|MiB|GiB)\b)?`)
+
+// typedConstant fails if a backticked name of a constant is followed by
+// a typed number: the prose should splice the value ({{const NAME}}).
+func (b *book) typedConstant(name, qual, after string) error {
+	m := typedAfter.FindStringSubmatch(after)
+	if m == nil {
+		return nil
+	}
+	v, _, err := b.constValue(strings.TrimSuffix(name, "()"), qual, 0)
+	if err != nil {
+		return nil // not a constant mkbook can evaluate: no value to repeat
+	}
+	typed := strings.TrimRight(m[1], ",")
+	n, _ := strconv.ParseFloat(strings.ReplaceAll(typed, ",", ""), 64)
+	splice := name
+	if u := binaryUnits[m[2]]; u > 0 {
+		n *= float64(u)
+		typed += " " + m[2]
+		splice += " " + m[2]
+	}
+	agree := "agrees with the code today"
+	if n != float64(v) {
+		agree = fmt.Sprintf("but the code says %d", v)
+	}
+	return fmt.Errorf("%s is followed by a typed %s (%s): splice it, {{const %s}}", name, typed, agree, splice)
+}
