@@ -24,8 +24,11 @@
 #                the process suite, the hostile suite and linux-abi, reporting every
 #                boot that failed and why; summary in prototype/.build/soak.log
 #   make check   check the book against the logs and the code; write nothing
+#   make runs    keep this run's logs in book/runs, the project's stored
+#                runs, if every strict claim holds by 5% in every boot
 #   make test    go vet, gofmt, every test (which boots the guest), and the
-#                check of the real book (which runs the bench if it has no logs);
+#                check of the real book against book/runs, every strict
+#                claim by 5% in every boot (cmd/mkbook/runs_test.go);
 #                go test -short ./... runs those that boot nothing and
 #                start no browser
 #   make fuzz    the fuzz targets of the log parser, the placeholders and the
@@ -43,7 +46,7 @@ boots = $(if $(1),-boots $(1))
 MKBOOK := $(GO) run ./cmd/mkbook
 
 .PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test linux-abi \
-	linux-perf hostile scale soak check test fuzz clean
+	linux-perf hostile scale soak check runs test fuzz clean
 
 all: book
 
@@ -117,6 +120,15 @@ book:
 
 check: $(LOGS)
 	$(MKBOOK) -logs-only check
+
+# The logs of this run become the book's stored runs, against which
+# go test checks every claim with a margin (cmd/mkbook/runs_test.go).
+runs: $(LOGS)
+	$(MKBOOK) -logs-only -margin 0.05 margins >$(BUILD)/margins.txt || { grep FRAGILE $(BUILD)/margins.txt; exit 1; }
+	rm -f book/runs/*.log
+	cp $(BUILD)/hello.log $(BUILD)/sched-perf-*.log $(BUILD)/sched-fair-*.log $(BUILD)/mem-perf-*.log \
+		$(BUILD)/linux-perf-*.log $(BUILD)/scale-*.log $(BUILD)/proc-test.log $(BUILD)/mem-test.log \
+		$(BUILD)/hostile.log $(BUILD)/linux-abi.log book/runs/
 
 test:
 	$(GO) vet ./...

@@ -395,12 +395,18 @@ func (c *claim) bootsHeld() (held, n int) {
 // some boot contradicts first: a claim that holds on the printed values
 // but not in every boot may not hold on the next run's logs, and wants a
 // sentence the data bears with room to spare.
-func (b *book) printMargins(w io.Writer) (fragile int) {
+//
+// With want above 0, a strict comparison (< or >) is fragile too where it
+// holds by less than want, as a fraction of the larger side, in its
+// closest boot (or on the printed values, if its boots are not paired):
+// a bound that close is the next run's coin toss.
+func (b *book) printMargins(w io.Writer, want float64) (fragile int) {
 	type row struct {
 		line       string
 		held, n    int
 		contradict bool
-		margin     float64
+		margin     float64 // on the printed values
+		worst      float64 // in the closest boot, or on the printed values
 	}
 	var rows []row
 	for _, ch := range b.chapters {
@@ -409,10 +415,13 @@ func (b *book) printMargins(w io.Writer) (fragile int) {
 			held, n := c.bootsHeld()
 			rows = append(rows, row{fmt.Sprintf("%s: %s: %s %s %s", u.at, u.ph,
 				c.x.format(c.x.value()), c.op, c.y.format(c.y.value())), held, n, len(c.bad) > 0,
-				c.margin()})
+				c.margin(), c.worstMargin()})
 		}
 	}
-	weak := func(r row) bool { return r.contradict || r.held < r.n }
+	strict := func(r row) bool { return strings.Contains(r.line, " < ") || strings.Contains(r.line, " > ") }
+	weak := func(r row) bool {
+		return r.contradict || r.held < r.n || want > 0 && strict(r) && r.worst < want
+	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		if weak(rows[i]) != weak(rows[j]) {
 			return weak(rows[i])
@@ -432,9 +441,34 @@ func (b *book) printMargins(w io.Writer) (fragile int) {
 			fragile++
 			verdict = "FRAGILE " + verdict
 		}
-		fmt.Fprintf(w, "%s: %s; %s, by %.0f%% on the printed values\n", verdict, r.line, boots, 100*r.margin)
+		fmt.Fprintf(w, "%s: %s; %s, by %.0f%% on the printed values, %.0f%% in the closest boot\n",
+			verdict, r.line, boots, 100*r.margin, 100*r.worst)
 	}
 	return fragile
+}
+
+// worstMargin is the claim's margin in the boot where it holds least,
+// negative in a boot that contradicts it, or on the printed values if its
+// boots are not paired.
+func (c *claim) worstMargin() float64 {
+	if _, n := c.bootsHeld(); n == 0 {
+		return c.margin()
+	}
+	xs, ys := c.pairs()
+	holds := claimOps[c.op]
+	worst := math.Inf(1)
+	for i := range xs {
+		d := max(math.Abs(xs[i]), math.Abs(ys[i]))
+		m := 0.0
+		if d > 0 {
+			m = math.Abs(xs[i]-ys[i]) / d
+		}
+		if !holds(xs[i], ys[i]) {
+			m = -m
+		}
+		worst = min(worst, m)
+	}
+	return worst
 }
 
 // margin is how far apart the claim's printed values are, as a fraction

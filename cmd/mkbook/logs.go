@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -44,8 +45,12 @@ func (b *book) eachLine(name string, fn func(n int, line string) error) error {
 var logfileRef = regexp.MustCompile(`^(.+):(\d+)$`)
 
 // logFile resolves a path the chapter names, relative to the root, to a
-// log in the logs directory.
+// log in the logs directory.  A chapter names a log where make leaves it,
+// in prototype/.build/; with -logs, the book reads it from there instead.
 func (b *book) logFile(rel string) (string, error) {
+	if rest, ok := strings.CutPrefix(rel, defaultLogs+"/"); ok {
+		rel = path.Join(b.c.logs, rest)
+	}
 	if _, err := os.Lstat(b.path(rel)); err != nil {
 		return "", fmt.Errorf("no log %s", rel)
 	}

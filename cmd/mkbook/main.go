@@ -15,7 +15,10 @@
 //	                         diagrams, code names linked and claims
 //	mkbook [flags] figures   print every figure the chapters use, with its provenance
 //	mkbook [flags] margins   print every claim and the boots it holds in, those
-//	                         some boot contradicts (fragile) first
+//	                         some boot contradicts (fragile) first; with
+//	                         -margin F, a strict claim that holds by less
+//	                         than F in some boot is fragile too, and any
+//	                         fragile claim fails
 //	mkbook [flags] index     write INDEX.md, the map of the chapters and the
 //	                         sources (index.go), which check compares
 //
@@ -39,13 +42,17 @@ import (
 	"os"
 )
 
+// defaultLogs is where make leaves the logs, and where chapters name them.
+const defaultLogs = "prototype/.build"
+
 type config struct {
 	root     string // repository root; the other paths are relative to it
 	logs     string
 	src      string
 	out      string
-	logsOnly bool // never run a suite
-	fresh    bool // run every suite the book uses, even those with logs
+	logsOnly bool    // never run a suite
+	margin   float64 // margins: the least a strict claim may hold by
+	fresh    bool    // run every suite the book uses, even those with logs
 }
 
 func main() {
@@ -57,11 +64,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var c config
 	fs.StringVar(&c.root, "root", ".", "repository root")
-	fs.StringVar(&c.logs, "logs", "prototype/.build", "directory of the prototype's logs")
+	fs.StringVar(&c.logs, "logs", defaultLogs, "directory of the prototype's logs")
 	fs.StringVar(&c.src, "src", "book/src", "directory of the chapter sources")
 	fs.StringVar(&c.out, "out", "book/site", "directory the site is written to")
 	fs.BoolVar(&c.logsOnly, "logs-only", false, "read existing logs only; run no suite")
 	fs.BoolVar(&c.fresh, "fresh", false, "run every suite the book uses, even those with logs")
+	fs.Float64Var(&c.margin, "margin", 0, "margins: fail on a strict claim that holds by less than this fraction in any boot")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mkbook [flags] build|check|figures|margins|index")
 		fs.PrintDefaults()
@@ -128,8 +136,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "margins":
 		// Every claim, with the boots it holds in: those a boot
 		// contradicts, first, may fail on the next run's logs.
-		n := b.printMargins(stdout)
+		n := b.printMargins(stdout, c.margin)
 		fmt.Fprintf(stdout, "mkbook: %s; %d of them fragile\n", counts, n)
+		if c.margin > 0 && n > 0 {
+			return 1
+		}
 	case "build":
 		if err := b.render(intr, stderr); err != nil {
 			fmt.Fprintf(stderr, "mkbook: %v\n", err)
