@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"html"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,7 +20,9 @@ import (
 //	{{logfile PATH:LINE}}      a line of any log, which must exist
 //	{{ratio SUITE:A SUITE:B}}  A's value over B's: "2.5×"; of one suite, the
 //	                           median of each boot's A over that boot's B
-//	{{diff SUITE:A SUITE:B}}   A's value less B's, with the unit, likewise
+//	{{diff SUITE:A SUITE:B}}   A's value less B's, with the unit, likewise;
+//	                           with range after either, the least and the
+//	                           most of the boots' own: "0.94–1.74×"
 //	{{run SUITE FIELD}}        a field of the suite's EVRUN header: accel, cpu, ...
 //	{{table SUITE KEY...}}     a table of those figures of one suite: median,
 //	                           worst p99, boots, baseline, ratio, and a plot of
@@ -326,11 +329,12 @@ func (k tableKind) resolve(b *book, args []string) (use, error) {
 
 type compareKind struct{ op string }
 
-func (k compareKind) usage() string                         { return "{{" + k.op + " SUITE:A SUITE:B}}" }
+func (k compareKind) usage() string                         { return "{{" + k.op + " SUITE:A SUITE:B [range]}}" }
 func (compareKind) block() bool                             { return false }
 func (compareKind) suites(_ config, args []string) []string { return suitesNamed(args) }
 func (k compareKind) resolve(b *book, args []string) (use, error) {
-	if len(args) != 2 {
+	spread := len(args) == 3 && args[2] == "range"
+	if len(args) != 2 && !spread {
 		return use{}, fmt.Errorf("want %s", k.usage())
 	}
 	d, err := b.derived(k.op, args[0], args[1])
@@ -338,6 +342,15 @@ func (k compareKind) resolve(b *book, args []string) (use, error) {
 		return use{}, err
 	}
 	text := b.derivedText(d)
+	if spread {
+		// The boots' own values, least to most: where the emulator's
+		// two speeds split the boots, the median hides it.
+		if d.Across || len(d.PerBoot) == 0 {
+			return use{}, fmt.Errorf("range needs each boot's %s, and %s and %s are of two suites", k.op, args[0], args[1])
+		}
+		lo, hi := slices.Min(d.PerBoot), slices.Max(d.PerBoot)
+		text = strings.TrimSuffix(derivedValue(d, lo), "×") + "–" + derivedValue(d, hi)
+	}
 	return use{aggs: []*figlog.Aggregate{d.A, d.B}, text: text, out: b.derivedLink(d, text)}, nil
 }
 
