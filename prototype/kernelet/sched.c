@@ -581,7 +581,7 @@ long kl_run(void)
 		t0 = vostd_cycles();
 		ret = vostd_idle();
 		WRITE_ONCE(c->stats.idle_last, vostd_cycles() - t0);
-		if (!ret)	/* it returns 0 only for a kick */
+		if (!ret)	/* 0: a kick, or a park (endovisor/park.c) */
 			WRITE_ONCE(c->stats.idle_wakes, c->stats.idle_wakes + 1);
 		WRITE_ONCE(c->stats.idles_done, c->stats.idles_done + 1);
 		vostd_spin_lock(&c->lock);

@@ -570,7 +570,8 @@ static void test_remote_wake(void)
  * vCPU 1 asleep in vcpu_idle: a wake from vCPU 0 kicks it awake.  Before
  * the wake, vCPU 1 must be inside one vcpu_idle call that does not end for
  * 10 ms of vCPU 0's time; the wake must send a kick; and that very call
- * must end because of a kick (vcpu_idle returns 0 for nothing else),
+ * must end because of a kick (vcpu_idle returns 0 only for a kick, or after
+ * a park for a stop or the freezer, which this test does not make),
  * having lasted at least those 10 ms on vCPU 1's own clock.
  */
 static void test_idle_kick(void)
