@@ -26,9 +26,11 @@
 #   make check   check the book against the logs and the code; write nothing
 #   make runs    keep this run's logs in book/runs, the project's stored
 #                runs, if every strict claim holds by 5% in every boot
-#   make test    go vet, gofmt, every test (which boots the guest), and the
-#                check of the real book against book/runs, every strict
-#                claim by 5% in every boot (cmd/mkbook/runs_test.go);
+#   make test    go vet, gofmt, every test (which boots the guest, and checks
+#                the real book against book/runs, every strict claim by 5%
+#                in every boot: cmd/mkbook/runs_test.go), and the check of
+#                the real book against this machine's logs (which runs the
+#                bench if it has no logs);
 #                go test -short ./... runs those that boot nothing and
 #                start no browser
 #   make fuzz    the fuzz targets of the log parser, the placeholders and the
