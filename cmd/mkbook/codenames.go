@@ -295,7 +295,11 @@ func (b *book) pathLink(p string) (*link, error) {
 	if bare := strings.TrimSuffix(p, "/"); path.Clean(bare) != bare || !filepath.IsLocal(bare) {
 		return nil, fmt.Errorf("write a path from the repository's top, without . or ..")
 	}
-	full := b.path(filepath.FromSlash(strings.TrimSuffix(p, "/")))
+	on := strings.TrimSuffix(p, "/")
+	if rest, ok := strings.CutPrefix(on+"/", defaultLogs+"/"); ok {
+		on = path.Join(b.c.logs, rest) // the logs, wherever -logs reads them
+	}
+	full := b.path(filepath.FromSlash(on))
 	st, err := os.Stat(full)
 	if err != nil {
 		return nil, fmt.Errorf("no such file or directory")
