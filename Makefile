@@ -24,10 +24,11 @@
 #                the process suite, the hostile suite and linux-abi, reporting every
 #                boot that failed and why; summary in prototype/.build/soak.log
 #   make check   check the book against the logs and the code; write nothing
-#   make runs    keep this run's logs in book/runs, the project's stored
-#                runs, if every strict claim holds by 5% in every boot
+#   make runs    keep this run's logs in book/runs/RUN (default today's
+#                date), one of the project's stored runs, if every strict
+#                claim holds by 5% in every boot
 #   make test    go vet, gofmt, every test (which boots the guest, and checks
-#                the real book against book/runs, every strict claim by 5%
+#                the real book against each run in book/runs, every strict claim by 5%
 #                in every boot: cmd/mkbook/runs_test.go), and the check of
 #                the real book against this machine's logs (which runs the
 #                bench if it has no logs);
@@ -123,14 +124,16 @@ book:
 check: $(LOGS)
 	$(MKBOOK) -logs-only check
 
-# The logs of this run become the book's stored runs, against which
-# go test checks every claim with a margin (cmd/mkbook/runs_test.go).
+# The logs of this run become one of the book's stored runs,
+# book/runs/RUN, against which go test checks every claim with a margin
+# (cmd/mkbook/runs_test.go).
+RUN ?= $(shell date +%Y-%m-%d)
 runs: $(LOGS)
 	$(MKBOOK) -logs-only -margin 0.05 margins >$(BUILD)/margins.txt || { grep FRAGILE $(BUILD)/margins.txt; exit 1; }
-	rm -f book/runs/*.log
+	mkdir -p book/runs/$(RUN)
 	cp $(BUILD)/hello.log $(BUILD)/sched-perf-*.log $(BUILD)/sched-fair-*.log $(BUILD)/mem-perf-*.log \
 		$(BUILD)/linux-perf-*.log $(BUILD)/scale-*.log $(BUILD)/proc-test.log $(BUILD)/mem-test.log \
-		$(BUILD)/hostile.log $(BUILD)/linux-abi.log book/runs/
+		$(BUILD)/hostile.log $(BUILD)/linux-abi.log book/runs/$(RUN)/
 
 test:
 	$(GO) vet ./...
