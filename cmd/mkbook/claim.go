@@ -407,6 +407,7 @@ func (b *book) printMargins(w io.Writer, want float64) (fragile int) {
 		contradict bool
 		margin     float64 // on the printed values
 		worst      float64 // in the closest boot, or on the printed values
+		strict     bool    // < or >
 	}
 	var rows []row
 	for _, ch := range b.chapters {
@@ -415,12 +416,11 @@ func (b *book) printMargins(w io.Writer, want float64) (fragile int) {
 			held, n := c.bootsHeld()
 			rows = append(rows, row{fmt.Sprintf("%s: %s: %s %s %s", u.at, u.ph,
 				c.x.format(c.x.value()), c.op, c.y.format(c.y.value())), held, n, len(c.bad) > 0,
-				c.margin(), c.worstMargin()})
+				c.margin(), c.worstMargin(), c.op == "<" || c.op == ">"})
 		}
 	}
-	strict := func(r row) bool { return strings.Contains(r.line, " < ") || strings.Contains(r.line, " > ") }
 	weak := func(r row) bool {
-		return r.contradict || r.held < r.n || want > 0 && strict(r) && r.worst < want
+		return r.contradict || r.held < r.n || want > 0 && r.strict && r.worst < want
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		if weak(rows[i]) != weak(rows[j]) {

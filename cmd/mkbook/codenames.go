@@ -295,11 +295,7 @@ func (b *book) pathLink(p string) (*link, error) {
 	if bare := strings.TrimSuffix(p, "/"); path.Clean(bare) != bare || !filepath.IsLocal(bare) {
 		return nil, fmt.Errorf("write a path from the repository's top, without . or ..")
 	}
-	on := strings.TrimSuffix(p, "/")
-	if rest, ok := strings.CutPrefix(on+"/", defaultLogs+"/"); ok {
-		on = path.Join(b.c.logs, rest) // the logs, wherever -logs reads them
-	}
-	full := b.path(filepath.FromSlash(on))
+	full := b.path(filepath.FromSlash(b.inLogs(strings.TrimSuffix(p, "/"))))
 	st, err := os.Stat(full)
 	if err != nil {
 		return nil, fmt.Errorf("no such file or directory")

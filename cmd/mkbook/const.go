@@ -7,7 +7,6 @@ import (
 	"go/parser"
 	"go/token"
 	"html"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -101,11 +100,11 @@ func (b *book) constValue(name, qual string, depth int) (int64, *def, error) {
 		return 0, nil, fmt.Errorf("%s has %d definitions as a constant: %s; qualify it (NAME in FILE)", name, len(ds), defList(ds))
 	}
 	d := ds[0]
-	data, err := os.ReadFile(b.path(d.File))
-	if err != nil {
-		return 0, nil, err
+	f := b.index.files[d.File] // the index read the file already
+	if f == nil {
+		return 0, nil, fmt.Errorf("%s: not a file of the index", d)
 	}
-	lines := strings.Split(string(data), "\n")
+	lines := f.Lines
 	if d.End > len(lines) || d.Start < 1 {
 		return 0, nil, fmt.Errorf("%s: lines %d to %d are past the file's end", d.File, d.Start, d.End)
 	}
@@ -193,12 +192,15 @@ func (b *book) evalConst(e ast.Expr, d *def, depth int) (constant.Value, error) 
 				return nil, fmt.Errorf("a shift by %s", y)
 			}
 			return constant.Shift(x, e.Op, uint(n)), nil
-		case token.QUO:
+		case token.QUO, token.REM:
 			if constant.Sign(y) == 0 {
 				return nil, fmt.Errorf("a division by zero")
 			}
-			return constant.BinaryOp(x, token.QUO_ASSIGN, y), nil
-		case token.ADD, token.SUB, token.MUL, token.REM, token.AND, token.OR:
+			if e.Op == token.QUO {
+				return constant.BinaryOp(x, token.QUO_ASSIGN, y), nil
+			}
+			return constant.BinaryOp(x, e.Op, y), nil
+		case token.ADD, token.SUB, token.MUL, token.AND, token.OR:
 			return constant.BinaryOp(x, e.Op, y), nil
 		}
 		return nil, fmt.Errorf("the operator %s", e.Op)

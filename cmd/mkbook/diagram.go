@@ -123,7 +123,7 @@ func (k diagramKind) resolve(b *book, args []string) (use, error) {
 	}
 	file := filepath.Join(b.c.src, "diagrams", name+".svg")
 	caption := strings.Join(args[1:], " ")
-	if r, _, ok, err := b.retiredIn(caption, nil); err != nil || ok {
+	if r, _, ok, err := b.retiredIn(caption); err != nil || ok {
 		if err != nil {
 			return use{}, err
 		}
@@ -169,7 +169,7 @@ var diagramQual = regexp.MustCompile(`^ in ([A-Za-z0-9_][A-Za-z0-9_./-]*[A-Za-z0
 // the sources it names.  The title is checked, not linked: it is not
 // drawn.
 func (b *book) diagramWords(text string, title bool) (string, []srcRef, error) {
-	if r, _, ok, err := b.retiredIn(text, nil); err != nil || ok {
+	if r, _, ok, err := b.retiredIn(text); err != nil || ok {
 		if err != nil {
 			return "", nil, err
 		}

@@ -44,13 +44,20 @@ func (b *book) eachLine(name string, fn func(n int, line string) error) error {
 
 var logfileRef = regexp.MustCompile(`^(.+):(\d+)$`)
 
-// logFile resolves a path the chapter names, relative to the root, to a
-// log in the logs directory.  A chapter names a log where make leaves it,
-// in prototype/.build/; with -logs, the book reads it from there instead.
-func (b *book) logFile(rel string) (string, error) {
-	if rest, ok := strings.CutPrefix(rel, defaultLogs+"/"); ok {
-		rel = path.Join(b.c.logs, rest)
+// inLogs maps a path a chapter names, relative to the root, to where the
+// book reads it: a chapter names a log where make leaves it, in
+// prototype/.build/, and with -logs the book reads it from there instead.
+func (b *book) inLogs(rel string) string {
+	if rest, ok := strings.CutPrefix(rel+"/", defaultLogs+"/"); ok {
+		return path.Join(b.c.logs, rest)
 	}
+	return rel
+}
+
+// logFile resolves a path the chapter names, relative to the root, to a
+// log in the logs directory.
+func (b *book) logFile(rel string) (string, error) {
+	rel = b.inLogs(rel)
 	if _, err := os.Lstat(b.path(rel)); err != nil {
 		return "", fmt.Errorf("no log %s", rel)
 	}

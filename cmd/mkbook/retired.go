@@ -78,21 +78,18 @@ func (b *book) retiredTerms() ([]retired, error) {
 	return terms, nil
 }
 
-// retiredIn finds the first retired term in text, outside the spans skip
-// names: the term and its offset, or ok false.
-func (b *book) retiredIn(text string, skip func(i, j int) bool) (r retired, at int, ok bool, err error) {
+// retiredIn finds the first retired term in text: the term and its
+// offset, or ok false.
+func (b *book) retiredIn(text string) (r retired, at int, ok bool, err error) {
 	terms, err := b.retiredTerms()
 	if err != nil {
 		return retired{}, 0, false, err
 	}
 	at = len(text)
 	for _, t := range terms {
-		for _, m := range t.re.FindAllStringSubmatchIndex(text, -1) {
-			i, j := m[3], m[4] // the term, without the boundaries either side
-			if (skip == nil || !skip(i, j)) && i < at {
-				r, at, ok = t, i, true
-				break
-			}
+		// The term starts after the boundary its match may begin with.
+		if m := t.re.FindStringSubmatchIndex(text); m != nil && m[3] < at {
+			r, at, ok = t, m[3], true
 		}
 	}
 	return r, at, ok, nil
@@ -141,17 +138,7 @@ func historyAsides(text string) []segment {
 // listings are the code's own words.
 func (b *book) checkRetired(ch *chapter) error {
 	s := ch.source
-	text := []byte(s.neutral)
-	for _, segs := range [][]segment{s.blocks, s.html, historyAsides(s.text)} {
-		for _, g := range segs {
-			for k := g.start; k < g.stop; k++ {
-				if text[k] != '\n' {
-					text[k] = ' '
-				}
-			}
-		}
-	}
-	r, at, ok, err := b.retiredIn(string(text), nil)
+	r, at, ok, err := b.retiredIn(s.blanked(s.blocks, s.html, historyAsides(s.text)))
 	if err != nil || !ok {
 		return err
 	}

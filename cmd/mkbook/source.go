@@ -227,9 +227,15 @@ func (s *source) where(i, j int) string {
 // prose is the chapter with every byte of code, raw HTML and placeholder
 // words blanked out, lines kept, for the checks that read prose.
 func (s *source) prose() string {
+	return s.blanked(s.inSpans, s.blocks, s.html)
+}
+
+// blanked is the chapter with its placeholders' words and the bytes of
+// the given segments blanked out, lines kept.
+func (s *source) blanked(segs ...[]segment) string {
 	b := []byte(s.neutral)
-	blank := func(segs []segment) {
-		for _, g := range segs {
+	for _, ss := range segs {
+		for _, g := range ss {
 			for k := g.start; k < g.stop; k++ {
 				if b[k] != '\n' {
 					b[k] = ' '
@@ -237,11 +243,6 @@ func (s *source) prose() string {
 			}
 		}
 	}
-	for _, cs := range s.spans {
-		blank(cs.segs)
-	}
-	blank(s.blocks)
-	blank(s.html)
 	return string(b)
 }
 
