@@ -13,9 +13,10 @@
 // came from, so that whatever prints it can say where it is from.
 //
 // Logs are untrusted input, written in part by sandbox kernels and their
-// tenants: where a figure line may stand is place.go's rule, what its
-// fields may hold is checked there too, how a suite's boots must agree is
-// boots.go's, and lines.go bounds what reading a log may cost.
+// tenants: where a figure line may stand and what its fields may hold is
+// place.go's rule, how one figure may come in several lines is parts.go's,
+// how a suite's boots must agree is boots.go's, and lines.go bounds what
+// reading a log may cost.
 package figlog
 
 import (
@@ -117,12 +118,13 @@ func Done(line string) bool {
 
 // Read parses one log.  A malformed EVFIG, EVTEST or EVRUN line is an
 // error that names the file and line, and so is a test that failed, a log
-// that stops before the guest reported EV-DONE status=ok, and a figure
-// after it.
+// that stops before the guest reported EV-DONE status=ok, a figure after
+// it, and a figure given twice but as the parts of one (parts.go).
 func Read(name string) (*Log, error) {
 	l := &Log{File: name, index: map[string]int{}}
 	last, done := 0, 0
 	var bad error // the first malformed line, reported once the whole log is read
+	inParts := parts{}
 	at := func(n int, format string, args ...any) {
 		if bad == nil {
 			bad = fmt.Errorf("%s:%d: %s", name, n, fmt.Sprintf(format, args...))
@@ -188,12 +190,21 @@ func Read(name string) (*Log, error) {
 			at(n, "%v", err)
 			return nil
 		}
-		if _, ok := l.Figure(key); ok {
-			at(n, "figure %s given twice in one log", key)
-			return nil
+		f := Figure{Key: key, Fields: fields, File: name, Line: n}
+		var kept *Figure
+		if i, ok := l.index[key]; ok {
+			kept = &l.Figures[i]
 		}
-		l.index[key] = len(l.Figures)
-		l.Figures = append(l.Figures, Figure{Key: key, Fields: fields, File: name, Line: n})
+		cheaper, err := inParts.add(f, kept)
+		switch {
+		case err != nil:
+			at(n, "%v", err)
+		case kept == nil:
+			l.index[key] = len(l.Figures)
+			l.Figures = append(l.Figures, f)
+		case cheaper:
+			*kept = f
+		}
 		return nil
 	})
 	if err != nil {
@@ -206,6 +217,11 @@ func Read(name string) (*Log, error) {
 	// cut short, and a garbled last line is then a symptom, not the cause.
 	if done == 0 {
 		return nil, fmt.Errorf("%s:%d: the log ends without %s: truncated, or not from a boot that finished", name, last, DoneLine)
+	}
+	if bad == nil {
+		if err := inParts.missing(); err != nil {
+			bad = fmt.Errorf("%s: %v", name, err)
+		}
 	}
 	if bad != nil {
 		return nil, bad

@@ -138,6 +138,17 @@ func TestParseTest(t *testing.T) {
 
 // Read keeps the tests of a log that passed, and refuses one whose test
 // failed or is malformed, naming the line.
+// readBody reads a log of suite s whose lines between the header and the
+// end are body, written to dir/s.log.
+func readBody(t *testing.T, dir, body string) (*Log, error) {
+	t.Helper()
+	name := filepath.Join(dir, "s.log")
+	if err := os.WriteFile(name, []byte("EVRUN suite=s\n"+body+"EV-DONE status=ok\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return Read(name)
+}
+
 func TestReadTests(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -150,17 +161,56 @@ func TestReadTests(t *testing.T) {
 		{"EVTEST sched yield maybe\n", 0, "s.log:2: EVTEST sched yield"},
 		{"[proc.0] [pid 1] EVTEST proc x FAIL\n", 0, ""},
 	} {
-		name := filepath.Join(dir, "s.log")
-		if err := os.WriteFile(name, []byte("EVRUN suite=s\n"+c.body+"EV-DONE status=ok\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		l, err := Read(name)
+		l, err := readBody(t, dir, c.body)
 		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%q: error %v, want %q", c.body, err, c.err)
 			continue
 		}
 		if err == nil && len(l.Tests) != c.tests {
 			t.Errorf("%q: %d tests, want %d", c.body, len(l.Tests), c.tests)
+		}
+	}
+}
+
+// TestReadParts: a figure measured in parts is its cheapest part's line,
+// and a log must hold each part once, of one statistic and one unit.
+func TestReadParts(t *testing.T) {
+	dir := t.TempDir()
+	fig := func(v, part string) string {
+		return "EVFIG linux.bench.native.getppid_rt value=" + v + " stat=median unit=cycles p99=9 n=1000" + part + "\n"
+	}
+	for _, c := range []struct {
+		body, value, err string
+		line             int
+	}{
+		{fig("300", " part=1/3") + fig("250", " part=3/3") + fig("280", " part=2/3"), "250", "", 3},
+		{"[proc.0] EVFIG linux.bench.native.getppid_rt value=3.5 stat=min unit=cycles part=2/2\n" +
+			"[proc.0] EVFIG linux.bench.native.getppid_rt value=2.5 stat=min unit=cycles part=1/2\n", "2.5", "", 3},
+		{fig("300", "") + fig("250", ""), "", "s.log:3: figure linux.bench.native.getppid_rt given twice in one log", 0},
+		{fig("300", " part=1/2") + fig("250", ""), "", "s.log:3: figure linux.bench.native.getppid_rt given twice in one log", 0},
+		{fig("300", "") + fig("250", " part=1/2"), "", "s.log:3: figure linux.bench.native.getppid_rt given twice", 0},
+		{fig("300", " part=1/2") + fig("250", " part=1/2"), "", "s.log:3: figure linux.bench.native.getppid_rt: part 1/2 given twice", 0},
+		{fig("300", " part=1/2") + fig("250", " part=2/3"), "", "earlier part said 2 parts", 0},
+		{fig("300", " part=1/3") + fig("250", " part=3/3"), "", "s.log: figure linux.bench.native.getppid_rt: 2 of its 3 parts only", 0},
+		{fig("300", " part=0/3"), "", "want 1 <= K <= N", 0},
+		{fig("300", " part=2/1"), "", "want 1 <= K <= N", 0},
+		{fig("300", " part=1/99"), "", "want 1 <= K <= N", 0},
+		{fig("300", " part=x"), "", "want K/N", 0},
+		{"EVFIG linux.bench.native.getppid_rt value=3 stat=max unit=cycles part=1/2\n", "", "only a cheapest or a median", 0},
+		{fig("300", " part=1/2") + "EVFIG linux.bench.native.getppid_rt value=2 stat=median unit=ms part=2/2\n", "", "is median ms, an earlier part median cycles", 0},
+		{fig("300", " part=1/2") + "EVFIG linux.bench.native.getppid_rt value=2 stat=min unit=cycles part=2/2\n", "", "is min cycles, an earlier part median cycles", 0},
+	} {
+		l, err := readBody(t, dir, c.body)
+		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%q: error %v, want %q", c.body, err, c.err)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		f, ok := l.Figure("linux.bench.native.getppid_rt")
+		if !ok || f.Fields["value"] != c.value || f.Line != c.line || len(l.Figures) != 1 {
+			t.Errorf("%q: figure %+v (%d figures), want value %s from line %d", c.body, f, len(l.Figures), c.value, c.line)
 		}
 	}
 }
