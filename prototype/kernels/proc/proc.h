@@ -200,6 +200,10 @@ bool mem_in_region(unsigned long va, unsigned long len);
 /* syscall.c */
 void syscall_dispatch(struct thread *t, struct ev_stamp entered);
 
+/* One round of the crossing pair, and in proc_sfi the same without the checks (crossing.c). */
+u64 crossing_round(void);
+u64 crossing_round_unchecked(void);
+
 /* blobs.S, through main.c's table */
 const char *tenant_image(const char *name, unsigned long *size);
 
