@@ -23,8 +23,9 @@
  *
  *   calibrate(EV_CAL_KMALLOC, n)
  *	the kmalloc and kfree pair of EV_CAL_HEAP with n more 64-byte
- *	blocks of kmalloc's live, for the scale suite: returned, in tenths
- *	of a cycle, the cheapest of EV_CAL_ROUNDS rounds of EV_CAL_PAIRS
+ *	blocks of kmalloc's live, for the scale suite, and with none for
+ *	mem's rounds of the slab's pair: returned, in tenths of a cycle,
+ *	the cheapest of EV_CAL_ROUNDS rounds of EV_CAL_PAIRS
  *   calibrate(EV_CAL_OWNS, buf, len, full)
  *	the check that [buf, buf + len) is the sandbox's, as a service makes
  *	it (ev_vcpu_owns, in a read section) or, with full, the whole check
