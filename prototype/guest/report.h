@@ -29,14 +29,22 @@ static inline uint64_t percentile(const uint64_t *sorted, size_t n, unsigned int
 	return sorted[rank ? rank - 1 : 0];
 }
 
-/* One figure: the median of n samples, sorted here, and their p99, in cycles. */
-static inline void fig_median(const char *key, uint64_t *s, size_t n)
+/*
+ * One figure: the median of n samples, sorted here, and their p99, in
+ * cycles; more, if not empty, is the line's further fields (" part=1/3").
+ */
+static inline void fig_median_more(const char *key, uint64_t *s, size_t n, const char *more)
 {
 	qsort(s, n, sizeof(*s), cmp_u64);
-	printf(EV_FIG_MEDIAN("%s", "%llu", "cycles", "%zu") "\n", key,
+	printf(EV_FIG_MEDIAN("%s", "%llu", "cycles", "%zu") "%s\n", key,
 	       (unsigned long long)percentile(s, n, 50),
-	       (unsigned long long)percentile(s, n, 99), n);
+	       (unsigned long long)percentile(s, n, 99), n, more);
 	fflush(stdout);
+}
+
+static inline void fig_median(const char *key, uint64_t *s, size_t n)
+{
+	fig_median_more(key, s, n, "");
 }
 
 #endif /* EV_GUEST_REPORT_H */

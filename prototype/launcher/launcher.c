@@ -2,7 +2,7 @@
 /*
  * launcher: runs one sandbox in the guest.
  *
- *   launcher [-k] [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL
+ *   launcher [-kq] [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL
  *
  * It moves itself into a cgroup v2 group of its own (confined to CPUS with
  * cpuset.cpus, if given), or with -g into the existing group GROUP, which it
@@ -13,7 +13,11 @@
  * is done.  Then the launcher prints what the endovisor saw of the run
  * (EV_STATS).  With -s, every figure of the run is keyed LABEL.*, those in
  * the sandbox's log included, so that one boot can hold several runs'
- * figures apart.  It exits 0 only if every vCPU's kernel returned 0, every
+ * figures apart.  With -q it leaves out every figure of the run but the
+ * parts of a measurement that a suite makes in turns with another
+ * (part=K/N: linux-perf's runs of lxbench): the endovisor's, the kernel's
+ * own and the launcher's, which the suite keeps from its first launch.
+ * It exits 0 only if every vCPU's kernel returned 0, every
  * carrier got its own FPU registers back (run_vcpu) and the log holds no
  * report of vOSTD's checking mode.
  *
@@ -94,9 +98,13 @@ static void stop_sandbox(void)
 	pause();
 }
 
+/* -q: leave out every figure but the parts (part=K/N). */
+static int quiet;
+
 /*
  * Copies the sandbox's log, prefixing figure keys with label if there is
- * one.  Returns the count of the checking mode's reports it copied.
+ * one, and with -q leaving out every figure line but the parts'.
+ * Returns the count of the checking mode's reports it copied.
  */
 static int copy_log(int fd, const char *label)
 {
@@ -111,14 +119,16 @@ static int copy_log(int fd, const char *label)
 		len += n;
 		buf[len] = 0;
 		while ((nl = memchr(line, '\n', buf + len - line))) {
-			char *fig = label ? strstr(line, EV_FIG_WORD " ") : NULL;
+			char *fig = strstr(line, EV_FIG_WORD " ");
 			int report;
 
 			*nl = 0;
 			report = strstr(line, EV_SANITIZER_WORD) != NULL;
 			if (report)
 				reports += sanitizer_report(line);
-			if (fig && fig < nl)
+			if (fig && fig < nl && quiet && !strstr(fig, " part="))
+				;	/* -q: the suite's first launch has these */
+			else if (fig && fig < nl && label)
 				printf("%.*s" EV_FIG_WORD " %s.%s\n", (int)(fig - line), line,
 				       label, fig + strlen(EV_FIG_WORD " "));
 			else
@@ -277,7 +287,10 @@ static void *carry(void *arg)
 	return NULL;
 }
 
-/* What the endovisor saw: one line per vCPU, and the figures if labelled. */
+/*
+ * What the endovisor saw: one line per vCPU, and the figures if labelled
+ * and not quiet (-q).
+ */
 static void print_stats(int fd, const char *label)
 {
 	struct ev_stats st;
@@ -312,7 +325,7 @@ static void print_stats(int fd, const char *label)
 	       (unsigned long long)st.census_samples, st.census_max,
 	       st.census_samples ? (double)st.census_sum / st.census_samples : 0,
 	       st.census_max_threads);
-	if (label) {
+	if (label && !quiet) {
 		printf(EV_FIG("%s.max_runnable", "%u", "max", "carriers")
 		       EV_FIELD("samples", "%llu") "\n",
 		       label, st.census_max, (unsigned long long)st.census_samples);
@@ -381,10 +394,13 @@ int main(int argc, char **argv)
 	checking = getenv("EV_CHECKING");
 	if (checking && !strcmp(checking, "1"))
 		create.flags |= EV_CREATE_CHECKING;
-	while ((opt = getopt(argc, argv, "kv:a:c:g:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "kqv:a:c:g:s:")) != -1) {
 		switch (opt) {
 		case 'k':
 			create.flags |= EV_CREATE_CHECKING;
+			break;
+		case 'q':
+			quiet = 1;
 			break;
 		case 'v':
 			create.nr_vcpus = strtoul(optarg, NULL, 10);
@@ -494,6 +510,6 @@ int main(int argc, char **argv)
 	       failed ? "FAILED" : "ok");
 	return failed;
 usage:
-	fprintf(stderr, "usage: launcher [-k] [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL\n");
+	fprintf(stderr, "usage: launcher [-kq] [-v VCPUS] [-a ARGS] [-c CPUS] [-g GROUP] [-s LABEL] KERNEL\n");
 	return 2;
 }

@@ -26,6 +26,9 @@
  *
  * One figure line each (prototype/abi/ev_report.h, through the guest's
  * report.h), its key prefixed with argv[1]: median and p99 in cycles.
+ * With argv[2], K/N, the run is part K of N that a suite takes turns
+ * between (linux-perf: Linux and the sandbox), and each line says so
+ * (part=K/N, which figlog's parts.go reads).
  * The sizes fit the sandbox's grant of frames, which maps memory when it
  * is allocated, not at its first touch.
  */
@@ -53,6 +56,7 @@
 
 static uint64_t samples[ROUNDS];
 static const char *prefix;
+static char part[16];	/* " part=K/N", or empty */
 
 static unsigned long long now(void)
 {
@@ -65,7 +69,7 @@ static void report(const char *name, int n)
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s.%s", prefix, name);
-	fig_median(key, samples, n);
+	fig_median_more(key, samples, n, part);
 }
 
 static void one_cpu(void)
@@ -345,7 +349,18 @@ static void sh(const char *name, const char *script, const char *want)
 
 int main(int argc, char **argv)
 {
+	unsigned int k, n;
+	char end;
+
 	prefix = argc > 1 ? argv[1] : "lxbench";
+	if (argc > 2) {
+		if (strspn(argv[2], "0123456789/") != strlen(argv[2]) || strlen(argv[2]) > 5 ||
+		    sscanf(argv[2], "%u/%u%c", &k, &n, &end) != 2 || k < 1 || k > n || n < 2 || n > 16) {
+			fprintf(stderr, "lxbench: part %s: want K/N, 1 <= K <= N, 2 <= N <= 16\n", argv[2]);
+			return 2;
+		}
+		snprintf(part, sizeof(part), " part=%s", argv[2]);
+	}
 	one_cpu();
 	user_pass("user_64k", 64 << 10);
 	user_pass("user_1m", 1 << 20);
