@@ -136,8 +136,6 @@ func TestParseTest(t *testing.T) {
 	}
 }
 
-// Read keeps the tests of a log that passed, and refuses one whose test
-// failed or is malformed, naming the line.
 // readBody reads a log of suite s whose lines between the header and the
 // end are body, written to dir/s.log.
 func readBody(t *testing.T, dir, body string) (*Log, error) {
@@ -149,6 +147,8 @@ func readBody(t *testing.T, dir, body string) (*Log, error) {
 	return Read(name)
 }
 
+// Read keeps the tests of a log that passed, and refuses one whose test
+// failed or is malformed, naming the line.
 func TestReadTests(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -191,14 +191,22 @@ func TestReadParts(t *testing.T) {
 		{fig("300", "") + fig("250", " part=1/2"), "", "s.log:3: figure linux.bench.native.getppid_rt given twice", 0},
 		{fig("300", " part=1/2") + fig("250", " part=1/2"), "", "s.log:3: figure linux.bench.native.getppid_rt: part 1/2 given twice", 0},
 		{fig("300", " part=1/2") + fig("250", " part=2/3"), "", "earlier part said 2 parts", 0},
-		{fig("300", " part=1/3") + fig("250", " part=3/3"), "", "s.log: figure linux.bench.native.getppid_rt: 2 of its 3 parts only", 0},
+		{fig("300", " part=1/3") + fig("250", " part=3/3"), "", "s.log: figure linux.bench.native.getppid_rt: 2 of its 3 parts only (no part 2)", 0},
 		{fig("300", " part=0/3"), "", "want 1 <= K <= N", 0},
 		{fig("300", " part=2/1"), "", "want 1 <= K <= N", 0},
 		{fig("300", " part=1/99"), "", "want 1 <= K <= N", 0},
-		{fig("300", " part=x"), "", "want K/N", 0},
+		{fig("300", " part=x"), "", "figure linux.bench.native.getppid_rt: part=x: want K/N", 0},
 		{"EVFIG linux.bench.native.getppid_rt value=3 stat=max unit=cycles part=1/2\n", "", "only a cheapest or a median", 0},
 		{fig("300", " part=1/2") + "EVFIG linux.bench.native.getppid_rt value=2 stat=median unit=ms part=2/2\n", "", "is median ms, an earlier part median cycles", 0},
 		{fig("300", " part=1/2") + "EVFIG linux.bench.native.getppid_rt value=2 stat=min unit=cycles part=2/2\n", "", "is min cycles, an earlier part median cycles", 0},
+		{fig("300", " part=1/2") + "EVFIG linux.bench.native.getppid_rt value=2 stat=median unit=cycles p99=9 n=10 part=2/2\n", "", `part 2/2 has n="10", an earlier part "1000"`, 0},
+		{fig("300", " part=1/2") + "EVFIG linux.bench.native.getppid_rt value=2 stat=median unit=cycles n=1000 part=2/2\n", "", "differ in having a p99", 0},
+		{fig("300", " part=1/2") + fig("x", " part=2/2"), "", "s.log:3: figure linux.bench.native.getppid_rt: value=x is not a number", 0},
+		{fig("1", " part=1/16") + fig("2", " part=2/16") + fig("3", " part=3/16") + fig("4", " part=4/16") +
+			fig("5", " part=5/16") + fig("6", " part=6/16") + fig("7", " part=7/16") + fig("8", " part=8/16") +
+			fig("9", " part=9/16") + fig("10", " part=10/16") + fig("11", " part=11/16") + fig("12", " part=12/16") +
+			fig("13", " part=13/16") + fig("14", " part=14/16") + fig("15", " part=15/16") + fig("16", " part=16/16"), "1", "", 2},
+		{fig("1", " part=1/17"), "", "want 1 <= K <= N, 2 <= N <= 16", 0},
 	} {
 		l, err := readBody(t, dir, c.body)
 		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // A figure measured in parts: the same measurement run several times in
@@ -64,7 +65,7 @@ type partsSeen struct {
 func (ps parts) add(f Figure, kept *Figure) (cheaper bool, err error) {
 	k, n, ok, err := figurePart(f.Fields)
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("figure %s: %v", f.Key, err)
 	}
 	s := ps[f.Key]
 	if kept == nil {
@@ -84,6 +85,17 @@ func (ps parts) add(f Figure, kept *Figure) (cheaper bool, err error) {
 		return false, fmt.Errorf("figure %s: part %d/%d is %s %s, an earlier part %s %s", f.Key, k, n,
 			f.Fields["stat"], f.Fields["unit"], kept.Fields["stat"], s.unit)
 	}
+	// The parts are one measurement run again: so many samples each, read
+	// against one baseline, or the cheapest would be picked among unlikes.
+	for _, field := range []string{"n", "rounds", "calls", "baseline"} {
+		if f.Fields[field] != kept.Fields[field] {
+			return false, fmt.Errorf("figure %s: part %d/%d has %s=%q, an earlier part %q", f.Key, k, n,
+				field, f.Fields[field], kept.Fields[field])
+		}
+	}
+	if _, p99 := f.Fields["p99"]; p99 != (kept.Fields["p99"] != "") {
+		return false, fmt.Errorf("figure %s: part %d/%d and an earlier part differ in having a p99", f.Key, k, n)
+	}
 	s.seen |= 1 << (k - 1)
 	v, _ := f.Value("value")
 	old, _ := kept.Value("value")
@@ -98,8 +110,15 @@ func (ps parts) missing() error {
 	}
 	sort.Strings(keys)
 	for _, key := range keys {
-		if s := ps[key]; s.seen != 1<<s.n-1 {
-			return fmt.Errorf("figure %s: %d of its %d parts only", key, bitsSet(s.seen), s.n)
+		if s := ps[key]; s.seen != (1<<s.n)-1 {
+			var absent []string
+			for k := 1; k <= s.n; k++ {
+				if s.seen&(1<<(k-1)) == 0 {
+					absent = append(absent, strconv.Itoa(k))
+				}
+			}
+			return fmt.Errorf("figure %s: %d of its %d parts only (no part %s)", key, bitsSet(s.seen), s.n,
+				strings.Join(absent, ", "))
 		}
 	}
 	return nil
