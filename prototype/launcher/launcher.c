@@ -13,13 +13,13 @@
  * is done.  Then the launcher prints what the endovisor saw of the run
  * (EV_STATS).  With -s, every figure of the run is keyed LABEL.*, those in
  * the sandbox's log included, so that one boot can hold several runs'
- * figures apart.  With -q it leaves out every figure of the run but the
- * parts of a measurement that a suite makes in turns with another
- * (part=K/N: linux-perf's runs of lxbench): the endovisor's, the kernel's
- * own and the launcher's, which the suite keeps from its first launch.
- * It exits 0 only if every vCPU's kernel returned 0, every
- * carrier got its own FPU registers back (run_vcpu) and the log holds no
- * report of vOSTD's checking mode.
+ * figures apart.  With -q it prints only the figure lines that are parts
+ * (part=K/N), of a measurement a suite makes in turns with another
+ * (linux-perf's runs of lxbench); the endovisor's, the kernel's and the
+ * launcher's own figures are left out, for a suite that keeps them from
+ * its first launch.  It exits 0 only if every vCPU's kernel returned 0,
+ * every carrier got its own FPU registers back (run_vcpu) and the log holds
+ * no report of vOSTD's checking mode.
  *
  * With -k, or with EV_CHECKING=1 in its environment (the guest's init sets
  * it for the functional suites), the kernel runs vOSTD's checking mode
@@ -45,6 +45,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,24 @@ static void stop_sandbox(void)
 }
 
 /* -q: leave out every figure but the parts (part=K/N). */
-static int quiet;
+static bool quiet;
+
+/*
+ * Does fig, the EVFIG in line, stand where a figure may (figlog's
+ * place.go): at the start, or after one "[tag] "?  A mention anywhere
+ * else is not a figure, and is copied for the book to refuse.
+ */
+static bool figure_line(const char *line, const char *fig)
+{
+	const char *close;
+
+	if (!fig)
+		return false;
+	if (fig == line)
+		return true;
+	close = line[0] == '[' ? strchr(line, ']') : NULL;
+	return close && close[1] == ' ' && close + 2 == fig;
+}
 
 /*
  * Copies the sandbox's log, prefixing figure keys with label if there is
@@ -119,16 +137,17 @@ static int copy_log(int fd, const char *label)
 		len += n;
 		buf[len] = 0;
 		while ((nl = memchr(line, '\n', buf + len - line))) {
-			char *fig = strstr(line, EV_FIG_WORD " ");
+			char *fig;
 			int report;
 
 			*nl = 0;
+			fig = strstr(line, EV_FIG_WORD " ");
 			report = strstr(line, EV_SANITIZER_WORD) != NULL;
 			if (report)
 				reports += sanitizer_report(line);
-			if (fig && fig < nl && quiet && !strstr(fig, " part="))
+			if (quiet && figure_line(line, fig) && !strstr(fig, " part="))
 				;	/* -q: the suite's first launch has these */
-			else if (fig && fig < nl && label)
+			else if (fig && label)
 				printf("%.*s" EV_FIG_WORD " %s.%s\n", (int)(fig - line), line,
 				       label, fig + strlen(EV_FIG_WORD " "));
 			else
@@ -400,7 +419,7 @@ int main(int argc, char **argv)
 			create.flags |= EV_CREATE_CHECKING;
 			break;
 		case 'q':
-			quiet = 1;
+			quiet = true;
 			break;
 		case 'v':
 			create.nr_vcpus = strtoul(optarg, NULL, 10);

@@ -53,6 +53,7 @@
 #define PAGES		256
 #define FORK_MB		32
 #define THREAD_ROUNDS	100
+#define MAX_PARTS	16	/* as figlog's parts.go reads them */
 
 static uint64_t samples[ROUNDS];
 static const char *prefix;
@@ -347,16 +348,25 @@ static void sh(const char *name, const char *script, const char *want)
 	report(name, BIG_ROUNDS);
 }
 
-int main(int argc, char **argv)
+/* Is s a part "K/N", 1 <= K <= N, 2 <= N <= MAX_PARTS, digits only? */
+static int valid_part(const char *s)
 {
 	unsigned int k, n;
 	char end;
 
+	if (strspn(s, "0123456789/") != strlen(s) || strlen(s) > 5)
+		return 0;
+	return sscanf(s, "%u/%u%c", &k, &n, &end) == 2 && k >= 1 && k <= n &&
+	       n >= 2 && n <= MAX_PARTS;
+}
+
+int main(int argc, char **argv)
+{
 	prefix = argc > 1 ? argv[1] : "lxbench";
 	if (argc > 2) {
-		if (strspn(argv[2], "0123456789/") != strlen(argv[2]) || strlen(argv[2]) > 5 ||
-		    sscanf(argv[2], "%u/%u%c", &k, &n, &end) != 2 || k < 1 || k > n || n < 2 || n > 16) {
-			fprintf(stderr, "lxbench: part %s: want K/N, 1 <= K <= N, 2 <= N <= 16\n", argv[2]);
+		if (!valid_part(argv[2])) {
+			fprintf(stderr, "lxbench: part %s: want K/N, 1 <= K <= N, 2 <= N <= %d\n",
+				argv[2], MAX_PARTS);
 			return 2;
 		}
 		snprintf(part, sizeof(part), " part=%s", argv[2]);

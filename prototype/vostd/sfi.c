@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Store checks: software fault isolation of a sandbox kernel's own code,
- * a prototype (chapter 15).  A kernel built with VOSTD_SFI (vostd.mk's
+ * a prototype (chapter 20).  A kernel built with VOSTD_SFI (vostd.mk's
  * vostd-sfi-ccflags) has GCC's address sanitizer for the kernel put a call
  * before every store it makes through a pointer, and only before stores
  * (-fsanitize=kernel-address with asan-instrument-reads=0, and every check

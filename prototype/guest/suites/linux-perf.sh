@@ -6,8 +6,9 @@
 # pipe round trip, mmap, first touch and munmap, fork, fork and exec, and
 # Debian's busybox sh running a loop and a pipeline.  Its figures are
 # linux.bench.native.*, linux.bench.sandbox.*, peer.uml.*,
-# peer.gvisor.systrap.* and peer.gvisor.ptrace.*, one of each per row, so
-# the book reads each row as ratios within a boot.
+# peer.gvisor.systrap.* and peer.gvisor.ptrace.*, one of each per row
+# (Linux's and the sandbox's in three parts, below), so the book reads
+# each row as ratios within a boot.
 # Linux and the sandbox take turns, three parts each (lxbench's part=K/N),
 # and each row's figure is its cheapest part (figlog's parts.go): the
 # emulator runs at one of two speeds and can change during a boot, and

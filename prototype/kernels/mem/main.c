@@ -288,10 +288,10 @@ static void perf_slab_lock(void)
  * The heap pair as a kernel gets it (a 64-byte object, from the slab), and
  * the same with no test of the checking mode: what the switch costs while
  * the mode is off.  Their rounds alternate, each first in turn, so that a
- * change of the emulator's speed meets both; and between them Linux's own
- * pair, a 64-byte kmalloc and kfree that calibrate(EV_CAL_KMALLOC) times in
- * the endovisor (EV_CAL_ROUNDS rounds a call, the cheapest), the baseline
- * the slab's pair is read against.
+ * change of the emulator's speed meets both; and after each round of the
+ * slab's pair, Linux's own, a 64-byte kmalloc and kfree that
+ * calibrate(EV_CAL_KMALLOC) times in the endovisor (EV_CAL_ROUNDS rounds a
+ * call, the cheapest), the baseline the slab's pair is read against.
  */
 static void perf_switch(void)
 {

@@ -287,8 +287,8 @@ static void report_set(u32 set, const char *prefix, const char *parts_key, u64 *
  * pairs, the cheapest, in tenths of a cycle a pair.  Beside the tenants'
  * null call, what a kernel built with vOSTD's store checks pays on the way
  * in and out of a service (chapter 20): proc_sfi times the same rounds
- * built without the checks too, each round of one between two of the
- * other, each first in turn.
+ * built without the checks too, the two builds' rounds alternating, each
+ * first in turn.
  */
 static void perf_crossing(void)
 {
