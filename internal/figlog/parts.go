@@ -2,6 +2,7 @@ package figlog
 
 import (
 	"fmt"
+	"math/bits"
 	"regexp"
 	"sort"
 	"strconv"
@@ -20,7 +21,8 @@ import (
 // cheapest round: a part that ran at the emulator's slow speed does not
 // stand for the figure while another ran at the fast one.  Only a
 // cheapest (stat=min) or a median may come in parts, a log must hold each
-// part once, and all parts are of one unit.
+// part once, and the parts must be alike: one statistic and unit, so many
+// samples, rounds and calls, one baseline, a p99 in all or none.
 
 // maxParts bounds N: a few runs take turns; more is a log gone wrong.
 const maxParts = 16
@@ -52,10 +54,10 @@ func figurePart(fields map[string]string) (k, n int, ok bool, err error) {
 // parts tracks the figures of one log that come in parts.
 type parts map[string]*partsSeen
 
+// The rest of what the parts must agree in is the kept line's.
 type partsSeen struct {
 	n    int
 	seen uint32 // bit K-1 for part K
-	unit string
 }
 
 // add records f's part, kept being the line that stands for its key so
@@ -70,7 +72,7 @@ func (ps parts) add(f Figure, kept *Figure) (cheaper bool, err error) {
 	s := ps[f.Key]
 	if kept == nil {
 		if ok {
-			ps[f.Key] = &partsSeen{n: n, seen: 1 << (k - 1), unit: f.Fields["unit"]}
+			ps[f.Key] = &partsSeen{n: n, seen: 1 << (k - 1)}
 		}
 		return true, nil
 	}
@@ -81,9 +83,9 @@ func (ps parts) add(f Figure, kept *Figure) (cheaper bool, err error) {
 		return false, fmt.Errorf("figure %s: part=%d/%d, but an earlier part said %d parts", f.Key, k, n, s.n)
 	case s.seen&(1<<(k-1)) != 0:
 		return false, fmt.Errorf("figure %s: part %d/%d given twice", f.Key, k, n)
-	case f.Fields["unit"] != s.unit || f.Fields["stat"] != kept.Fields["stat"]:
+	case f.Fields["unit"] != kept.Fields["unit"] || f.Fields["stat"] != kept.Fields["stat"]:
 		return false, fmt.Errorf("figure %s: part %d/%d is %s %s, an earlier part %s %s", f.Key, k, n,
-			f.Fields["stat"], f.Fields["unit"], kept.Fields["stat"], s.unit)
+			f.Fields["stat"], f.Fields["unit"], kept.Fields["stat"], kept.Fields["unit"])
 	}
 	// The parts are one measurement run again: so many samples each, read
 	// against one baseline, or the cheapest would be picked among unlikes.
@@ -93,7 +95,8 @@ func (ps parts) add(f Figure, kept *Figure) (cheaper bool, err error) {
 				field, f.Fields[field], kept.Fields[field])
 		}
 	}
-	if _, p99 := f.Fields["p99"]; p99 != (kept.Fields["p99"] != "") {
+	_, p99 := f.Fields["p99"]
+	if _, keptP99 := kept.Fields["p99"]; p99 != keptP99 {
 		return false, fmt.Errorf("figure %s: part %d/%d and an earlier part differ in having a p99", f.Key, k, n)
 	}
 	s.seen |= 1 << (k - 1)
@@ -117,17 +120,9 @@ func (ps parts) missing() error {
 					absent = append(absent, strconv.Itoa(k))
 				}
 			}
-			return fmt.Errorf("figure %s: %d of its %d parts only (no part %s)", key, bitsSet(s.seen), s.n,
+			return fmt.Errorf("figure %s: %d of its %d parts only (no part %s)", key, bits.OnesCount32(s.seen), s.n,
 				strings.Join(absent, ", "))
 		}
 	}
 	return nil
-}
-
-func bitsSet(x uint32) int {
-	c := 0
-	for ; x != 0; x &= x - 1 {
-		c++
-	}
-	return c
 }
