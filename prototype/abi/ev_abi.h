@@ -133,9 +133,9 @@ enum ev_service {
 #define EV_CAL_OWNS		4	/* (buf, len, full): cycles, median of 1,000, of the check that [buf, buf + len) is the sandbox's; full: without the vCPU's cache */
 #define EV_CAL_VM_BYTES		5	/* (vm): bytes the space makes Linux hold but for its frames (page tables, its record); -EBADF */
 /*
- * How a pair of calls is timed, by calibrate's heap pairs and by the mem
- * kernel's alike: EV_CAL_PAIRS pairs in a round, the cheapest of
- * EV_CAL_ROUNDS rounds, with interrupts on.
+ * How a pair of calls is timed, by calibrate's heap pairs, the mem
+ * kernel's and the proc kernel's crossing pair alike: EV_CAL_PAIRS pairs
+ * in a round, the cheapest of EV_CAL_ROUNDS rounds, with interrupts on.
  */
 #define EV_CAL_ROUNDS		7
 #define EV_CAL_PAIRS		1000

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One round of the crossing pair that perf_crossing times: 1,000 pairs of
- * crossings of the do-nothing service, as this kernel's own code makes
- * them (vostd_call, inline here), in cycles.
+ * One round of the crossing pair that perf_crossing times: EV_CAL_PAIRS
+ * pairs of crossings of the do-nothing service, as this kernel's own code
+ * makes them (vostd_call, inline here), in cycles.
  *
  * proc_sfi builds this file twice: as it is, with the store checks its
  * other files have (vostd.mk's vostd-sfi-ccflags), and as
@@ -30,7 +30,7 @@ u64 __aligned(CROSSING_ALIGN) CROSSING_ROUND(void)
 	u64 t0 = vostd_cycles();
 	int i;
 
-	for (i = 0; i < 1000; i++) {
+	for (i = 0; i < EV_CAL_PAIRS; i++) {
 		vostd_svc_nop();
 		vostd_svc_nop();
 	}

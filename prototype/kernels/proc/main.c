@@ -281,14 +281,22 @@ static void report_set(u32 set, const char *prefix, const char *parts_key, u64 *
 	vostd_println(EV_FIG("%s", "%llu", "derived", "cycles"), parts_key, sum);
 }
 
+/* The cheapest round of pairs, best cycles, per pair in tenths of a cycle. */
+static void report_pair(const char *key, u64 best)
+{
+	u64 tenths = best / (EV_CAL_PAIRS / 10);
+
+	vostd_println(EV_FIG_BEST("%s", "%llu.%llu", __stringify(EV_CAL_ROUNDS),
+				  __stringify(EV_CAL_PAIRS)), key, tenths / 10, tenths % 10);
+}
+
 /*
  * Two crossings of the do-nothing service, as this kernel's own code makes
- * them (crossing_round), timed as mem's heap pair is: seven rounds of 1,000
- * pairs, the cheapest, in tenths of a cycle a pair.  Beside the tenants'
- * null call, what a kernel built with vOSTD's store checks pays on the way
- * in and out of a service (chapter 20): proc_sfi times the same rounds
- * built without the checks too, the two builds' rounds alternating, each
- * first in turn.
+ * them (crossing_round), timed as mem's heap pair is: EV_CAL_ROUNDS rounds
+ * of EV_CAL_PAIRS pairs, the cheapest.  Beside the tenants' null call,
+ * what a kernel built with vOSTD's store checks pays on the way in and out
+ * of a service (chapter 20): proc_sfi times the same rounds built without
+ * the checks too, the two builds' rounds alternating, each first in turn.
  */
 static void perf_crossing(void)
 {
@@ -296,20 +304,16 @@ static void perf_crossing(void)
 	bool sfi = IS_ENABLED(VOSTD_SFI);
 	int r;
 
-	for (r = 0; r < 7; r++) {
+	for (r = 0; r < EV_CAL_ROUNDS; r++) {
 		if (sfi && (r & 1))
 			unchecked = min(unchecked, crossing_round_unchecked());
 		best = min(best, crossing_round());
 		if (sfi && !(r & 1))
 			unchecked = min(unchecked, crossing_round_unchecked());
 	}
-	best /= 100;
-	vostd_println(EV_FIG_BEST("nop_pair", "%llu.%llu", "7", "1000"), best / 10, best % 10);
-	if (!sfi)
-		return;
-	unchecked /= 100;
-	vostd_println(EV_FIG_BEST("nop_pair_unchecked", "%llu.%llu", "7", "1000"),
-		      unchecked / 10, unchecked % 10);
+	report_pair("nop_pair", best);
+	if (sfi)
+		report_pair("nop_pair_unchecked", unchecked);
 }
 
 static void perf(void)
