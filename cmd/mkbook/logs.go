@@ -159,6 +159,9 @@ func (b *book) writeLogs(dir string) error {
 	sort.Strings(sorted)
 	figAt := map[string]map[int]string{}
 	for k, a := range b.figs {
+		if a.Terms != nil {
+			continue // a sum's lines are its terms'
+		}
 		for _, f := range a.Boots {
 			if figAt[f.File] == nil {
 				figAt[f.File] = map[int]string{}

@@ -360,7 +360,27 @@ func (b *book) figure(name string) (*figlog.Aggregate, error) {
 	if !ok || suite == "" || key == "" {
 		return nil, fmt.Errorf("want SUITE:KEY, have %q", name)
 	}
-	return b.suiteFigure(suite, key)
+	if !strings.Contains(key, "+") {
+		return b.suiteFigure(suite, key)
+	}
+	// SUITE:A+B is the sum of A and B, boot by boot (figlog.Sum).
+	var terms []*figlog.Aggregate
+	for _, k := range strings.Split(key, "+") {
+		t, err := b.suiteFigure(suite, k)
+		if err != nil {
+			return nil, err
+		}
+		terms = append(terms, t)
+	}
+	a, err := figlog.Sum(terms)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if old, ok := b.figs[anchorOf(a)]; ok {
+		return old, nil
+	}
+	b.figs[anchorOf(a)] = a
+	return a, nil
 }
 
 func (b *book) suiteFigure(suite, key string) (*figlog.Aggregate, error) {

@@ -271,6 +271,10 @@ func (b *book) provenance(cites map[string][]cite, said map[string]string) strin
 				}
 			}
 		}
+		if a.Terms != nil {
+			b.sumEntry(&s, a)
+			continue
+		}
 		fmt.Fprintf(&s, ".</p>\n%s\n<table>\n<thead><tr><th>boot</th><th>value</th><th>p99</th><th>samples</th><th>log line</th></tr></thead>\n<tbody>\n", plotSVG(a, 320, 40, true))
 		for i, f := range a.Boots {
 			v, _ := f.Value("value")
@@ -417,4 +421,25 @@ func writeLines(page string, d pageData, lines func(w io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// sumEntry ends a sum's provenance entry: a link to each term, and each
+// boot's terms and their sum.
+func (b *book) sumEntry(s *strings.Builder, a *figlog.Aggregate) {
+	var links []string
+	head := "<th>boot</th>"
+	for _, t := range a.Terms {
+		links = append(links, fmt.Sprintf("<a href=\"#%s\">%s:%s</a>", html.EscapeString(anchorOf(t)), html.EscapeString(t.Suite), html.EscapeString(t.Key)))
+		head += "<th>" + html.EscapeString(t.Key) + "</th>"
+	}
+	fmt.Fprintf(s, ": %s.</p>\n%s\n<table>\n<thead><tr>%s<th>sum</th></tr></thead>\n<tbody>\n",
+		strings.Join(links, " + "), plotSVG(a, 320, 40, true), head)
+	for i, v := range a.Values {
+		fmt.Fprintf(s, "<tr><td>%d</td>", i+1)
+		for _, t := range a.Terms {
+			fmt.Fprintf(s, "<td>%s</td>", formatValue(t, t.Values[i]))
+		}
+		fmt.Fprintf(s, "<td>%s</td></tr>\n", formatValue(a, v))
+	}
+	s.WriteString("</tbody>\n</table>\n</section>\n")
 }

@@ -66,6 +66,31 @@ type boots struct {
 }
 
 func readBoots(root, dir, suite, key string) (*boots, error) {
+	if !strings.Contains(key, "+") {
+		return readTerm(root, dir, suite, key)
+	}
+	// SUITE:A+B is a sum: each boot's value is the sum of its terms', and
+	// its lines are theirs.
+	sum := &boots{lines: map[string]bool{}}
+	for i, k := range strings.Split(key, "+") {
+		t, err := readTerm(root, dir, suite, k)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			sum.vals, sum.unit = make([]float64, len(t.vals)), t.unit
+		}
+		for j, v := range t.vals {
+			sum.vals[j] += v
+		}
+		for l := range t.lines {
+			sum.lines[l] = true
+		}
+	}
+	return sum, nil
+}
+
+func readTerm(root, dir, suite, key string) (*boots, error) {
 	logs, _ := filepath.Glob(filepath.Join(root, dir, suite+"-*.log"))
 	if len(logs) == 0 {
 		logs = []string{filepath.Join(root, dir, suite+".log")}

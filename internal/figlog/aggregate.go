@@ -20,9 +20,10 @@ type Aggregate struct {
 	Boots    []Figure // one per boot, in boot order
 	Values   []float64
 	Logs     []*Log
-	Stat     string // what each boot's value is: median, min, ...
-	Primary  Figure // the boot whose value is closest to the aggregate's
-	Decimals int    // the most decimals any boot's value was written with
+	Stat     string       // what each boot's value is: median, min, ...
+	Primary  Figure       // the boot whose value is closest to the aggregate's
+	Decimals int          // the most decimals any boot's value was written with
+	Terms    []*Aggregate // a sum's terms (sum.go); nil for a figure of the logs
 }
 
 // Rule is how a figure's boots make one value.
