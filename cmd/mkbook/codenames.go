@@ -95,6 +95,7 @@ func (b *book) linkNames(ch *chapter) ([]edit, error) {
 		}
 		return next < len(s.marks) && s.marks[next].start < j
 	}
+	prose := s.prose()
 	for i, cs := range s.spans {
 		if len(cs.segs) == 0 || inMark(cs.start, cs.stop) {
 			continue
@@ -114,7 +115,7 @@ func (b *book) linkNames(ch *chapter) ([]edit, error) {
 		if l == nil {
 			continue
 		}
-		if err := b.typedConstant(text, qual, s.text[cs.stop:min(len(s.text), cs.stop+48)]); err != nil {
+		if err := b.typedConstant(text, qual, s.text[cs.stop:min(len(s.text), cs.stop+48)], sentenceAt(prose, cs.start, cs.stop)); err != nil {
 			return nil, fmt.Errorf("%s: %w", at, err)
 		}
 		if l.ref != nil {
@@ -125,7 +126,6 @@ func (b *book) linkNames(ch *chapter) ([]edit, error) {
 			edits = append(edits, ch.wrap(at, "`"+text+"`", cs.start, cs.stop, l)...)
 		}
 	}
-	prose := s.prose()
 	for _, m := range chapterRef.FindAllStringSubmatchIndex(prose, -1) {
 		at := fmt.Sprintf("%s:%d", ch.src, s.line(m[0]))
 		words := strings.Join(strings.Fields(prose[m[0]:m[1]]), " ")

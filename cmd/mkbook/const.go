@@ -212,16 +212,61 @@ func (b *book) evalConst(e ast.Expr, d *def, depth int) (constant.Value, error) 
 // `EV_CROSSING_ROUNDS` (8; `NAME` is 8; `NAME` = 8; `NAME` of 8.
 var typedAfter = regexp.MustCompile(`^(?:\s*[,:=(]|\s+(?:is|of|=))\s*\(?\s*([0-9][0-9,]*(?:\.[0-9]+)?)\b(?:\s*(KiB|MiB|GiB)\b)?`)
 
-// typedConstant fails if a backticked name of a constant is followed by
-// a typed number: the prose should splice the value ({{const NAME}}).
-func (b *book) typedConstant(name, qual, after string) error {
-	m := typedAfter.FindStringSubmatch(after)
-	if m == nil {
-		return nil
+// typedInSentence is a number typed anywhere in prose, with its binary
+// unit if it has one: not part of a word or a name (x86-64, EV_ABI_V2,
+// 4k), and not a chapter's number.
+var typedInSentence = regexp.MustCompile(`(?i)(^|[^\w.\-])(chapters?\s+)?([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\s*(KiB|MiB|GiB))?(?:[^\w\-]|$)`)
+
+// sentenceAt is the sentence of prose around [start, stop): from the end
+// of the sentence before it to the end of its own, or its paragraph's.
+func sentenceAt(prose string, start, stop int) string {
+	from := 0
+	for _, end := range []string{". ", ".\n", "\n\n"} {
+		if i := strings.LastIndex(prose[:start], end); i >= 0 && i+len(end) > from {
+			from = i + len(end)
+		}
 	}
+	to := len(prose)
+	for _, end := range []string{". ", ".\n", "\n\n"} {
+		if i := strings.Index(prose[stop:], end); i >= 0 && stop+i < to {
+			to = stop + i
+		}
+	}
+	return prose[from:to]
+}
+
+// typedConstant fails if a backticked name of a constant is followed by
+// a typed number, whatever it says, or if its sentence types the
+// constant's value elsewhere ("`EV_ABI_VERSION` ... it is now 7"): the
+// prose should splice the value ({{const NAME}}), so that a change of
+// the code changes the sentence.  A number the sentence types that is
+// not the value may be any other quantity, and is left alone.
+func (b *book) typedConstant(name, qual, after, sentence string) error {
 	v, _, err := b.constValue(strings.TrimSuffix(name, "()"), qual, 0)
 	if err != nil {
 		return nil // not a constant mkbook can evaluate: no value to repeat
+	}
+	m := typedAfter.FindStringSubmatch(after)
+	if m == nil {
+		if v < 2 {
+			return nil // 0 and 1 are typed for too many other reasons
+		}
+		for _, t := range typedInSentence.FindAllStringSubmatch(sentence, -1) {
+			if t[2] != "" {
+				continue // a chapter's number
+			}
+			n, _ := strconv.ParseInt(strings.ReplaceAll(t[3], ",", ""), 10, 64)
+			splice := name
+			if u := binaryUnits[t[4]]; u > 0 {
+				n *= int64(u)
+				splice += " " + t[4]
+			}
+			if n == v {
+				return fmt.Errorf("%s's sentence types its value, %s: splice it, {{const %s}}",
+					name, strings.TrimSpace(t[3]+" "+t[4]), splice)
+			}
+		}
+		return nil
 	}
 	typed := strings.TrimRight(m[1], ",")
 	n, _ := strconv.ParseFloat(strings.ReplaceAll(typed, ",", ""), 64)
