@@ -191,6 +191,7 @@ var kinds = map[string]placeholderKind{
 	"code":     codeKind{},
 	"diagram":  diagramKind{},
 	"const":    constKind{},
+	"chapter":  chapterKind{},
 	"services": servicesKind{},
 	"scaling":  scalingKind{},
 }

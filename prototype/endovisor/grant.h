@@ -2,7 +2,7 @@
 /*
  * The grant's lookup, inline: vm_batch asks it once for every page it
  * maps, and under emulation a call and its return cost a lookup of the
- * emulator's each (chapter 2).  The set is described in grant.c.
+ * emulator's each (book/src/crossing.md).  The set is described in grant.c.
  */
 #ifndef EV_GRANT_H
 #define EV_GRANT_H

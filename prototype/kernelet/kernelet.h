@@ -90,8 +90,8 @@ void kl_stop(void);
 /*
  * Whether kl_wake looks at the note again after dropping the lock and
  * skips the kick if the target has taken it meanwhile.  Off by default:
- * it was tried and saves almost no kicks (chapter 5); the switch is kept
- * so that the measuring kernel can go on timing both.
+ * it was tried and saves almost no kicks (book/src/kicks.md); the switch
+ * is kept so that the measuring kernel can go on timing both.
  */
 void kl_set_recheck(bool on);
 

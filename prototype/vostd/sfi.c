@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Store checks: software fault isolation of a sandbox kernel's own code,
- * a prototype (chapter 20).  A kernel built with VOSTD_SFI (vostd.mk's
- * vostd-sfi-ccflags) has GCC's address sanitizer for the kernel put a call
- * before every store it makes through a pointer, and only before stores
- * (-fsanitize=kernel-address with asan-instrument-reads=0, and every check
- * a call: asan-instrumentation-with-call-threshold=0).  The calls land
+ * a prototype (book/src/containment.md).  A kernel built with VOSTD_SFI
+ * (vostd.mk's vostd-sfi-ccflags) has GCC's address sanitizer for the
+ * kernel put a call before every store it makes through a pointer, and
+ * only before stores (-fsanitize=kernel-address with
+ * asan-instrument-reads=0, and every check a call:
+ * asan-instrumentation-with-call-threshold=0).  The calls land
  * here, in place of KASAN's: each checks that the bytes about to be
  * written are the sandbox's, and stops the vCPU with a report if they are
  * not, before the store is made.

@@ -261,8 +261,8 @@ static void report_set(u32 set, const char *prefix, const char *parts_key, u64 *
 		if (set == TIMED_THREADS && i == PART_SWITCH_MM)
 			continue;		/* one address space */
 		/*
-		 * The null call's hooks keep their names of chapter 13, the
-		 * switches between processes theirs of chapter 14.
+		 * The null call's hooks keep their names of book/src/hooks.md, the
+		 * switches between processes theirs of book/src/switching.md.
 		 */
 		if ((set == TIMED_NOP && (i == COL_HOOK_IN || i == COL_HOOK_OUT)) ||
 		    (set == TIMED_PROCS && (i == PART_KL_SWITCH || i == PART_SWITCH_MM ||
@@ -295,8 +295,9 @@ static void report_pair(const char *key, u64 best)
  * them (crossing_round), timed as mem's heap pair is: EV_CAL_ROUNDS rounds
  * of EV_CAL_PAIRS pairs, the cheapest.  Beside the tenants' null call,
  * what a kernel built with vOSTD's store checks pays on the way in and out
- * of a service (chapter 20): proc_sfi times the same rounds built without
- * the checks too, the two builds' rounds alternating, each first in turn.
+ * of a service (book/src/containment.md): proc_sfi times the same rounds
+ * built without the checks too, the two builds' rounds alternating, each
+ * first in turn.
  */
 static void perf_crossing(void)
 {
