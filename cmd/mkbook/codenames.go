@@ -54,7 +54,6 @@ var (
 	makeTarget = regexp.MustCompile(`^make ([A-Za-z0-9_.-]+)$`)
 	pathName   = regexp.MustCompile(`^(prototype|tools|cmd|internal|book|testdata)/[^\s]*$`)
 	chapterRef = regexp.MustCompile(`(?i)\bchapters?\s+(\d+)((?:(?:,\s+|,?\s+and\s+|\s+to\s+)\d+)*)`)
-	numberRE   = regexp.MustCompile(`\d+`)
 )
 
 // edit is a change to a chapter's Markdown: the bytes [start, stop)
@@ -126,26 +125,17 @@ func (b *book) linkNames(ch *chapter) ([]edit, error) {
 			edits = append(edits, ch.wrap(at, "`"+text+"`", cs.start, cs.stop, l)...)
 		}
 	}
-	for _, m := range chapterRef.FindAllStringSubmatchIndex(prose, -1) {
+	// A chapter is named by its file, {{chapter NAME}}, never by a typed
+	// number, which a chapter moved would leave pointing elsewhere.
+	if m := chapterRef.FindStringSubmatchIndex(prose); m != nil {
 		at := fmt.Sprintf("%s:%d", ch.src, s.line(m[0]))
 		words := strings.Join(strings.Fields(prose[m[0]:m[1]]), " ")
-		nums := [][]int{{m[2], m[3]}}
-		for _, n := range numberRE.FindAllStringIndex(prose[m[4]:m[5]], -1) {
-			nums = append(nums, []int{m[4] + n[0], m[4] + n[1]})
+		k, _ := strconv.Atoi(prose[m[2]:m[3]])
+		if k < 1 || k > len(b.chapters) {
+			return nil, fmt.Errorf("%s: %q: the book has chapters 1 to %d", at, words, len(b.chapters))
 		}
-		for _, n := range nums {
-			k, _ := strconv.Atoi(prose[n[0]:n[1]])
-			if k < 1 || k > len(b.chapters) {
-				return nil, fmt.Errorf("%s: %q: the book has chapters 1 to %d", at, words, len(b.chapters))
-			}
-			to := b.chapters[k-1]
-			l := &link{class: "chapref", href: to.Page, title: to.Title}
-			if len(nums) == 1 {
-				edits = append(edits, ch.wrap(at, words, m[0], m[1], l)...)
-			} else {
-				edits = append(edits, ch.wrap(at, words, n[0], n[1], l)...)
-			}
-		}
+		return nil, fmt.Errorf("%s: %q types a chapter's number: write {{chapter %s}} for %s (chapter %d today)",
+			at, words, strings.TrimSuffix(b.chapters[k-1].Page, ".html"), b.chapters[k-1].Title, k)
 	}
 	return edits, nil
 }

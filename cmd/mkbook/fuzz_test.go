@@ -26,7 +26,7 @@ func FuzzExpand(f *testing.F) {
 		"{{diff bench:kl.yield_rt bench:kl.wake_local}} {{fig bench:kl.yield_rt ratio}}\n",
 		"Fast.{{claim bench:kl.yield_rt > 1000 every}} [x](a){{claim 2 * bench:kl.yield_rt < diff bench:kl.yield_rt bench:kl.wake_local}}\n\n- {{claim ratio bench:kl.yield_rt hello:crossing.stub < 1}}\n",
 		"| {{claim bench:mem.first_touch_faults == 0 every}} | `{{claim bench:kl.yield_rt < 1}}` |\n| - | - |\n",
-		"# `ev_stub_cross`\n\n`ev_stub_cross` in `prototype/stub/cross.S`, [`make hello`](x.html), chapter 1\n\n{{code prototype/stub/cross.S ev_stub_cross /cmpq/ /ret/}}\n",
+		"# `ev_stub_cross`\n\n`ev_stub_cross` in `prototype/stub/cross.S`, [`make hello`](x.html), chapter {{chapter crossing}}\n\n{{code prototype/stub/cross.S ev_stub_cross /cmpq/ /ret/}}\n",
 		"![`ev_stub_cross`](a.png) `struct x` `a.b` `cross.S` `prototype/` {{code prototype/stub/cross.S /\\/ x/ omit /a/ /b/}}\n",
 		"{{diagram stacks The <b>two</b> stacks & \"a\" crossing.}}\n\n- {{diagram stacks again}}\n\n`{{diagram x y}}` {{diagram ../x y}}\n",
 		"{{services prototype/stub/cross.S}}\n\n{{services ../../etc/passwd}}\n",

@@ -24,6 +24,7 @@
 //
 // A placeholder is {{fig SUITE:KEY [FIELD]}}, {{log SUITE:KEY}},
 // {{logfile PATH:LINE}}, {{ratio A B}}, {{diff A B}}, {{run SUITE FIELD}},
+// {{const NAME}}, {{chapter NAME}} (chapref.go),
 // {{table SUITE KEY...}}, {{quote SUITE TEXT}}, {{claim ...}}, a listing
 // {{code PATH SYMBOL [/FROM/ /TO/] [omit /A/ /B/]}} or {{code PATH /FROM/
 // /TO/}}, {{diagram NAME CAPTION}} or {{services HEADER}}; see
