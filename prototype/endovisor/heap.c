@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sandbox heap: mem_alloc and mem_free on kmalloc and kfree, with every
- * block the sandbox holds recorded in its table of blocks.  The table is
- * what makes a free checkable: a pointer that starts no block of this
+ * The sandbox heap: mem_alloc and mem_free on the sandbox's pool (pool.c),
+ * with every block the sandbox holds recorded in its table of blocks.  The
+ * table is what makes a free checkable: a pointer that starts no block of this
  * sandbox is refused, whether it was never given out, was freed already,
  * or belongs to another sandbox, and so is one that points into the middle
  * of a block.  It is also what teardown walks to free whatever the sandbox
@@ -16,7 +16,7 @@
  * at an address is one probe sequence.  Finding the block that holds an
  * address inside it uses the blocks' alignment: every block is given a
  * power of two of slab memory (a 100-byte request gets a 128-byte object,
- * a 5 KiB one 8 KiB), and kmalloc aligns such an object to its size, so the
+ * a 5 KiB one 8 KiB), and the pool aligns such an object to its size, so the
  * block holding addr, if its size is 2^k, starts at addr rounded down to
  * 2^k.  The table keeps which powers it has held, and tries those.
  *
@@ -33,7 +33,7 @@
  *     reader beside it sees the block either there or not yet;
  *   - mem_free marks the block's slot gone and bumps the heap's
  *     generation, which the vCPUs' caches of their last owned range check
- *     (sandbox.c), and before the block goes back to kfree waits until no
+ *     (sandbox.c), and before the block goes back to the pool waits until no
  *     vCPU is in a read section begun before (ev_heap_wait_readers): a
  *     reader either began after the slot went, and does not find the
  *     block, or is waited for.  A rebuild does the same before it frees
