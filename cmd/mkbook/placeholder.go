@@ -343,6 +343,13 @@ func (k compareKind) resolve(b *book, args []string) (use, error) {
 		return use{}, err
 	}
 	text := b.derivedText(d)
+	if !spread && b.wideRatio(d) && !strings.Contains(b.cur.source.text, "{{ratio "+args[0]+" "+args[1]+" range}}") {
+		// Boots more than twice apart: the median alone would hide that
+		// the next boot may give another answer, so the range goes beside
+		// it unless the chapter prints it already.
+		lo, hi := slices.Min(d.PerBoot), slices.Max(d.PerBoot)
+		text += " (" + strings.TrimSuffix(derivedValue(d, lo), "×") + "–" + derivedValue(d, hi) + " over the boots)"
+	}
 	if spread {
 		// The boots' own values, least to most: where the emulator's
 		// two speeds split the boots, the median hides it.
@@ -354,6 +361,20 @@ func (k compareKind) resolve(b *book, args []string) (use, error) {
 	}
 	return use{aggs: []*figlog.Aggregate{d.A, d.B}, text: text, out: b.derivedLink(d, text)}, nil
 }
+
+// wideRatio says whether a ratio's boots differ by more than wideSpread,
+// least to most.
+func (b *book) wideRatio(d *figlog.Derived) bool {
+	if d.Op != "ratio" || d.Across || len(d.PerBoot) < 2 {
+		return false
+	}
+	lo, hi := slices.Min(d.PerBoot), slices.Max(d.PerBoot)
+	return lo > 0 && hi > wideSpread*lo
+}
+
+// wideSpread is how far apart a ratio's boots may be before the book
+// prints their range beside its median.
+const wideSpread = 2
 
 // figure resolves SUITE:KEY to the figure aggregated over the suite's boots.
 func (b *book) figure(name string) (*figlog.Aggregate, error) {
