@@ -347,8 +347,7 @@ func (k compareKind) resolve(b *book, args []string) (use, error) {
 		// Boots more than twice apart: the median alone would hide that
 		// the next boot may give another answer, so the range goes beside
 		// it unless the chapter prints it already.
-		lo, hi := slices.Min(d.PerBoot), slices.Max(d.PerBoot)
-		text += " (" + strings.TrimSuffix(derivedValue(d, lo), "×") + "–" + derivedValue(d, hi) + " over the boots)"
+		text += " (" + derivedRange(d) + " over the boots)"
 	}
 	if spread {
 		// The boots' own values, least to most: where the emulator's
@@ -356,10 +355,15 @@ func (k compareKind) resolve(b *book, args []string) (use, error) {
 		if d.Across || len(d.PerBoot) == 0 {
 			return use{}, fmt.Errorf("range needs each boot's %s, and %s and %s are of two suites", k.op, args[0], args[1])
 		}
-		lo, hi := slices.Min(d.PerBoot), slices.Max(d.PerBoot)
-		text = strings.TrimSuffix(derivedValue(d, lo), "×") + "–" + derivedValue(d, hi)
+		text = derivedRange(d)
 	}
 	return use{aggs: []*figlog.Aggregate{d.A, d.B}, text: text, out: b.derivedLink(d, text)}, nil
+}
+
+// derivedRange prints d's boots, least to most: "0.23–3.9×".
+func derivedRange(d *figlog.Derived) string {
+	lo, hi := slices.Min(d.PerBoot), slices.Max(d.PerBoot)
+	return strings.TrimSuffix(derivedValue(d, lo), "×") + "–" + derivedValue(d, hi)
 }
 
 // wideRatio says whether a ratio's boots differ by more than wideSpread,
