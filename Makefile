@@ -4,8 +4,8 @@
 #                for every suite that has no logs yet
 #   make hello   boot the guest once: the hello sandbox kernel on two vCPUs;
 #                the console lands in prototype/.build/hello.log
-#   make bench   every measurement, BOOTS boots each (default 5): sched-perf,
-#                sched-fair, mem-perf and linux-perf; and scale, SCALE_BOOTS boots
+#   make bench   every measurement, BOOTS boots each (default 5): hello (once),
+#                sched-perf, sched-fair, mem-perf and linux-perf; and scale, SCALE_BOOTS boots
 #                (default 3); logs in prototype/.build/SUITE-N.log.  The
 #                defaults, and each suite's bound on a boot, are the suite's
 #                plan in internal/guest/run.go, which mkbook follows too

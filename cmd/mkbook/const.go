@@ -161,6 +161,28 @@ func (b *book) evalConst(e ast.Expr, d *def, depth int) (constant.Value, error) 
 		return constant.MakeFromLiteral(e.Value, token.INT, 0), nil
 	case *ast.ParenExpr:
 		return b.evalConst(e.X, d, depth)
+	case *ast.CallExpr:
+		// Linux's wrappers of a constant's type: _AC(X, UL), _UL(X),
+		// _ULL(X) are X; BIT(N) and _BITUL(N) are 1 << N.
+		fn, ok := e.Fun.(*ast.Ident)
+		if !ok || len(e.Args) == 0 {
+			return nil, fmt.Errorf("a call")
+		}
+		switch {
+		case fn.Name == "_AC" && len(e.Args) == 2, (fn.Name == "_UL" || fn.Name == "_ULL") && len(e.Args) == 1:
+			return b.evalConst(e.Args[0], d, depth)
+		case (fn.Name == "BIT" || fn.Name == "_BITUL") && len(e.Args) == 1:
+			n, err := b.evalConst(e.Args[0], d, depth)
+			if err != nil {
+				return nil, err
+			}
+			if k, ok := constant.Uint64Val(n); !ok || k > 62 {
+				return nil, fmt.Errorf("a shift by %s", n)
+			}
+			k, _ := constant.Uint64Val(n)
+			return constant.Shift(constant.MakeInt64(1), token.SHL, uint(k)), nil
+		}
+		return nil, fmt.Errorf("a call of %s", fn.Name)
 	case *ast.Ident:
 		v, _, err := b.constValue(e.Name, d.File, depth+1)
 		if err != nil {
