@@ -313,8 +313,9 @@ again:
 /*
  * Make room in the table for one more block, rebuilding it when the live
  * and gone slots would pass half the array.  Called and returns with the
- * lock held, which it drops to rebuild; -ENOMEM (and the lock dropped) if
- * the rebuild could not be made.
+ * lock held, which it drops to rebuild; -ENOMEM if the rebuild could not
+ * be made.  The lock is held on every return, so that each caller takes
+ * and drops it once on every path (sparse checks the balance).
  */
 static __always_inline int ev_heap_room(struct ev_heap *h)
 {
@@ -323,9 +324,9 @@ static __always_inline int ev_heap_room(struct ev_heap *h)
 
 		__bit_spin_unlock(0, &h->lock);
 		ret = ev_heap_rebuild(h);
+		bit_spin_lock(0, &h->lock);
 		if (ret)
 			return ret;
-		bit_spin_lock(0, &h->lock);
 	}
 	return 0;
 }
@@ -386,14 +387,15 @@ static __always_inline int ev_heap_take(struct ev_heap *h, unsigned long addr,
 /*
  * A block of 2^order bytes from the pool, for the table: under the lock,
  * which it drops and takes again while it makes room in the table or
- * gets what the pool lacks.  NULL, with the lock dropped, if the quota
- * or Linux refused.
+ * gets what the pool lacks.  NULL if the quota or Linux refused; the
+ * lock is held on every return.
  */
 static __always_inline void *ev_heap_get(struct ev_heap *h, unsigned int order,
 					 struct ev_pool_spare *spare)
 {
 	for (;;) {
 		void *p;
+		int ret;
 
 		if (ev_heap_room(h))
 			return NULL;
@@ -402,9 +404,10 @@ static __always_inline void *ev_heap_get(struct ev_heap *h, unsigned int order,
 		if (p)
 			return p;
 		__bit_spin_unlock(0, &h->lock);
-		if (ev_pool_prepare(spare))
-			return NULL;
+		ret = ev_pool_prepare(spare);
 		bit_spin_lock(0, &h->lock);
+		if (ret)
+			return NULL;
 	}
 }
 
@@ -430,10 +433,9 @@ static __always_inline long ev_heap_alloc(struct ev_heap *h, unsigned long size,
 
 	bit_spin_lock(0, &h->lock);
 	p = ev_heap_get(h, order, &spare);
-	if (p) {
+	if (p)
 		ev_heap_insert(h, (unsigned long)p, size, order);
-		__bit_spin_unlock(0, &h->lock);
-	}
+	__bit_spin_unlock(0, &h->lock);
 	ev_heap_spare_release(&spare);
 	if (!p)
 		return -ENOMEM;
@@ -555,6 +557,7 @@ static int ev_heap_steps(struct ev_heap *h, unsigned int n, unsigned int step)
 		bit_spin_lock(0, &h->lock);
 		p = ev_heap_get(h, order, &spare);
 		if (!p) {
+			__bit_spin_unlock(0, &h->lock);
 			ret = -ENOMEM;
 			break;
 		}
@@ -599,6 +602,7 @@ static int ev_heap_kmalloc_bodies(struct ev_heap *h, unsigned int n)
 			return -ENOMEM;
 		bit_spin_lock(0, &h->lock);
 		if (ev_heap_room(h)) {
+			__bit_spin_unlock(0, &h->lock);
 			kfree(p);
 			return -ENOMEM;
 		}
@@ -656,8 +660,10 @@ int ev_heap_cal_run(struct ev_heap *h, unsigned int n, unsigned int what, unsign
 			int r;
 
 			bit_spin_lock(0, &h->lock);
-			if (ev_heap_room(h))
+			if (ev_heap_room(h)) {
+				__bit_spin_unlock(0, &h->lock);
 				return -ENOMEM;
+			}
 			ev_heap_insert(h, addr, 64, 6);
 			__bit_spin_unlock(0, &h->lock);
 			bit_spin_lock(0, &h->lock);

@@ -123,6 +123,11 @@ static void ev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
 static void ev_take_back_signals(struct ev_vcpu *v)
 {
 	unsigned long sigs = xchg(&v->trap.signals, 0);
+	/*
+	 * A task's sighand is replaced only by the task itself (exec's
+	 * unshare_sighand), so current's cannot change under this read.
+	 */
+	struct sighand_struct *sighand = rcu_dereference_protected(current->sighand, true);
 	kernel_siginfo_t info;
 	enum pid_type type;
 	sigset_t others;
@@ -132,9 +137,9 @@ static void ev_take_back_signals(struct ev_vcpu *v)
 
 		sigs &= ~sigmask(sig);
 		siginitsetinv(&others, sigmask(sig));
-		spin_lock_irq(&current->sighand->siglock);
+		spin_lock_irq(&sighand->siglock);
 		dequeue_signal(&others, &info, &type);
-		spin_unlock_irq(&current->sighand->siglock);
+		spin_unlock_irq(&sighand->siglock);
 	}
 }
 
