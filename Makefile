@@ -24,10 +24,13 @@
 #                the process suite, the hostile suite and linux-abi, reporting every
 #                boot that failed and why; summary in prototype/.build/soak.log
 #   make check   check the book against the logs and the code; write nothing
+#   make sparse  run sparse, the kernel's checker of its annotations (__user,
+#                __rcu, lock contexts), over every module against the pinned
+#                headers; any warning fails
 #   make runs    keep this run's logs in book/runs/RUN (default today's
 #                date), one of the project's stored runs, if every strict
 #                claim holds by 5% in every boot
-#   make test    go vet, gofmt, every test (which boots the guest, and checks
+#   make test    go vet, gofmt, sparse, every test (which boots the guest, and checks
 #                the real book against each run in book/runs, every strict claim by 5%
 #                in every boot: cmd/mkbook/runs_test.go), and the check of
 #                the real book against this machine's logs (which runs the
@@ -49,7 +52,7 @@ boots = $(if $(1),-boots $(1))
 MKBOOK := $(GO) run ./cmd/mkbook
 
 .PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test linux-abi \
-	linux-perf hostile scale soak check runs test fuzz clean
+	linux-perf hostile scale soak check runs sparse test fuzz clean
 
 all: book
 
@@ -135,10 +138,14 @@ runs: $(LOGS)
 		$(BUILD)/linux-perf-*.log $(BUILD)/scale-*.log $(BUILD)/proc-test.log $(BUILD)/mem-test.log \
 		$(BUILD)/hostile.log $(BUILD)/linux-abi.log book/runs/$(RUN)/
 
+sparse:
+	$(GUEST) sparse
+
 test:
 	$(GO) vet ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
+	$(GUEST) sparse
 	$(GO) test -count=1 -timeout 60m ./...
 	$(MAKE) check
 

@@ -105,6 +105,7 @@ var deps = []dep{
 	{"libc6-dev", fileExists("/usr/lib/x86_64-linux-gnu/libc.a")},
 	{"libelf1", fileExists("/usr/lib/x86_64-linux-gnu/libelf.so.1")},
 	{"debian-archive-keyring", fileExists("/usr/share/keyrings/debian-archive-keyring.gpg")},
+	{"sparse", onPath("sparse")},
 }
 
 // ensureDeps installs the missing packages when run as root, and otherwise

@@ -7,6 +7,8 @@
 //	guest deps                 check the Debian packages (installs them as root)
 //	guest kernel               fetch and unpack the pinned guest kernel
 //	guest build                build the modules, programs and initramfs
+//	guest sparse               build, then run sparse over every module's
+//	                           sources; any warning fails
 //	guest run [-boots N] [-timeout D] [-out DIR/SUITE.log] SUITE
 //	                           build, then boot N times running SUITE (the
 //	                           suite's own number and bound by default,
@@ -50,7 +52,7 @@ func (stderrProgress) Retried(b guest.Boot) {
 func main() {
 	root := flag.String("root", ".", "repository root")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: guest [-root DIR] deps|kernel|build|run|survey|soak [args]")
+		fmt.Fprintln(os.Stderr, "usage: guest [-root DIR] deps|kernel|build|sparse|run|survey|soak [args]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -85,6 +87,8 @@ func command(p *guest.Pipeline, name string, args []string) error {
 		return p.Kernel()
 	case "build":
 		return p.Build()
+	case "sparse":
+		return p.Sparse()
 	case "run":
 		boots := fs.Int("boots", 0, "number of boots (default: the suite's)")
 		timeout := fs.Duration("timeout", 0, "bound on one boot (default: the suite's)")
