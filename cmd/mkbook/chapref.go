@@ -25,7 +25,7 @@ func (k chapterKind) resolve(b *book, args []string) (use, error) {
 	if to == nil {
 		var names []string
 		for _, ch := range b.chapters {
-			names = append(names, strings.TrimSuffix(ch.Page, ".html"))
+			names = append(names, ch.name())
 		}
 		return use{}, fmt.Errorf("no chapter %s.md: the chapters are %s", args[0], strings.Join(names, ", "))
 	}
@@ -34,10 +34,13 @@ func (k chapterKind) resolve(b *book, args []string) (use, error) {
 		html.EscapeString(to.Page), html.EscapeString(to.Title), text)}, nil
 }
 
+// name is the chapter's file without .md, as {{chapter NAME}} names it.
+func (ch *chapter) name() string { return strings.TrimSuffix(ch.Page, ".html") }
+
 // chapterNamed is the chapter whose file is name.md, or nil.
 func (b *book) chapterNamed(name string) *chapter {
 	for _, ch := range b.chapters {
-		if ch.Page == name+".html" {
+		if ch.name() == name {
 			return ch
 		}
 	}

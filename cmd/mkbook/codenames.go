@@ -135,7 +135,7 @@ func (b *book) linkNames(ch *chapter) ([]edit, error) {
 			return nil, fmt.Errorf("%s: %q: the book has chapters 1 to %d", at, words, len(b.chapters))
 		}
 		return nil, fmt.Errorf("%s: %q types a chapter's number: write {{chapter %s}} for %s (chapter %d today)",
-			at, words, strings.TrimSuffix(b.chapters[k-1].Page, ".html"), b.chapters[k-1].Title, k)
+			at, words, b.chapters[k-1].name(), b.chapters[k-1].Title, k)
 	}
 	return edits, nil
 }

@@ -343,7 +343,7 @@ func (k compareKind) resolve(b *book, args []string) (use, error) {
 		return use{}, err
 	}
 	text := b.derivedText(d)
-	if !spread && b.wideRatio(d) && !strings.Contains(b.cur.source.text, "{{ratio "+args[0]+" "+args[1]+" range}}") {
+	if !spread && wideRatio(d) && !strings.Contains(b.cur.source.text, "{{ratio "+args[0]+" "+args[1]+" range}}") {
 		// Boots more than twice apart: the median alone would hide that
 		// the next boot may give another answer, so the range goes beside
 		// it unless the chapter prints it already.
@@ -368,7 +368,7 @@ func derivedRange(d *figlog.Derived) string {
 
 // wideRatio says whether a ratio's boots differ by more than wideSpread,
 // least to most.
-func (b *book) wideRatio(d *figlog.Derived) bool {
+func wideRatio(d *figlog.Derived) bool {
 	if d.Op != "ratio" || d.Across || len(d.PerBoot) < 2 {
 		return false
 	}
