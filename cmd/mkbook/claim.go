@@ -3,10 +3,7 @@ package main
 import (
 	"fmt"
 	"html"
-	"io"
-	"math"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -372,118 +369,15 @@ func (b *book) claimsEntry(s *strings.Builder) {
 	s.WriteString("</ul>\n</section>\n")
 }
 
-// bootsHeld pairs a claim's operands boot by boot, as every does, and says
-// in how many of the boots it holds; n is 0 where the operands cannot be
-// paired (a ratio across suites, or suites of different boot counts).
-func (c *claim) bootsHeld() (held, n int) {
-	xs, _, xok := c.x.boots()
-	ys, _, yok := c.y.boots()
-	if !xok || !yok || xs == nil && ys == nil || xs != nil && ys != nil && len(xs) != len(ys) {
-		return 0, 0
-	}
-	px, py := c.pairs()
-	holds := claimOps[c.op]
-	for i := range px {
-		if holds(px[i], py[i]) {
-			held++
-		}
-	}
-	return held, len(px)
-}
+// everyBoot is prose that says a comparison holds in every boot ("in any
+// boot" bounds every boot too).
+var everyBoot = regexp.MustCompile(`(?i)\bin\s+(every|any)\s+boot\b`)
 
-// printMargins lists every claim with the boots it holds in, those that
-// some boot contradicts first: a claim that holds on the printed values
-// but not in every boot may not hold on the next run's logs, and wants a
-// sentence the data bears with room to spare.
-//
-// With want above 0, a strict comparison (< or >) is fragile too where it
-// holds by less than want, as a fraction of the larger side, in its
-// closest boot (or on the printed values, if its boots are not paired):
-// a bound that close is the next run's coin toss.
-func (b *book) printMargins(w io.Writer, want float64) (fragile int) {
-	type row struct {
-		line       string
-		held, n    int
-		contradict bool
-		margin     float64 // on the printed values
-		worst      float64 // in the closest boot, or on the printed values
-		strict     bool    // < or >
-	}
-	var rows []row
-	for _, ch := range b.chapters {
-		for _, u := range ch.claims {
-			c := u.claim
-			held, n := c.bootsHeld()
-			rows = append(rows, row{fmt.Sprintf("%s: %s: %s %s %s", u.at, u.ph,
-				c.x.format(c.x.value()), c.op, c.y.format(c.y.value())), held, n, len(c.bad) > 0,
-				c.margin(), c.worstMargin(), c.op == "<" || c.op == ">"})
-		}
-	}
-	weak := func(r row) bool {
-		return r.contradict || r.held < r.n || want > 0 && r.strict && r.worst < want
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		if weak(rows[i]) != weak(rows[j]) {
-			return weak(rows[i])
-		}
-		return rows[i].margin < rows[j].margin
-	})
-	for _, r := range rows {
-		verdict := "holds"
-		if r.contradict {
-			verdict = "CONTRADICTED"
-		}
-		boots := "boots unpaired"
-		if r.n > 0 {
-			boots = fmt.Sprintf("holds in %d of %d boots", r.held, r.n)
-		}
-		if weak(r) {
-			fragile++
-			verdict = "FRAGILE " + verdict
-		}
-		fmt.Fprintf(w, "%s: %s; %s, by %.0f%% on the printed values, %.0f%% in the closest boot\n",
-			verdict, r.line, boots, 100*r.margin, 100*r.worst)
-	}
-	return fragile
-}
-
-// worstMargin is the claim's margin in the boot where it holds least,
-// negative in a boot that contradicts it, or on the printed values if its
-// boots are not paired.
-func (c *claim) worstMargin() float64 {
-	if _, n := c.bootsHeld(); n == 0 {
-		return c.margin()
-	}
-	xs, ys := c.pairs()
-	holds := claimOps[c.op]
-	worst := math.Inf(1)
-	for i := range xs {
-		d := max(math.Abs(xs[i]), math.Abs(ys[i]))
-		m := 0.0
-		if d > 0 {
-			m = math.Abs(xs[i]-ys[i]) / d
-		}
-		if !holds(xs[i], ys[i]) {
-			m = -m
-		}
-		worst = min(worst, m)
-	}
-	return worst
-}
-
-// margin is how far apart the claim's printed values are, as a fraction
-// of the larger: how much the next run's values may move before the
-// comparison turns.
-func (c *claim) margin() float64 {
-	x, y := c.x.value(), c.y.value()
-	if d := max(math.Abs(x), math.Abs(y)); d > 0 {
-		return math.Abs(x-y) / d
-	}
-	return 0
-}
-
-// everyBoot is prose that says a comparison holds in every boot.
-var everyBoot = regexp.MustCompile(`(?i)\bin\s+every\s+boot\b`)
+// ofStoredRuns, after "in every boot", says the boots are those of the
+// project's stored runs (book/runs), where go test checks every claim in
+// every boot (runs_test.go): a bound the next run is judged on by its
+// median, which the stored runs have held in each of their boots.
+var ofStoredRuns = regexp.MustCompile(`(?i)^\s+of\s+the\s+(project's\s+)?stored\s+runs\b`)
 
 // sentenceEnd ends a sentence of the prose (placeholders blanked).
 var sentenceEnd = regexp.MustCompile(`[.!?;](\s|$)`)
@@ -491,7 +385,8 @@ var sentenceEnd = regexp.MustCompile(`[.!?;](\s|$)`)
 // checkEveryBoot fails on a sentence that says "in every boot" and whose
 // claims, after it, lack every: such a claim checks the printed medians,
 // not what the sentence says.  A sentence with no claim says how a suite
-// runs, not what it found, and is left alone.
+// runs, not what it found, and is left alone; one that says "in every boot
+// of the stored runs" needs a claim, of either kind.
 func (b *book) checkEveryBoot(ch *chapter) error {
 	s := ch.source
 	prose := s.prose()
@@ -520,7 +415,12 @@ func (b *book) checkEveryBoot(ch *chapter) error {
 				every = every || strings.HasSuffix(ph, " every}}")
 			}
 		}
-		if len(claims) > 0 && !every {
+		stored := ofStoredRuns.MatchString(prose[m[1]:])
+		if stored && len(claims) == 0 {
+			return fmt.Errorf("%s:%d: the sentence says \"in every boot of the stored runs\" but carries no claim for go test to check in them",
+				ch.src, s.line(m[0]))
+		}
+		if len(claims) > 0 && !every && !stored {
 			return fmt.Errorf("%s:%d: the sentence says \"in every boot\", but its claims (%s) check the printed values only: add every to the claim the sentence bounds",
 				ch.src, s.line(m[0]), strings.Join(claims, ""))
 		}

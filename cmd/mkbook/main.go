@@ -14,11 +14,12 @@
 //	                         last line counts the chapters, figures, listings,
 //	                         diagrams, code names linked and claims
 //	mkbook [flags] figures   print every figure the chapters use, with its provenance
-//	mkbook [flags] margins   print every claim and the boots it holds in, those
-//	                         some boot contradicts (fragile) first; with
-//	                         -margin F, a strict claim that holds by less
-//	                         than F in some boot is fragile too, and any
-//	                         fragile claim fails
+//	mkbook [flags] margins   print every claim and the boots it holds in, the
+//	                         fragile ones first (margins.go); with -runs DIR,
+//	                         over every run kept under DIR; with -margin F,
+//	                         a strict claim that holds by less than F in
+//	                         some boot is fragile too, and any fragile
+//	                         claim fails
 //	mkbook [flags] index     write INDEX.md, the map of the chapters and the
 //	                         sources (index.go), which check compares
 //
@@ -49,6 +50,7 @@ const defaultLogs = "prototype/.build"
 type config struct {
 	root     string // repository root; the other paths are relative to it
 	logs     string
+	runs     string // margins: pool the runs kept under this directory
 	src      string
 	out      string
 	logsOnly bool    // never run a suite
@@ -68,6 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.logs, "logs", defaultLogs, "directory of the prototype's logs")
 	fs.StringVar(&c.src, "src", "book/src", "directory of the chapter sources")
 	fs.StringVar(&c.out, "out", "book/site", "directory the site is written to")
+	fs.StringVar(&c.runs, "runs", "", "margins: pool every run kept under this directory (one directory of logs each)")
 	fs.BoolVar(&c.logsOnly, "logs-only", false, "read existing logs only; run no suite")
 	fs.BoolVar(&c.fresh, "fresh", false, "run every suite the book uses, even those with logs")
 	fs.Float64Var(&c.margin, "margin", 0, "margins: fail on a strict claim that holds by less than this fraction in any boot")
@@ -92,6 +95,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		fs.Usage()
 		return 2
+	}
+	if cmd == "margins" && c.runs != "" {
+		return marginsOfRuns(c, stdout, stderr)
 	}
 	if cmd == "build" {
 		intr = onInterrupt(stderr)
@@ -137,7 +143,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "margins":
 		// Every claim, with the boots it holds in: those a boot
 		// contradicts, first, may fail on the next run's logs.
-		n := b.printMargins(stdout, c.margin)
+		n := printMargins(stdout, [][]trial{b.trials()}, c.margin)
 		fmt.Fprintf(stdout, "mkbook: %s; %d of them fragile\n", counts, n)
 		if c.margin > 0 && n > 0 {
 			return 1
@@ -153,6 +159,37 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mkbook: marked on its page, as the logs contradict it: %s\n", f)
 		}
 		fmt.Fprintf(stdout, "mkbook: %s, %d source pages: written to %s\n", counts, len(b.index.paths), c.out)
+	}
+	return 0
+}
+
+// marginsOfRuns is margins over every run kept under c.runs, each read as
+// the logs of one check; a run whose logs the book cannot read fails it,
+// named.
+func marginsOfRuns(c config, stdout, stderr io.Writer) int {
+	dirs, err := runDirs(c.root, c.runs)
+	if err != nil {
+		fmt.Fprintf(stderr, "mkbook: %v\n", err)
+		return 1
+	}
+	var runs [][]trial
+	for _, d := range dirs {
+		rc := c
+		rc.logs, rc.logsOnly = d, true
+		b, err := load(rc)
+		if err == nil {
+			err = b.check()
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "mkbook: run %s: %v\n", d, err)
+			return 1
+		}
+		runs = append(runs, b.trials())
+	}
+	n := printMargins(stdout, runs, c.margin)
+	fmt.Fprintf(stdout, "mkbook: %d runs, %d claims; %d of them fragile\n", len(runs), len(runs[0]), n)
+	if c.margin > 0 && n > 0 {
+		return 1
 	}
 	return 0
 }
