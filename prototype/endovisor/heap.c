@@ -129,6 +129,7 @@ static __always_inline struct ev_slot *ev_heap_find(struct ev_slots *t, unsigned
 	if (addr <= EV_SLOT_GONE)
 		return NULL;
 	for (;; i = (i + 1) & mask) {
+		/* Pairs with ev_heap_insert's release: a found slot is whole. */
 		a = smp_load_acquire(&t->slot[i].addr);
 		if (a == addr)
 			return &t->slot[i];
@@ -194,6 +195,7 @@ bool ev_heap_owns(struct ev_heap *h, unsigned long start, unsigned long end,
 {
 	struct ev_range b;
 
+	/* Pairs with ev_heap_rebuild's release: the array is whole. */
 	if (!ev_heap_holder(h, smp_load_acquire(&h->slots), start, &b) || end > b.end)
 		return false;
 	*block = b;
@@ -293,7 +295,7 @@ again:
 		new->slot[j] = old->slot[i];
 		orders |= 1UL << old->slot[i].order;
 	}
-	smp_store_release(&h->slots, new);
+	smp_store_release(&h->slots, new);	/* pairs with ev_heap_owns */
 	/*
 	 * Only now, whole: a reader in the old array or the new one must find
 	 * every live block's order in the set it reads.  Orders of blocks no
@@ -354,7 +356,7 @@ static __always_inline void ev_heap_insert(struct ev_heap *h, unsigned long addr
 	/* The order first: a reader that finds the block tries its order. */
 	if (!(h->orders & (1UL << order)))
 		WRITE_ONCE(h->orders, h->orders | (1UL << order));
-	smp_store_release(&s->addr, addr);
+	smp_store_release(&s->addr, addr);	/* pairs with ev_heap_find */
 	WRITE_ONCE(h->added, h->added + 1);
 }
 

@@ -305,6 +305,11 @@ EV_SERVICE_DEFINE1(vcpu_kick, unsigned long, target)
 	t = v->sb->vcpus[i];
 	atomic64_inc(&t->stat.kicks);
 	WRITE_ONCE(t->shared->kick_pending, 1);
+	/*
+	 * Pairs with vcpu_idle's barrier (we see idling, or it sees
+	 * kick_pending) and ev_kick_sched_in's (we see the new cpu, or it
+	 * sees the kick).
+	 */
 	smp_mb();
 	if (t == v)
 		return 0;	/* vOSTD takes it when this crossing returns */

@@ -96,7 +96,7 @@ ssize_t ev_log_read(struct ev_log *log, char __user *ubuf, size_t count,
 	ret = wait_event_interruptible(log->readers, ev_log_ready(log, *pos));
 	if (ret)
 		return ret;
-	avail = smp_load_acquire(&log->len);
+	avail = smp_load_acquire(&log->len);	/* pairs with ev_log_append */
 	if (*pos >= avail)
 		return 0;
 	count = min_t(size_t, count, avail - *pos);

@@ -62,7 +62,7 @@ static long ev_ioctl_create(struct ev_file *f, void __user *arg)
 	}
 	sb = ev_sandbox_create(c.kernel, c.nr_vcpus, c.args, c.flags);
 	if (!IS_ERR(sb))
-		smp_store_release(&f->sb, sb);
+		smp_store_release(&f->sb, sb);	/* pairs with ev_ioctl, ev_read */
 	mutex_unlock(&f->lock);
 	return PTR_ERR_OR_ZERO(sb);
 }
@@ -74,7 +74,7 @@ static long ev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	if (cmd == EV_CREATE)
 		return ev_ioctl_create(f, (void __user *)arg);
-	sb = smp_load_acquire(&f->sb);
+	sb = smp_load_acquire(&f->sb);	/* pairs with ev_ioctl_create */
 	if (!sb)
 		return -ENXIO;
 	switch (cmd) {
@@ -95,6 +95,7 @@ static ssize_t ev_read(struct file *file, char __user *buf, size_t count,
 		       loff_t *pos)
 {
 	struct ev_file *f = file->private_data;
+	/* Pairs with ev_ioctl_create: a sandbox seen is whole. */
 	struct ev_sandbox *sb = smp_load_acquire(&f->sb);
 
 	if (!sb)

@@ -246,6 +246,7 @@ static bool ev_sandbox_find(struct ev_sandbox *sb, unsigned long start, unsigned
 			    bool write, struct ev_owned *found)
 {
 	unsigned long g = (unsigned long)sb->globals, page = start & PAGE_MASK;
+	/* Pairs with the release in ev_heap_take: an older cache is stale. */
 	u64 gen = smp_load_acquire(&sb->heap.gen);
 	unsigned int i;
 

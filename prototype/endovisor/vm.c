@@ -404,7 +404,7 @@ void ev_vm_teardown(struct ev_sandbox *sb)
 	mutex_unlock(&sb->vm_lock);
 }
 
-/* Are pages pages at va inside the tenant region, page-aligned? */
+/* Is the run of pages at va, pages long, page-aligned and inside the tenant region? */
 static bool ev_va_ok(unsigned long va, unsigned long pages)
 {
 	return !(va & ~PAGE_MASK) && pages &&
@@ -1134,7 +1134,7 @@ long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle)
 }
 
 /*
- * For calibrate.c (calibrate.h): n software walks of the pages pages from va, a page
+ * For calibrate.c (calibrate.h): n software walks of the run of pages from va, a page
  * further each time, each timed into s[i], as the copies walk (through the
  * space's last page table) or, with full, from the top each time; -EFAULT
  * if one is not mapped, -EBADF if the space was destroyed since the caller
