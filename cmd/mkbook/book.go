@@ -57,6 +57,7 @@ type book struct {
 	retired     *[]retired                   // book/src/retired.txt, once read
 	cur         *chapter                     // the chapter being expanded
 	diagrams    map[string]*chapter          // each diagram shown, and where
+	storedEvery map[string]bool              // claims of "in every boot of the stored runs", by chapter:line: placeholder
 }
 
 // path makes a configured path absolute: relative ones are under the root.

@@ -389,13 +389,22 @@ var sentenceEnd = regexp.MustCompile(`[.!?;](\s|$)`)
 // of the stored runs" needs a claim, of either kind.
 func (b *book) checkEveryBoot(ch *chapter) error {
 	s := ch.source
-	prose := s.prose()
+	// Placeholders as spaces, so that a sentence ends at "boot.{{claim".
+	pb := []byte(s.prose())
+	for _, k := range s.marks {
+		for i := k.start; i < k.stop && !k.literal; i++ {
+			if pb[i] != '\n' {
+				pb[i] = ' '
+			}
+		}
+	}
+	prose := string(pb)
 	for _, m := range everyBoot.FindAllStringIndex(prose, -1) {
 		end := len(prose)
 		if e := sentenceEnd.FindStringIndex(prose[m[1]:]); e != nil {
 			end = m[1] + e[0] + 1
 		}
-		var claims []string
+		var claims, keys []string
 		every := false
 		for _, k := range s.marks {
 			if k.literal || k.start < m[1] {
@@ -412,6 +421,7 @@ func (b *book) checkEveryBoot(ch *chapter) error {
 			}
 			if claim {
 				claims = append(claims, ph)
+				keys = append(keys, fmt.Sprintf("%s:%d: %s", ch.src, s.line(k.start), ph))
 				every = every || strings.HasSuffix(ph, " every}}")
 			}
 		}
@@ -419,6 +429,14 @@ func (b *book) checkEveryBoot(ch *chapter) error {
 		if stored && len(claims) == 0 {
 			return fmt.Errorf("%s:%d: the sentence says \"in every boot of the stored runs\" but carries no claim for go test to check in them",
 				ch.src, s.line(m[0]))
+		}
+		if stored {
+			if b.storedEvery == nil {
+				b.storedEvery = map[string]bool{}
+			}
+			for _, k := range keys {
+				b.storedEvery[k] = true
+			}
 		}
 		if len(claims) > 0 && !every && !stored {
 			return fmt.Errorf("%s:%d: the sentence says \"in every boot\", but its claims (%s) check the printed values only: add every to the claim the sentence bounds",

@@ -15,12 +15,20 @@ import (
 // make check runs the suites again on a machine of its own.  Three things
 // make a claim fragile here:
 //
-//   - some boot contradicts it (held < n), though it holds on the printed
-//     values;
+//   - some boot contradicts a claim one boot can contradict, or one whose
+//     sentence says it held "in every boot of the stored runs"
+//     (checkEveryBoot); a claim on a median is judged by the medians;
 //   - with -margin F, a strict comparison (< or >) holds by less than F,
-//     as a fraction of the larger side, in its closest boot (or on the
-//     printed values, if its boots are not paired): the next run's coin
-//     toss;
+//     as a fraction of the larger side, in its closest boot (for a claim
+//     judged boot by boot) or on the closest run's printed values: the
+//     next run's coin toss;
+//   - the timing floor: a strict comparison of timings that one boot can
+//     contradict (below) whose typical value lies less than timingFloor
+//     from its bound.  The off boots seen have reached twice the others'
+//     cost (a fork timed at 2.0 times its median in a run after 35 boots
+//     that never left 1.15 of it), on either side of a ratio, and a
+//     bound on every boot must leave room for that whatever the stored
+//     runs showed;
 //   - the tail rule: a strict comparison whose decisive values (below)
 //     number at least tailValues, and whose closest one lies more than
 //     tailShare of the way from their median to the bound.  TCG's two
@@ -42,8 +50,9 @@ import (
 // is as far as one half of it.
 
 const (
-	tailShare  = 0.5 // the farthest the closest decisive value may lie, from typical to bound
-	tailValues = 3   // the fewest decisive values the tail rule judges
+	tailShare   = 0.5 // the farthest the closest decisive value may lie, from typical to bound
+	tailValues  = 3   // the fewest decisive values the tail rule judges
+	timingFloor = 2.5 // the least factor from a timing's typical value to a bound on every boot
 )
 
 // tailReach is the distance, a factor of two, beyond which the tail rule
@@ -59,6 +68,9 @@ type trial struct {
 	worst        float64   // margin in the closest boot, or on the printed values
 	printed      float64   // margin on the printed values
 	strict       bool      // < or >
+	oneBoot      bool      // one boot can contradict it: every, or a suite of one boot
+	storedEvery  bool      // its sentence says it held in every boot of the stored runs
+	timing       bool      // it compares timings
 	decisive     []float64 // distance from the bound of each decisive value
 }
 
@@ -77,7 +89,15 @@ func (b *book) trials() []trial {
 				strict:       c.op == "<" || c.op == ">",
 			}
 			t.held, t.n = c.bootsHeld()
-			if c.every || t.n == 1 {
+			t.oneBoot = c.every || t.n == 1
+			t.storedEvery = b.storedEvery[t.key]
+			if !t.oneBoot && !t.storedEvery {
+				t.worst = t.printed // judged on the medians alone
+			}
+			for _, a := range append(c.x.aggs(), c.y.aggs()...) {
+				t.timing = t.timing || timeUnits[a.Unit]
+			}
+			if t.oneBoot {
 				xs, ys := c.pairs()
 				for i := range xs {
 					t.decisive = append(t.decisive, distance(xs[i], ys[i], c.op))
@@ -121,6 +141,16 @@ func pool(runs [][]trial) []*pooled {
 	return out
 }
 
+// typical is the median of the decisive values' distances from the bound.
+func (p *pooled) typical() float64 {
+	d := append([]float64(nil), p.decisive...)
+	sort.Float64s(d)
+	if len(d)%2 == 0 {
+		return (d[len(d)/2-1] + d[len(d)/2]) / 2
+	}
+	return d[len(d)/2]
+}
+
 // tail is how far the closest decisive value lies from their median
 // toward the bound: 0 at the median, 1 on the bound.  It is not judged
 // (ok false) for a claim that is not strict, with too few values, or with
@@ -134,10 +164,7 @@ func (p *pooled) tail() (share float64, ok bool) {
 	if d[0] >= tailReach {
 		return 0, false
 	}
-	typical := d[len(d)/2]
-	if len(d)%2 == 0 {
-		typical = (d[len(d)/2-1] + d[len(d)/2]) / 2
-	}
+	typical := p.typical()
 	if typical <= 0 {
 		return 1, true
 	}
@@ -149,10 +176,12 @@ func (p *pooled) fragile(want float64) string {
 	switch {
 	case p.contradicted:
 		return "the logs contradict it"
-	case p.held < p.n:
+	case p.held < p.n && (p.oneBoot || p.storedEvery):
 		return "a boot contradicts it"
 	case want > 0 && p.strict && p.worst < want:
 		return fmt.Sprintf("it holds by less than %.0f%%", 100*want)
+	case p.strict && p.oneBoot && p.timing && len(p.decisive) > 0 && p.typical() < math.Log(timingFloor):
+		return fmt.Sprintf("one boot can contradict it, and its typical value is less than %g times from the bound", timingFloor)
 	case p.tailFragile():
 		return fmt.Sprintf("its closest value lies more than %.0f%% of the way to the bound", 100*tailShare)
 	}
