@@ -52,7 +52,7 @@ boots = $(if $(1),-boots $(1))
 MKBOOK := $(GO) run ./cmd/mkbook
 
 .PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test linux-abi \
-	linux-perf hostile scale soak check runs sparse test fuzz clean
+	linux-perf hostile scale soak debug-kernel debug-soak check runs sparse checkpatch lint test fuzz clean
 
 all: book
 
@@ -91,6 +91,16 @@ hostile:
 
 soak:
 	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf linux-perf proc-test hostile linux-abi
+
+# The debug kernel (prototype/guest/debug.config: KASAN, lockdep, UBSAN,
+# KFENCE and the rest), built once into .build/debug-kernel/; debug-soak
+# boots every functional and hostile suite and the Linux-program suite on
+# it DEBUG_SOAK rounds, and any report in a console fails its boot.
+DEBUG_SOAK ?= 20
+debug-kernel:
+	GUEST_KERNEL=debug $(GUEST) debug-kernel
+debug-soak:
+	GUEST_KERNEL=debug $(GUEST) soak -rounds $(DEBUG_SOAK) -timeout 5m hello sched-test mem-test proc-test hostile linux-abi
 
 bench: hello sched-perf sched-fair mem-perf linux-perf scale
 
@@ -143,11 +153,27 @@ runs: $(LOGS)
 sparse:
 	$(GUEST) sparse
 
+# The pinned kernel's own checkpatch.pl --strict over the kernel-mode C
+# and assembly; a finding prototype/guest/checkpatch.allow does not list, with
+# its count and why, fails.
+checkpatch:
+	$(GUEST) checkpatch
+
+# shellcheck over the guest's /init and suites (busybox sh) and CI's
+# script, warnings and errors (its notes and style hints, such as quoting
+# a variable that holds a number, are not findings), and staticcheck (a
+# tool of go.mod) over the Go.
+lint:
+	shellcheck -S warning -s sh prototype/guest/init prototype/guest/suites/*.sh .ci/run
+	$(GO) tool staticcheck ./...
+
 test:
 	$(GO) vet ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GUEST) sparse
+	$(GUEST) checkpatch
+	$(MAKE) lint
 	$(GO) test -count=1 -timeout 60m ./...
 	$(MAKE) check
 

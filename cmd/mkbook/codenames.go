@@ -283,7 +283,7 @@ func (b *book) pathLink(p string) (*link, error) {
 			ref: &srcRef{file: p}}, nil
 	}
 	if bare := strings.TrimSuffix(p, "/"); path.Clean(bare) != bare || !filepath.IsLocal(bare) {
-		return nil, fmt.Errorf("write a path from the repository's top, without . or ..")
+		return nil, fmt.Errorf("write a path from the repository's top, with no . or .. in it")
 	}
 	full := b.path(filepath.FromSlash(b.inLogs(strings.TrimSuffix(p, "/"))))
 	st, err := os.Stat(full)

@@ -79,7 +79,7 @@ func (b *book) readDirs() ([]*srcGroup, error) {
 		}
 		seen[p] = n
 		if bare := strings.TrimSuffix(p, "/"); path.Clean(bare) != bare || !filepath.IsLocal(bare) {
-			return nil, fmt.Errorf("%s:%d: %s: write a path from the repository's top, without . or ..", name, n, p)
+			return nil, fmt.Errorf("%s:%d: %s: write a path from the repository's top, with no . or .. in it", name, n, p)
 		}
 		if _, err := os.Stat(b.path(strings.TrimSuffix(p, "/"))); err != nil {
 			return nil, fmt.Errorf("%s:%d: no such directory or file %s", name, n, p)

@@ -53,7 +53,7 @@ func mirror(p *Pipeline, dir string) error {
 			return err
 		}
 		if d.IsDir() {
-			if path == p.build {
+			if path == p.build || path == p.cache {
 				return filepath.SkipDir
 			}
 			return nil

@@ -106,6 +106,8 @@ var deps = []dep{
 	{"libelf1", fileExists("/usr/lib/x86_64-linux-gnu/libelf.so.1")},
 	{"debian-archive-keyring", fileExists("/usr/share/keyrings/debian-archive-keyring.gpg")},
 	{"sparse", onPath("sparse")},
+	{"xz-utils", onPath("xz")},
+	{"shellcheck", onPath("shellcheck")},
 }
 
 // ensureDeps installs the missing packages when run as root, and otherwise

@@ -47,19 +47,31 @@ type Boot struct {
 type Pipeline struct {
 	root     string // repository root
 	proto    string // prototype/
-	build    string // prototype/.build/
+	build    string // prototype/.build/, or .build/debug/ for the debug kernel
+	cache    string // prototype/.build/: the fetched packages and kernels
+	debug    bool   // boot the debug kernel (GUEST_KERNEL=debug, debugkernel.go)
 	progress Progress
 }
 
 // New returns the pipeline of the repository at root, reporting to
-// progress, and makes its build directory.
+// progress, and makes its build directory.  GUEST_KERNEL=debug in the
+// environment boots the debug kernel (debugkernel.go) instead of the
+// pinned one, and keeps what it builds and logs in .build/debug/, apart.
 func New(root string, progress Progress) (*Pipeline, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
 	}
 	proto := filepath.Join(abs, "prototype")
-	p := &Pipeline{root: abs, proto: proto, build: filepath.Join(proto, ".build"), progress: progress}
+	cache := filepath.Join(proto, ".build")
+	p := &Pipeline{root: abs, proto: proto, build: cache, cache: cache, progress: progress}
+	switch k := os.Getenv("GUEST_KERNEL"); k {
+	case "", "stock":
+	case "debug":
+		p.debug, p.build = true, filepath.Join(cache, "debug")
+	default:
+		return nil, fmt.Errorf("GUEST_KERNEL=%s: want stock or debug", k)
+	}
 	if err := os.MkdirAll(p.build, 0o755); err != nil {
 		return nil, err
 	}
@@ -116,6 +128,9 @@ func (p *Pipeline) prepare(build bool) (*kernel, error) {
 		return nil, err
 	}
 	k, err := fetchKernel(p)
+	if err == nil && p.debug {
+		k, err = debugKernel(p, k)
+	}
 	if err != nil || !build {
 		return k, err
 	}

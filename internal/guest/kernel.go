@@ -1,7 +1,6 @@
 package guest
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +15,12 @@ type kernel struct {
 	abi     string // 6.12.95+deb12
 	kdir    string // the headers tree Kbuild builds against
 	vmlinuz string
+	debug   bool // the debug kernel (debugkernel.go)
+}
+
+// config is the pinned kernel's own config, in its unpacked image.
+func (k *kernel) config() string {
+	return strings.Replace(k.vmlinuz, "/boot/vmlinuz-", "/boot/config-", 1)
 }
 
 type pin struct {
@@ -24,21 +29,15 @@ type pin struct {
 
 func readPin(p *Pipeline) (pin, error) {
 	name := filepath.Join(p.proto, "guest", "kernel.pin")
-	f, err := os.Open(name)
+	lines, err := settingLines(name)
 	if err != nil {
 		return pin{}, err
 	}
-	defer f.Close()
 	kv := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		t := strings.TrimSpace(sc.Text())
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		k, v, ok := strings.Cut(t, "=")
+	for _, l := range lines {
+		k, v, ok := strings.Cut(l.text, "=")
 		if !ok {
-			return pin{}, fmt.Errorf("%s:%d: want key=value", name, line)
+			return pin{}, fmt.Errorf("%s:%d: want key=value", name, l.n)
 		}
 		kv[k] = v
 	}
@@ -46,7 +45,13 @@ func readPin(p *Pipeline) (pin, error) {
 	if pn.abi == "" || pn.version == "" || pn.suite == "" || pn.flavour == "" {
 		return pin{}, fmt.Errorf("%s: needs abi, version, suite and flavour", name)
 	}
-	return pn, sc.Err()
+	return pn, nil
+}
+
+// series is the kernel's major and minor version, 6.12, as Debian's
+// linux-source package names it.
+func (pn pin) series() string {
+	return strings.Join(strings.SplitN(pn.abi, ".", 3)[:2], ".")
 }
 
 func (pn pin) packages() []string {
@@ -80,15 +85,14 @@ func debianMirror() string {
 	return "http://deb.debian.org/debian"
 }
 
-// fetchKernel downloads the pinned .debs with apt-get, using a sources list
-// and state directory of its own so that the machine's apt setup is never
-// touched, and unpacks them into one tree.
+// fetchKernel downloads the pinned .debs (aptDownload) and unpacks them
+// into one tree.
 func fetchKernel(p *Pipeline) (*kernel, error) {
 	pn, err := readPin(p)
 	if err != nil {
 		return nil, err
 	}
-	kroot := filepath.Join(p.build, "kernel")
+	kroot := filepath.Join(p.cache, "kernel")
 	k := &kernel{
 		version: pn.version,
 		abi:     pn.abi,
@@ -100,37 +104,9 @@ func fetchKernel(p *Pipeline) (*kernel, error) {
 		return k, nil
 	}
 
-	apt := filepath.Join(p.build, "apt")
-	debs := filepath.Join(apt, "debs")
-	for _, d := range []string{"lists/partial", "cache/archives/partial", "debs"} {
-		if err := os.MkdirAll(filepath.Join(apt, d), 0o755); err != nil {
-			return nil, err
-		}
-	}
-	mirror := debianMirror()
-	list := filepath.Join(apt, "sources.list")
-	src := fmt.Sprintf("deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n", mirror, pn.suite)
-	if err := os.WriteFile(list, []byte(src), 0o644); err != nil {
+	debs, err := aptDownload(p, pn, pn.packages()...)
+	if err != nil {
 		return nil, err
-	}
-	opts := []string{
-		"-o", "Dir::Etc::SourceList=" + list,
-		"-o", "Dir::Etc::SourceParts=/dev/null",
-		"-o", "Dir::State::Lists=" + filepath.Join(apt, "lists"),
-		"-o", "Dir::Cache=" + filepath.Join(apt, "cache"),
-		"-o", "APT::Sandbox::User=root",
-	}
-	p.logf("fetching guest kernel %s from %s %s", pn.version, mirror, pn.suite)
-	if _, err := output("", nil, "apt-get", append(opts, "-q", "update")...); err != nil {
-		return nil, err
-	}
-	var want []string
-	for _, pkg := range pn.packages() {
-		want = append(want, pkg+"="+pn.version)
-	}
-	if out, err := output(debs, nil, "apt-get", append(append(opts, "-q", "download"), want...)...); err != nil {
-		return nil, fmt.Errorf("the mirror does not serve the pinned kernel %s (%s); it serves: %s\n%s",
-			pn.version, filepath.Join(p.proto, "guest", "kernel.pin"), newestServed(opts), out)
 	}
 
 	if err := os.RemoveAll(kroot); err != nil {
@@ -161,6 +137,84 @@ func fetchKernel(p *Pipeline) (*kernel, error) {
 	p.logf("guest kernel %s unpacked in %s", pn.version, kroot)
 	return k, nil
 }
+
+// aptDownload downloads the pinned version of each package into
+// .build/apt/debs with apt-get, using a sources list and state directory
+// of its own so that the machine's apt setup is never touched, and
+// returns that directory.
+func aptDownload(p *Pipeline, pn pin, pkgs ...string) (string, error) {
+	apt := filepath.Join(p.cache, "apt")
+	debs := filepath.Join(apt, "debs")
+	for _, d := range []string{"lists/partial", "cache/archives/partial", "debs"} {
+		if err := os.MkdirAll(filepath.Join(apt, d), 0o755); err != nil {
+			return "", err
+		}
+	}
+	mirror := debianMirror()
+	list := filepath.Join(apt, "sources.list")
+	src := fmt.Sprintf("deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n", mirror, pn.suite)
+	if err := os.WriteFile(list, []byte(src), 0o644); err != nil {
+		return "", err
+	}
+	opts := []string{
+		"-o", "Dir::Etc::SourceList=" + list,
+		"-o", "Dir::Etc::SourceParts=/dev/null",
+		"-o", "Dir::State::Lists=" + filepath.Join(apt, "lists"),
+		"-o", "Dir::Cache=" + filepath.Join(apt, "cache"),
+		"-o", "APT::Sandbox::User=root",
+	}
+	p.logf("fetching %s %s from %s %s", strings.Join(pkgs, ", "), pn.version, mirror, pn.suite)
+	if _, err := output("", nil, "apt-get", append(opts, "-q", "update")...); err != nil {
+		return "", err
+	}
+	var want []string
+	for _, pkg := range pkgs {
+		want = append(want, pkg+"="+pn.version)
+	}
+	if out, err := output(debs, nil, "apt-get", append(append(opts, "-q", "download"), want...)...); err != nil {
+		return "", fmt.Errorf("the mirror does not serve the pinned kernel %s (%s); it serves: %s\n%s",
+			pn.version, filepath.Join(p.proto, "guest", "kernel.pin"), newestServed(opts), out)
+	}
+	return debs, nil
+}
+
+// kernelSource is the pinned kernel's source tarball, from Debian's
+// linux-source-6.12 package of the guest's version, unpacked from its
+// .deb once into .build/kernel-source.
+func kernelSource(p *Pipeline, pn pin) (string, error) {
+	pkg := "linux-source-" + pn.series()
+	dir := filepath.Join(p.cache, "kernel-source")
+	tarball := filepath.Join(dir, "usr/src", pkg+".tar.xz")
+	stamp := filepath.Join(dir, "PINNED")
+	if b, err := os.ReadFile(stamp); err == nil && strings.TrimSpace(string(b)) == pn.version {
+		return tarball, nil
+	}
+	debs, err := aptDownload(p, pn, pkg)
+	if err != nil {
+		return "", err
+	}
+	matches, _ := filepath.Glob(filepath.Join(debs, pkg+"_"+debVersion(pn.version)+"_*.deb"))
+	if len(matches) != 1 {
+		return "", fmt.Errorf("want one .deb for %s %s in %s, have %d", pkg, pn.version, debs, len(matches))
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	if err := run("", nil, "dpkg", "-x", matches[0], dir); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(tarball); err != nil {
+		return "", fmt.Errorf("%s holds no %s: %w", matches[0], tarball, err)
+	}
+	if err := os.WriteFile(stamp, []byte(pn.version+"\n"), 0o644); err != nil {
+		return "", err
+	}
+	return tarball, nil
+}
+
+// debVersion is a version as apt names its .deb file: an epoch's colon
+// is written %3a.
+func debVersion(v string) string { return strings.ReplaceAll(v, ":", "%3a") }
 
 // newestServed names the 6.12 cloud kernel images the mirror serves, newest
 // last, for the message that asks for the pin to be moved.

@@ -34,6 +34,12 @@ func (a accel) args() []string {
 const (
 	guestCPUs = 2
 	guestMem  = "512M"
+	// The debug kernel's shadow memory and quarantine want more, its
+	// checks run every boot several times longer, and KFENCE samples an
+	// allocation every this many milliseconds (off unless set).
+	debugGuestMem = "1536M"
+	debugSlowdown = 4
+	debugKfenceMs = 100
 	// How many times a boot the emulator broke (emulatorFault) is tried again.
 	emulatorRetries = 2
 )
@@ -98,7 +104,7 @@ func chooseAccel(p *Pipeline, k *kernel) (accel, error) {
 // the launcher or a baseline printed, even one whose program went on to
 // exit 0; or a report of vOSTD's checking mode (prototype/abi/ev_report.h),
 // but one a test planted and expected, which reads VOSTD-SANITIZER-EXPECTED.
-var badConsole = regexp.MustCompile(`cut here|WARNING: (CPU|stack|can't|kernel stack)|BUG:|BUG [^ ]+ \(|Poison overwritten|Redzone overwritten|kernel BUG|Oops|Kernel panic|general protection fault|Call Trace:|double fault|stack-protector|soft lockup|hard LOCKUP|blocked for more than|rcu: INFO|detected stalls|UBSAN|KFENCE|segfault at|traps:|EV-FAIL|\bFAIL\b|VOSTD-SANITIZER:`)
+var badConsole = regexp.MustCompile(`cut here|WARNING: (CPU|stack|can't|kernel stack|possible|inconsistent|suspicious|bad unlock|lock held|held lock)|BUG:|BUG [^ ]+ \(|Poison overwritten|Redzone overwritten|kernel BUG|Oops|Kernel panic|general protection fault|Call Trace:|double fault|stack-protector|soft lockup|hard LOCKUP|blocked for more than|rcu: INFO|detected stalls|UBSAN|KFENCE|segfault at|traps:|EV-FAIL|\bFAIL\b|VOSTD-SANITIZER:`)
 
 type bootResult struct {
 	err      error
@@ -147,8 +153,13 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 	if checkedSuites[suite] {
 		cmdline += " " + allocatorChecks
 	}
+	mem := guestMem
+	if k.debug {
+		mem, timeout = debugGuestMem, timeout*debugSlowdown
+		cmdline += fmt.Sprintf(" kfence.sample_interval=%d", debugKfenceMs)
+	}
 	args := append([]string{"-nodefaults", "-no-user-config", "-machine", "pc"}, a.args()...)
-	args = append(args, "-smp", fmt.Sprint(guestCPUs), "-m", guestMem,
+	args = append(args, "-smp", fmt.Sprint(guestCPUs), "-m", mem,
 		"-display", "none", "-monitor", "none", "-serial", "stdio", "-no-reboot",
 		"-kernel", k.vmlinuz, "-initrd", filepath.Join(p.build, "initramfs.cpio"),
 		"-append", cmdline)
@@ -161,7 +172,7 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 	}
 	cmd.Stderr = cmd.Stdout
 	header := fmt.Sprintf("EVRUN suite=%s boot=%d of=%d attempt=%d accel=%s cpu=%s smp=%d mem=%s kernel=%s qemu=%s host=%q date=%s",
-		suite, n, of, attempt, a.name, a.cpu, guestCPUs, guestMem, k.version, qemuVersion(), hostCPU(),
+		suite, n, of, attempt, a.name, a.cpu, guestCPUs, mem, k.version, qemuVersion(), hostCPU(),
 		time.Now().UTC().Format(time.RFC3339))
 	lines := []string{header}
 	if err := cmd.Start(); err != nil {

@@ -18,7 +18,13 @@
 
 #include <linux/const.h>
 
-#define EV_ABI_VERSION		7	/* 7: the shared page says what the sandbox may write (ev_sfi); 6: the shared page carries the creation flags; 5: the tenant context carries the FS base; 4: the trap path's readings left it for tenant_run's optional trailer */
+/*
+ * 7: the shared page says what the sandbox may write (ev_sfi); 6: the
+ * shared page carries the creation flags; 5: the tenant context carries
+ * the FS base; 4: the trap path's readings left it for tenant_run's
+ * optional trailer
+ */
+#define EV_ABI_VERSION		7
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		16
 
@@ -57,7 +63,8 @@ enum ev_service {
 #undef EV_SERVICE
 };
 #endif
-#define EV_NR_SERVICES		24	/* as many as ev_services.h lists: checked in endovisor/services.c */
+/* as many as ev_services.h lists: checked in endovisor/services.c */
+#define EV_NR_SERVICES		24
 
 /* mem_alloc flags, and its limits. */
 #define EV_MEM_ZERO		1UL
@@ -85,7 +92,8 @@ enum ev_service {
  * A tenant address space is a Linux mm whose tenant region is one mapping
  * the endovisor owns; vm_map writes its page-table entries directly.
  */
-#define EV_TENANT_BASE		_AC(0x400000, UL)	/* 4 MiB: where x86-64 links non-PIE executables */
+/* 4 MiB: where x86-64 links non-PIE executables */
+#define EV_TENANT_BASE		_AC(0x400000, UL)
 #define EV_TENANT_SIZE		_AC(0x1000000000, UL)	/* 64 GiB of it */
 #define EV_MAX_VMS		64
 /*
@@ -124,14 +132,26 @@ enum ev_service {
 #define EV_TRAP_SYSCALL		1	/* the tenant made a system call */
 #define EV_TRAP_FAULT		2	/* a page fault in the tenant region */
 #define EV_TRAP_KICK		3	/* a kick arrived while it ran */
-#define EV_TRAP_EXCEPTION	4	/* any other fault: fault_addr, and the signal Linux would have sent */
+/* any other fault: fault_addr, and the signal Linux would have sent */
+#define EV_TRAP_EXCEPTION	4
 
 /* calibrate(what, ...) */
-#define EV_CAL_HEAP		1	/* (): kmalloc and kfree, and the parts of mem_alloc and mem_free */
-#define EV_CAL_COPY		2	/* (vm, va, pages, buf): copy_from_user of 64 B and 4 KiB over pages pages from va, and the parts of copy_from_tenant into buf */
-#define EV_CAL_KMALLOC		3	/* (n): cycles, in tenths, of a 64-byte kmalloc and kfree with n more of them live */
-#define EV_CAL_OWNS		4	/* (buf, len, full): cycles, median of 1,000, of the check that [buf, buf + len) is the sandbox's; full: without the vCPU's cache */
-#define EV_CAL_VM_BYTES		5	/* (vm): bytes the space makes Linux hold but for its frames (page tables, its record); -EBADF */
+/* (): kmalloc and kfree, and the parts of mem_alloc and mem_free */
+#define EV_CAL_HEAP		1
+/*
+ * (vm, va, pages, buf): copy_from_user of 64 B and 4 KiB over that many
+ * pages from va, and the parts of copy_from_tenant into buf
+ */
+#define EV_CAL_COPY		2
+/* (n): cycles, in tenths, of a 64-byte kmalloc and kfree with n more of them live */
+#define EV_CAL_KMALLOC		3
+/*
+ * (buf, len, full): cycles, median of 1,000, of the check that
+ * [buf, buf + len) is the sandbox's; full: without the vCPU's cache
+ */
+#define EV_CAL_OWNS		4
+/* (vm): bytes the space makes Linux hold but for its frames (page tables, its record); -EBADF */
+#define EV_CAL_VM_BYTES		5
 /*
  * How a pair of calls is timed, by calibrate's heap pairs, the mem
  * kernel's and the proc kernel's crossing pair alike: EV_CAL_PAIRS pairs
@@ -166,7 +186,8 @@ struct ev_sfi {
 	__u64 direct_pages;	/* the pages it maps, at most */
 	__u64 page_array;	/* Linux's struct page array: vmemmap_base */
 	__u64 page_size;	/* sizeof(struct page) */
-	__u64 objects;		/* the kernel's data objects: const struct { __u64 start, end; }[] */
+	/* the kernel's data objects: const struct { __u64 start, end; }[] */
+	__u64 objects;
 	__u64 nr_objects;
 };
 
@@ -266,10 +287,14 @@ struct ev_stamp {
 	__u64 at;
 	__u32 cpu, pad;
 };
+
 #define EV_STAMP_SYS_ENTER	0	/* the sys_enter probe saw the system call */
 #define EV_STAMP_WORK		1	/* the trap's task work began */
-#define EV_STAMP_RESUMED	2	/* the run this trap ended began: its tenant_run had
-					 * returned through a task work's resume to Linux */
+/*
+ * the run this trap ended began: its tenant_run had returned through a
+ * task work's resume to Linux
+ */
+#define EV_STAMP_RESUMED	2
 #define EV_STAMPS		3	/* the points this header knows */
 #define EV_STAMPS_MAX		8	/* the most tenant_run takes; more: -EINVAL */
 

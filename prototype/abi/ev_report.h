@@ -52,8 +52,9 @@
 	EV_FIG(key, value, "median", unit) EV_FIELD("p99", value) EV_FIELD("n", count)
 
 /*
- * The cheapest of rounds rounds of calls calls each, per call, in cycles:
- * value is "%llu.%llu" or the like, a whole and its tenths.
+ * The cheapest of a count of rounds (rounds) of a count of calls each
+ * (calls), per call, in cycles: value is "%llu.%llu" or the like, a whole
+ * and its tenths.
  */
 #define EV_FIG_BEST(key, value, rounds, calls) \
 	EV_FIG(key, value, "min", "cycles") EV_FIELD("rounds", rounds) EV_FIELD("calls", calls)

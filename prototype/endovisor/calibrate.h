@@ -90,13 +90,14 @@ static __always_inline void ev_cal_stamps_out(struct ev_cal_stamps *s, struct ev
 enum {
 	EV_HEAP_STEP_ALLOCS,	/* the block's allocation and free */
 	EV_HEAP_STEP_TABLE,	/* and the table */
-	EV_HEAP_STEP_ALL,	/* and the wait for readers and the live counts: all of the bodies */
+	EV_HEAP_STEP_ALL,	/* and the wait for readers and the live counts: all the bodies */
 	EV_HEAP_STEPS,
 	EV_HEAP_RUN_BODY = EV_HEAP_STEPS,	/* ev_heap_alloc and ev_heap_free, whole */
 	EV_HEAP_RUN_BODY_KMALLOC,	/* the same on kmalloc and kfree, as before the pool */
 	EV_HEAP_RUN_TABLE,	/* one block, addr, into the table and out, each under the lock */
 	EV_HEAP_RUN_FILL,	/* n blocks allocated and kept */
 };
+
 int ev_heap_cal_run(struct ev_heap *h, unsigned int n, unsigned int what, unsigned long addr);
 
 /* vm.c */

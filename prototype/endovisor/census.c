@@ -3,11 +3,12 @@
  * What Linux sees of a sandbox.  However many tasks the sandbox kernel
  * runs, Linux schedules only the threads of the process that created the
  * sandbox: its carriers, and whatever else that process runs (the launcher's
- * main thread; its log reader is a process of its own).  On every tick (tick.c), once a millisecond while any vCPU
- * runs, the census counts how many of those threads are on a Linux run
- * queue (on_rq, queued or being migrated between queues), and keeps the
- * largest count; with the stolen time the preempt notifier accounts
- * (kick.c), it is what the fairness chapter reports.
+ * main thread; its log reader is a process of its own).  On every tick
+ * (tick.c), once a millisecond while any vCPU runs, the census counts how
+ * many of those threads are on a Linux run queue (on_rq, queued or being
+ * migrated between queues), and keeps the largest count; with the stolen
+ * time the preempt notifier accounts (kick.c), it is what the fairness
+ * chapter reports.
  */
 #include <linux/rcupdate.h>
 #include <linux/sched.h>

@@ -196,7 +196,8 @@ struct ev_slot {
 };
 
 struct ev_heap {
-	unsigned long lock;		/* bit 0: the table's adds, frees and rebuilds, and the pool */
+	/* bit 0: the table's adds, frees and rebuilds, and the pool */
+	unsigned long lock;
 	/*
 	 * The sandbox whose vCPUs read the table (NULL for calibrate's private
 	 * tables): a free waits until none of them is in a read section that
@@ -205,7 +206,8 @@ struct ev_heap {
 	struct ev_sandbox *sb;
 	struct ev_slots *slots;		/* the table's array */
 	unsigned long used;		/* slots live or freed; under lock */
-	unsigned long orders;		/* bit k: a block of 2^k bytes was added since the last rebuild */
+	/* bit k: a block of 2^k bytes was added since the last rebuild */
+	unsigned long orders;
 	unsigned long added, taken;	/* blocks, under lock */
 	unsigned long table_bytes;	/* the array's */
 	u64 gen;			/* bumped by every free, under lock */
@@ -235,7 +237,8 @@ struct ev_kernel_rec {
 	char name[EV_KERNEL_NAME_MAX];
 	unsigned int users;		/* sandboxes holding it; under the registry's lock */
 	struct ev_range text;		/* its code: upcall entries, diverts */
-	struct ev_range *objects;	/* its data objects, in its writable data: sorted, disjoint */
+	/* its data objects, in its writable data: sorted, disjoint */
+	struct ev_range *objects;
 	unsigned int nr_objects;
 	struct ev_range rodata[2];	/* read-only data, read-only after init */
 };
@@ -266,7 +269,8 @@ struct ev_sandbox {
 	struct mutex vm_lock;		/* creating and destroying address spaces */
 	struct ev_vm __rcu *vms[EV_MAX_VMS];
 	atomic_long_t vm_pages;		/* mapped in all its spaces, against EV_MAP_QUOTA */
-	atomic_long_t vm_table_bytes;	/* their page tables as Linux counts them, against EV_PT_QUOTA */
+	/* their page tables as Linux counts them, against EV_PT_QUOTA */
+	atomic_long_t vm_table_bytes;
 	struct ev_fpu *fpus[EV_MAX_FPUS];	/* under lock */
 	void *globals;			/* the kernel's per-sandbox page */
 	unsigned long upcall_entry;	/* in the kernel's text, or 0 */
@@ -296,6 +300,7 @@ struct ev_live {
 	atomic_t fpus;
 	atomic_t pool_pages;	/* pages the heaps' pools hold */
 };
+
 extern struct ev_live ev_live;
 /* Heap blocks alive, and their bytes, counted per CPU: heap.c. */
 struct ev_live_blocks {
@@ -370,6 +375,7 @@ static inline void ev_heap_read_begin(struct ev_vcpu *v)
 
 static inline void ev_heap_read_end(struct ev_vcpu *v)
 {
+	/* the section's reads of the table before the end; pairs with ev_heap_wait_readers */
 	smp_store_release(&v->heap_reading, 0);
 }
 
@@ -392,6 +398,7 @@ struct ev_linux {
 				   struct task_struct *tsk);
 	struct module *(*module_address)(unsigned long addr);	/* __module_address */
 };
+
 extern struct ev_linux ev_linux;
 int ev_symbols_init(void);
 
@@ -533,14 +540,15 @@ enum {
 #define __EV_LONG(t, a)			unsigned long a
 #define __EV_CAST(t, a)			(__force t)a
 #define __EV_TEST(t, a)			(void)BUILD_BUG_ON_ZERO(sizeof(t) != sizeof(unsigned long))
-#define __EV_PAD1	, unsigned long __a1, unsigned long __a2, unsigned long __a3, unsigned long __a4
+#define __EV_PAD1	, unsigned long __a1, unsigned long __a2, unsigned long __a3,	\
+			unsigned long __a4
 #define __EV_PAD2	, unsigned long __a2, unsigned long __a3, unsigned long __a4
 #define __EV_PAD3	, unsigned long __a3, unsigned long __a4
 #define __EV_PAD4	, unsigned long __a4
 #define __EV_PAD5
 
 #define __EV_SERVICE_DEFINEx(n, name, ...)					\
-	static_assert(ev_svc_args_##name == n,					\
+	static_assert(ev_svc_args_##name == (n),				\
 		      "ev_services.h lists " #name " with another count of arguments"); \
 	static __always_inline long __ev_svc_##name(struct ev_vcpu *v,		\
 						    __EV_MAP(n, __EV_DECL, __VA_ARGS__)); \

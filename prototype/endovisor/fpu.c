@@ -87,7 +87,8 @@ static int ev_fpu_home_alloc(struct ev_vcpu *v)
 		return 0;
 	kfree(v->fpu.home);
 	kfree(v->fpu.parked);
-	v->fpu.home = v->fpu.parked = NULL;
+	v->fpu.home = NULL;
+	v->fpu.parked = NULL;
 	return -ENOMEM;
 }
 
@@ -268,7 +269,8 @@ void ev_fpu_vcpu_end(struct ev_vcpu *v)
 	WRITE_ONCE(v->fpu.cur, NULL);
 	kfree(v->fpu.home);
 	kfree(v->fpu.parked);
-	v->fpu.home = v->fpu.parked = NULL;
+	v->fpu.home = NULL;
+	v->fpu.parked = NULL;
 	v->fpu.is_parked = false;
 }
 

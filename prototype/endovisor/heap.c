@@ -99,7 +99,8 @@ void ev_heap_init(struct ev_heap *h, struct ev_sandbox *sb)
 	h->slots = &ev_no_slots.t;
 	h->used = 0;
 	h->orders = 0;
-	h->added = h->taken = 0;
+	h->added = 0;
+	h->taken = 0;
 	h->table_bytes = 0;
 	h->gen = 1;
 	ev_pool_init(&h->pool);
@@ -427,7 +428,7 @@ static __always_inline void ev_heap_spare_release(struct ev_pool_spare *spare)
  * runs on a private table.
  */
 static __always_inline long ev_heap_alloc(struct ev_heap *h, unsigned long size,
-					 unsigned long flags)
+					  unsigned long flags)
 {
 	unsigned int order = ev_block_order(size);
 	struct ev_pool_spare spare = {};

@@ -22,7 +22,7 @@ struct ev_rb_block {
 };
 
 struct ev_rb_heap {
-	spinlock_t lock;
+	spinlock_t lock;		/* the tree, bytes and nr_blocks */
 	struct rw_semaphore free_sem;
 	struct rb_root blocks;
 	unsigned long bytes;

@@ -117,7 +117,8 @@ static ssize_t live_show(struct device *dev, struct device_attribute *attr,
 	long blocks, bytes;
 
 	ev_live_blocks_read(&blocks, &bytes);
-	return sysfs_emit(buf, "sandboxes %d\nvcpus %d\nstacks %d\nblocks %ld\nblock_bytes %ld\npool_pages %d\nframes %d\nvms %d\nfpus %d\n",
+	return sysfs_emit(buf,
+			  "sandboxes %d\nvcpus %d\nstacks %d\nblocks %ld\nblock_bytes %ld\npool_pages %d\nframes %d\nvms %d\nfpus %d\n",
 			  atomic_read(&ev_live.sandboxes),
 			  atomic_read(&ev_live.vcpus),
 			  atomic_read(&ev_live.stacks),

@@ -57,7 +57,7 @@ long ev_service_call(struct ev_vcpu *v, unsigned long a0, unsigned long a1,
 		     unsigned long svc)
 {
 	switch (svc) {
-#define EV_SERVICE(nr, NAME, name, args)	case nr: return ev_svc_##name(v, a0, a1, a2, a3, a4);
+#define EV_SERVICE(nr, NAME, name, args) case nr: return ev_svc_##name(v, a0, a1, a2, a3, a4);
 #include "ev_services.h"
 #undef EV_SERVICE
 	}
@@ -86,7 +86,8 @@ enum {
 #undef EV_SERVICE
 	EV_SERVICES_LISTED
 };
+
 static_assert(EV_SERVICES_LISTED == EV_NR_SERVICES);
-#define EV_SERVICE(nr, NAME, name, args)	static_assert(ev_listed_##name == nr);
+#define EV_SERVICE(nr, NAME, name, args)	static_assert(ev_listed_##name == (nr));
 #include "ev_services.h"
 #undef EV_SERVICE

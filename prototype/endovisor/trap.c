@@ -250,7 +250,8 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	 * and the write are one read section.
 	 */
 	ret = ev_sandbox_write(v, v->tenant.ctx, &out,
-			       sizeof(*c) + v->stat.stamps.wanted * sizeof(out.at[0])) ? -EFAULT : c->trap;
+			       sizeof(*c) + v->stat.stamps.wanted * sizeof(out.at[0])) ?
+		-EFAULT : c->trap;
 	v->suspended = false;
 	ret = ev_stub_resume(v, ret);
 	if (v->suspended) {
@@ -295,7 +296,8 @@ int ev_trap_module_init(void)
 	for_each_kernel_tracepoint(ev_find_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(ev_probes); i++) {
 		ret = ev_probes[i].tp ? tracepoint_probe_register(ev_probes[i].tp,
-								  ev_probes[i].probe, NULL) : -ENOENT;
+								  ev_probes[i].probe, NULL) :
+			-ENOENT;
 		if (ret) {
 			pr_err("endovisor: cannot probe the %s tracepoint (%d); tenants need it\n",
 			       ev_probes[i].name, ret);

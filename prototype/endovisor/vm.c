@@ -447,7 +447,10 @@ void ev_vm_module_init(void)
 	}
 }
 
-/* The entry for pfn with prot (checked by ev_prot_ok): a present entry's bits are its frame's and prot's. */
+/*
+ * The entry for pfn with prot (checked by ev_prot_ok): a present entry's
+ * bits are its frame's and prot's.
+ */
 static pte_t ev_pte(unsigned long pfn, unsigned long prot)
 {
 	return __pte(((pteval_t)pfn << PAGE_SHIFT) | ev_pte_bits[prot]);
@@ -930,7 +933,10 @@ static int ev_share_table(struct ev_sandbox *sb, struct ev_vm *dst, struct ev_vm
 			if (!dp)
 				break;
 			dp += pte_index(start);
-			/* The rest of the pages, reserved at once; what is not used goes back below. */
+			/*
+			 * The rest of the pages, reserved at once; what is not
+			 * used goes back below.
+			 */
 			reserved = n - i;
 			if (atomic_long_add_return(reserved, &sb->vm_pages) > EV_MAP_QUOTA) {
 				atomic_long_sub(reserved, &sb->vm_pages);
@@ -1007,7 +1013,7 @@ put:
 	return ret ? ret : (long)shared;
 }
 
-#define EV_COPY_MAX	(1UL << 20)
+#define EV_COPY_MAX	BIT(20)
 
 /*
  * Copy len bytes between sandbox memory and tenant memory, a page at a

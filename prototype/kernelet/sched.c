@@ -236,9 +236,9 @@ static void kl_schedule(struct kl_cpu *c, enum kl_state prev_state)
 			prev_state = c->need_resched ? KL_READY : KL_RUNNING;
 		}
 		prev->state = prev_state;
-		if (prev_state == KL_READY)
+		if (prev_state == KL_READY) {
 			kl_enqueue(c, prev);
-		else if (prev_state == KL_DEAD) {
+		} else if (prev_state == KL_DEAD) {
 			prev->next = c->zombies;
 			c->zombies = prev;
 		}
@@ -394,7 +394,8 @@ kl_tid_t kl_spawn(const char *name, void (*fn)(void *), void *arg,
 				s->gen = 1;
 			WRITE_ONCE(s->vcpu, vcpu);
 			WRITE_ONCE(s->task, t);
-			tid = t->tid = s->gen << KL_TID_SLOT_BITS | idx;
+			tid = s->gen << KL_TID_SLOT_BITS | idx;
+			t->tid = tid;
 			what = kl_ready_locked(c, me, t);
 		}
 		vostd_spin_unlock(&c->lock);

@@ -88,6 +88,7 @@ static __always_inline long vostd_cursor_map(struct vostd_cursor *c, void *frame
 {
 	return vostd_cursor_push(c, EV_VM_OP_MAP, (unsigned long)frame, prot);
 }
+
 long vostd_cursor_protect_next(struct vostd_cursor *c, unsigned long len,
 			       unsigned int prot);
 long vostd_cursor_unmap(struct vostd_cursor *c, unsigned long len);

@@ -582,7 +582,8 @@ static bool san_holder(struct vostd_san *st, unsigned long p, struct vostd_san_r
 	if (rec) {
 		r->addr = q;
 		r->size = rec->size;
-		r->first = r->last = p - q;
+		r->first = p - q;
+		r->last = p - q;
 		r->alloc = rec->alloc;
 		r->free = rec->free;
 	}
@@ -590,7 +591,10 @@ static bool san_holder(struct vostd_san *st, unsigned long p, struct vostd_san_r
 	return rec;
 }
 
-/* A free of what is no object: perhaps a block of vostd_heap_alloc's, which vostd_free takes too. */
+/*
+ * A free of what is no object: perhaps a block of vostd_heap_alloc's,
+ * which vostd_free takes too.
+ */
 static long san_free_unknown(struct vostd_san *st, void *p, const struct vostd_site *site)
 {
 	struct vostd_san_report r = { .kind = VOSTD_SAN_INVALID_FREE, .addr = (unsigned long)p,
@@ -736,10 +740,13 @@ bool vostd_lock_spoiled(vostd_spinlock_t *l, u32 word)
 		__atomic_add_fetch(&vostd_globals()->san_reports, 1, __ATOMIC_RELAXED);
 		vostd_println("%s the checking mode's own lock is overwritten (0x%x); %s",
 			      EV_SANITIZER_WORD, word, EV_SANITIZER_STOPS);
-	} else if ((st = san_state())) {
-		san_holder(st, (unsigned long)l, &r);
-		if (san_report(st, &r))
-			return true;
+	} else {
+		st = san_state();
+		if (st) {
+			san_holder(st, (unsigned long)l, &r);
+			if (san_report(st, &r))
+				return true;
+		}
 	}
 	vostd_upcall_disable();
 	for (;;)

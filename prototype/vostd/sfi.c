@@ -39,7 +39,8 @@ static __always_inline bool sfi_page_owned(const struct ev_sfi *s, unsigned long
 }
 
 /* Does [addr, addr + size) lie wholly in one data object of the kernel? */
-static __always_inline bool sfi_object_owned(const struct ev_sfi *s, unsigned long addr, unsigned long size)
+static __always_inline bool sfi_object_owned(const struct ev_sfi *s, unsigned long addr,
+					     unsigned long size)
 {
 	const struct { u64 start, end; } *o = (const void *)s->objects;
 	unsigned long lo = 0, hi = s->nr_objects;
@@ -126,6 +127,7 @@ void __asan_storeN_noabort(unsigned long addr, size_t size)
 	if (size)
 		sfi_check(addr, size, _RET_IP_);
 }
+
 STACK_FRAME_NON_STANDARD(__asan_storeN_noabort);
 
 /* Called before a call that does not return; nothing to do here. */

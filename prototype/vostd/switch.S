@@ -16,8 +16,9 @@
  *
  * Saves the callee-saved registers on the current stack and the stack
  * pointer in *save_sp, then takes *next_sp and pops the registers the other
- * task saved there (the same shape as Linux's __switch_to_asm).  The caller-saved registers are the C caller's to lose,
- * so a switch costs six pushes, six pops and two stack-pointer moves.
+ * task saved there (the same shape as Linux's __switch_to_asm).  The
+ * caller-saved registers are the C caller's to lose, so a switch costs six
+ * pushes, six pops and two stack-pointer moves.
  */
 SYM_FUNC_START(vostd_switch)
 	pushq	%rbp

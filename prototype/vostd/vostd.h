@@ -237,6 +237,7 @@ struct vostd_sched_ops {
 	void (*task_start)(void);
 	void (*task_exit)(void);	/* does not return */
 };
+
 void vostd_inject_scheduler(const struct vostd_sched_ops *ops);
 
 /* A spinlock of the sandbox's own; hold it with upcalls masked. */

@@ -9,6 +9,10 @@
 //	guest build                build the modules, programs and initramfs
 //	guest sparse               build, then run sparse over every module's
 //	                           sources; any warning fails
+//	guest debug-kernel         build the debug kernel (GUEST_KERNEL=debug)
+//	guest checkpatch           run the pinned kernel's checkpatch.pl --strict
+//	                           over the kernel-mode sources; any finding
+//	                           prototype/guest/checkpatch.allow does not list fails
 //	guest run [-boots N] [-timeout D] [-out DIR/SUITE.log] SUITE
 //	                           build, then boot N times running SUITE (the
 //	                           suite's own number and bound by default,
@@ -52,7 +56,7 @@ func (stderrProgress) Retried(b guest.Boot) {
 func main() {
 	root := flag.String("root", ".", "repository root")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: guest [-root DIR] deps|kernel|build|sparse|run|survey|soak [args]")
+		fmt.Fprintln(os.Stderr, "usage: guest [-root DIR] deps|kernel|debug-kernel|build|sparse|checkpatch|run|survey|soak [args]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -89,6 +93,10 @@ func command(p *guest.Pipeline, name string, args []string) error {
 		return p.Build()
 	case "sparse":
 		return p.Sparse()
+	case "checkpatch":
+		return p.Checkpatch()
+	case "debug-kernel":
+		return p.DebugKernel()
 	case "run":
 		boots := fs.Int("boots", 0, "number of boots (default: the suite's)")
 		timeout := fs.Duration("timeout", 0, "bound on one boot (default: the suite's)")
@@ -114,7 +122,7 @@ func command(p *guest.Pipeline, name string, args []string) error {
 		boots := fs.Int("boots", 10, "boots per model")
 		fs.Parse(args)
 		if fs.NArg() == 0 || *boots < 1 {
-			return fmt.Errorf("usage: guest survey [-boots N] MODEL...")
+			return fmt.Errorf("usage: guest survey [-boots N] MODEL [MODEL ...]")
 		}
 		return p.Survey(fs.Args(), *boots, os.Stdout)
 	case "soak":
@@ -122,7 +130,7 @@ func command(p *guest.Pipeline, name string, args []string) error {
 		timeout := fs.Duration("timeout", 15*time.Minute, "bound on one boot")
 		fs.Parse(args)
 		if fs.NArg() == 0 || *rounds < 1 {
-			return fmt.Errorf("usage: guest soak [-rounds N] SUITE...")
+			return fmt.Errorf("usage: guest soak [-rounds N] SUITE [SUITE ...]")
 		}
 		return p.Soak(fs.Args(), *rounds, *timeout, os.Stdout)
 	}

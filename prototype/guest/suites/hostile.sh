@@ -12,7 +12,7 @@ mkdir -p /tmp
 
 # Everything live back to zero, within five seconds of a sandbox's end.
 live_clear() {
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		grep -v ' 0$' /sys/class/misc/endovisor/live | grep -q . || break
 		sleep 0.1
 	done
@@ -27,7 +27,7 @@ start_marked() {
 	shift 2
 	launcher "$@" > "$out" 2>&1 &
 	started=$!
-	for i in $(seq 200); do
+	for _ in $(seq 200); do
 		grep -q "$marker" "$out" && return 0
 		sleep 0.05
 	done
@@ -89,7 +89,7 @@ fill() {
 	before=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
 	launcher -v 1 -s "fill_$what" -a "fill $what" hostile > /tmp/fill.out 2>&1 &
 	filler=$!
-	for i in $(seq 3000); do
+	for _ in $(seq 3000); do
 		grep -q "hostile: fill $what holding" /tmp/fill.out && break
 		sleep 0.1
 	done
@@ -107,6 +107,7 @@ fill() {
 	cat /tmp/fill.out
 	grep -q "hostile: fill $what holding" /tmp/fill.out || fail "fill $what did not fill"
 	# What it held: its first field, as the figure hostile.WHAT_FIELD.
+	# shellcheck disable=SC2046  # split into the field's name and value
 	set -- $(sed -n "s/.*hostile: fill $what holding \([a-z]*\)=\([0-9]*\).*/\1 \2/p" /tmp/fill.out)
 	fig "hostile.${what}_$1" "$2" max "$1"
 	grown=$((during - before - own))
@@ -129,7 +130,7 @@ fill tables PageTables tables_growth $((2048 * 4 + 8 + 128))
 
 launcher -v 1 -s hold -a hold hostile > /tmp/hold.out 2>&1 &
 holder=$!
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	grep -q 'hostile: hold block=' /tmp/hold.out && break
 	sleep 0.1
 done
@@ -165,7 +166,7 @@ live_clear || fail "the killed parker left objects live"
 
 launcher -v 2 -s spin -a "run spin" proc > /tmp/spin.out 2>&1 &
 spinner=$!
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	grep -q 'spin: two threads spinning' /tmp/spin.out && break
 	sleep 0.1
 done

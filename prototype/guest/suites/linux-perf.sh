@@ -17,6 +17,7 @@
 # sandbox's first launch keeps the figures of the endovisor, the kernel
 # and the launcher, the others only their parts (launcher -q).
 # A measurement: no checking mode, whose checks would be timed too.
+# shellcheck disable=SC2034  # exported by /init, read by the launcher
 EV_CHECKING=0
 for part in 1/3 2/3 3/3; do
 	lxbench linux.bench.native $part || fail "lxbench on Linux, part $part"

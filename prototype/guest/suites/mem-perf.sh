@@ -4,6 +4,7 @@
 # fork of 64 MiB, munmap of 64 MiB a child still maps; the heap and copy
 # baselines the endovisor measures itself.
 # A measurement: no checking mode, whose checks would be timed too.
+# shellcheck disable=SC2034  # exported by /init, read by the launcher
 EV_CHECKING=0
 baseline touch 512 || fail "baseline touch"
 baseline mprotect 9 || fail "baseline mprotect"

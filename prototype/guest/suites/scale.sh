@@ -6,6 +6,7 @@
 # what a tenant space makes Linux hold); then 1, 8 and 64 sandboxes of the
 # sched kernel alive at once, one vCPU each (the scale program).
 # A measurement: no checking mode, whose checks would be timed too.
+# shellcheck disable=SC2034  # exported by /init, read by the launcher
 EV_CHECKING=0
 baseline yield 2000 || fail "baseline yield"
 for mib in 4 16 64; do

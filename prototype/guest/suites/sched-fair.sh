@@ -9,6 +9,7 @@
 # threads) Linux had runnable at once, and the time the carriers spent
 # preempted while carrying.
 # A measurement: no checking mode, whose checks would be timed too.
+# shellcheck disable=SC2034  # exported by /init, read by the launcher
 EV_CHECKING=0
 echo "+cpu +cpuset" > /sys/fs/cgroup/cgroup.subtree_control || fail "enable cpu and cpuset"
 mkdir -p /sys/fs/cgroup/sibling /sys/fs/cgroup/flat

@@ -7,6 +7,7 @@
 # call again with the endovisor's system-call probe in place, and once more
 # after the endovisor is unloaded.
 # A measurement: no checking mode, whose checks would be timed too.
+# shellcheck disable=SC2034  # exported by /init, read by the launcher
 EV_CHECKING=0
 baseline yield 5000 || fail "baseline yield"
 baseline wakelocal 5000 || fail "baseline wakelocal"

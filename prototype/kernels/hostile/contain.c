@@ -10,7 +10,7 @@
  *            again are the freed ones, and the writes spoil them, which
  *            it counts.  Nothing else may see them: the guest's allocator
  *            checks (slub_debug, KFENCE) stay silent, and so does the
- *            victim
+ *            victim sandbox
  *   victim   a sandbox of one vCPU, started first, that allocates blocks of
  *            the same sizes, fills each with its own pattern, checks the
  *            pattern a little later and frees the block, over and over for

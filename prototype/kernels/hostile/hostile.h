@@ -21,6 +21,7 @@ struct hostile_mem {
 	u32 race_go, race_done;
 	u32 race_rounds;	/* the spaces vCPU 1 has created */
 };
+
 void memory_cases(struct hostile_mem *m);
 void memory_race_ap(struct hostile_mem *m);
 void memory_fill(const char *what);
@@ -39,6 +40,7 @@ struct hostile_race {
 	u32 protects, protects_failed, churns;
 	u32 slab_bad;			/* slab: vCPU 1's objects overwritten or not freed */
 };
+
 void racing_cases(void);
 void racing_ap(void);
 long copy_space(void **frame);
@@ -49,7 +51,8 @@ struct hostile_stale {
 	u64 seq;		/* 2r + 1: round r's block is live; 2r + 2: it is freed */
 	u64 ap_seq;		/* the last freed round vCPU 1 has tried */
 	char *blk;
-	u64 racing, found;	/* vCPU 1's copies while the block was live, and those that passed */
+	/* vCPU 1's copies while the block was live, and those that passed */
+	u64 racing, found;
 	u64 passes;		/* copies after the free that passed: must stay 0 */
 	u64 other;		/* answers that are neither 0 nor -EFAULT */
 	u32 ap_ready, done;
@@ -64,6 +67,7 @@ struct hostile_uaf {
 	unsigned long ap_spoiled;
 	long ap_refused;
 };
+
 void uaf_cases(void);
 void uaf_ap(void);
 void victim_cases(void);

@@ -90,8 +90,10 @@ static void heap_cases(void)
 	call(EV_SVC_MEM_FREE, (unsigned long)freed, 0, 0, 0);
 	expect("log_null", -EFAULT, call(EV_SVC_LOG, 0, 8, 0, 0));
 	expect("log_zero_length", -EINVAL, call(EV_SVC_LOG, (unsigned long)blk, 0, 0, 0));
-	expect("log_too_long", -EINVAL, call(EV_SVC_LOG, (unsigned long)blk, EV_LOG_LINE_MAX + 1, 0, 0));
-	expect("log_from_kernel_text", -EFAULT, call(EV_SVC_LOG, (unsigned long)some_function, 8, 0, 0));
+	expect("log_too_long", -EINVAL,
+	       call(EV_SVC_LOG, (unsigned long)blk, EV_LOG_LINE_MAX + 1, 0, 0));
+	expect("log_from_kernel_text", -EFAULT,
+	       call(EV_SVC_LOG, (unsigned long)some_function, 8, 0, 0));
 	expect("log_from_linux_memory", -EFAULT, call(EV_SVC_LOG, KERNEL_VA, 8, 0, 0));
 	expect("log_noncanonical", -EFAULT, call(EV_SVC_LOG, NONCANON, 8, 0, 0));
 	expect("log_user_address", -EFAULT, call(EV_SVC_LOG, 0x1000, 8, 0, 0));
@@ -102,7 +104,8 @@ static void heap_cases(void)
 	expect("log_from_own_module_struct", -EFAULT, call(EV_SVC_LOG, (unsigned long)THIS_MODULE, 8, 0, 0));
 
 	expect("alloc_zero", -EINVAL, call(EV_SVC_MEM_ALLOC, 0, 0, 0, 0));
-	expect("alloc_over_block_max", -EINVAL, call(EV_SVC_MEM_ALLOC, EV_MEM_MAX_BLOCK + 1, 0, 0, 0));
+	expect("alloc_over_block_max", -EINVAL,
+	       call(EV_SVC_MEM_ALLOC, EV_MEM_MAX_BLOCK + 1, 0, 0, 0));
 	expect("alloc_huge", -EINVAL, call(EV_SVC_MEM_ALLOC, ~0UL, 0, 0, 0));
 	expect("alloc_unknown_flags", -EINVAL, call(EV_SVC_MEM_ALLOC, 64, 0x100, 0, 0));
 	/* Largest blocks until the quota (or Linux) says no. */
@@ -137,18 +140,22 @@ static void vcpu_cases(void)
 	expect("kick_past_max_vcpus", -EINVAL, call(EV_SVC_VCPU_KICK, EV_MAX_VCPUS, 0, 0, 0));
 	expect("set_upcall_null", -EFAULT, call(EV_SVC_SET_UPCALL, 0, 0, 0, 0));
 	expect("set_upcall_heap", -EFAULT, call(EV_SVC_SET_UPCALL, (unsigned long)blk, 0, 0, 0));
-	expect("set_upcall_stack", -EFAULT, call(EV_SVC_SET_UPCALL, (unsigned long)&local, 0, 0, 0));
-	expect("set_upcall_data", -EFAULT, call(EV_SVC_SET_UPCALL, (unsigned long)&a_static, 0, 0, 0));
+	expect("set_upcall_stack", -EFAULT,
+	       call(EV_SVC_SET_UPCALL, (unsigned long)&local, 0, 0, 0));
+	expect("set_upcall_data", -EFAULT,
+	       call(EV_SVC_SET_UPCALL, (unsigned long)&a_static, 0, 0, 0));
 	expect("set_upcall_linux_text", -EFAULT, call(EV_SVC_SET_UPCALL, KERNEL_TEXT, 0, 0, 0));
 	expect("service_past_table", -ENOSYS, call(EV_NR_SERVICES, 0, 0, 0, 0));
 	expect("service_huge", -ENOSYS, call(~0UL, 0, 0, 0, 0));
 	expect("service_1000", -ENOSYS, call(1000, 0, 0, 0, 0));
 	expect("calibrate_unknown", -EINVAL, call(EV_SVC_CALIBRATE, 999, 0, 0, 0));
 	expect("calibrate_copy_bad_space", -EBADF, call(EV_SVC_CALIBRATE, EV_CAL_COPY, 0, 0, 0));
-	expect("calibrate_kmalloc_too_many", -EINVAL, call(EV_SVC_CALIBRATE, EV_CAL_KMALLOC, ~0UL, 0, 0));
+	expect("calibrate_kmalloc_too_many", -EINVAL,
+	       call(EV_SVC_CALIBRATE, EV_CAL_KMALLOC, ~0UL, 0, 0));
 	expect("calibrate_owns_linux_memory", -EFAULT,
 	       call(EV_SVC_CALIBRATE, EV_CAL_OWNS, KERNEL_VA, 8, 1));
-	expect("calibrate_owns_huge", -EINVAL, call(EV_SVC_CALIBRATE, EV_CAL_OWNS, (unsigned long)blk, ~0UL, 0));
+	expect("calibrate_owns_huge", -EINVAL,
+	       call(EV_SVC_CALIBRATE, EV_CAL_OWNS, (unsigned long)blk, ~0UL, 0));
 	vostd_free(blk);
 }
 
@@ -176,9 +183,11 @@ static void vm_cases(void)
 	expect("grant_out_null", -EFAULT, call(EV_SVC_FRAME_GRANT, 1, 0, 0, 0));
 	expect("grant_out_kernel_text", -EFAULT,
 	       call(EV_SVC_FRAME_GRANT, 1, (unsigned long)some_function, 0, 0));
-	expect("grant_out_too_small", -EFAULT, call(EV_SVC_FRAME_GRANT, 2, (unsigned long)out, 0, 0));
+	expect("grant_out_too_small", -EFAULT,
+	       call(EV_SVC_FRAME_GRANT, 2, (unsigned long)out, 0, 0));
 	expect("grant_out_linux_memory", -EFAULT, call(EV_SVC_FRAME_GRANT, 1, KERNEL_VA, 0, 0));
-	expect("grant_out_rodata", -EFAULT, call(EV_SVC_FRAME_GRANT, 1, (unsigned long)a_const, 0, 0));
+	expect("grant_out_rodata", -EFAULT,
+	       call(EV_SVC_FRAME_GRANT, 1, (unsigned long)a_const, 0, 0));
 	/* Linux's struct module lies in the module's data, and is Linux's. */
 	expect("grant_out_own_module_struct", -EFAULT,
 	       call(EV_SVC_FRAME_GRANT, 1, (unsigned long)THIS_MODULE, 0, 0));
@@ -200,16 +209,21 @@ static void vm_cases(void)
 	expect("vm_destroy_twice", -EBADF, call(EV_SVC_VM_DESTROY, gone, 0, 0, 0));
 
 	expect("map_bad_handle", -EBADF, call(EV_SVC_VM_MAP, 0, VA, (unsigned long)frame, RW));
-	expect("map_destroyed_space", -EBADF, call(EV_SVC_VM_MAP, gone, VA, (unsigned long)frame, RW));
-	expect("map_unaligned_va", -EINVAL, call(EV_SVC_VM_MAP, vm, VA + 1, (unsigned long)frame, RW));
+	expect("map_destroyed_space", -EBADF,
+	       call(EV_SVC_VM_MAP, gone, VA, (unsigned long)frame, RW));
+	expect("map_unaligned_va", -EINVAL,
+	       call(EV_SVC_VM_MAP, vm, VA + 1, (unsigned long)frame, RW));
 	expect("map_below_region", -EINVAL,
 	       call(EV_SVC_VM_MAP, vm, EV_TENANT_BASE - PAGE, (unsigned long)frame, RW));
 	expect("map_region_end", -EINVAL,
 	       call(EV_SVC_VM_MAP, vm, EV_TENANT_BASE + EV_TENANT_SIZE, (unsigned long)frame, RW));
-	expect("map_noncanonical_va", -EINVAL, call(EV_SVC_VM_MAP, vm, NONCANON, (unsigned long)frame, RW));
-	expect("map_kernel_va", -EINVAL, call(EV_SVC_VM_MAP, vm, KERNEL_VA, (unsigned long)frame, RW));
+	expect("map_noncanonical_va", -EINVAL,
+	       call(EV_SVC_VM_MAP, vm, NONCANON, (unsigned long)frame, RW));
+	expect("map_kernel_va", -EINVAL,
+	       call(EV_SVC_VM_MAP, vm, KERNEL_VA, (unsigned long)frame, RW));
 	expect("map_heap_page", -EACCES, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)page_blk, RW));
-	expect("map_unaligned_frame", -EACCES, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame + 8, RW));
+	expect("map_unaligned_frame", -EACCES,
+	       call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame + 8, RW));
 	expect("map_kernel_text", -EACCES,
 	       call(EV_SVC_VM_MAP, vm, VA, (unsigned long)some_function & ~(PAGE - 1), RW));
 	expect("map_linux_page", -EACCES, call(EV_SVC_VM_MAP, vm, VA, KERNEL_VA, RW));
@@ -217,23 +231,29 @@ static void vm_cases(void)
 	expect("map_prot_none", -EINVAL, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, 0));
 	expect("map_prot_write_only", -EINVAL,
 	       call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, EV_PROT_WRITE));
-	expect("map_prot_unknown_bits", -EINVAL, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, 0x11));
+	expect("map_prot_unknown_bits", -EINVAL,
+	       call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, 0x11));
 	expect("map", 0, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, RW));
 	expect("map_over_mapping", -EEXIST, call(EV_SVC_VM_MAP, vm, VA, (unsigned long)frame, RW));
 
 	expect("query_bad_handle", -EBADF, call(EV_SVC_VM_QUERY, 0, VA, 0, 0));
 	expect("query_noncanonical", -EINVAL, call(EV_SVC_VM_QUERY, vm, NONCANON, 0, 0));
 	expect("query_kernel_va", -EINVAL, call(EV_SVC_VM_QUERY, vm, KERNEL_VA, 0, 0));
-	expect("query_below_region", -EINVAL, call(EV_SVC_VM_QUERY, vm, EV_TENANT_BASE - PAGE, 0, 0));
+	expect("query_below_region", -EINVAL,
+	       call(EV_SVC_VM_QUERY, vm, EV_TENANT_BASE - PAGE, 0, 0));
 	expect("query_unmapped", -ENOENT, call(EV_SVC_VM_QUERY, vm, VA + 16 * PAGE, 0, 0));
 	/* The one that succeeds names the frame and its protection, nothing else. */
-	expect("query_mapped", (long)((unsigned long)frame | RW), call(EV_SVC_VM_QUERY, vm, VA, 0, 0));
+	expect("query_mapped", (long)((unsigned long)frame | RW),
+	       call(EV_SVC_VM_QUERY, vm, VA, 0, 0));
 
-	expect("protect_unmapped", -ENOENT, call(EV_SVC_VM_PROTECT, vm, VA + 16 * PAGE, 1, EV_PROT_READ));
+	expect("protect_unmapped", -ENOENT,
+	       call(EV_SVC_VM_PROTECT, vm, VA + 16 * PAGE, 1, EV_PROT_READ));
 	expect("protect_zero_pages", -EINVAL, call(EV_SVC_VM_PROTECT, vm, VA, 0, EV_PROT_READ));
-	expect("protect_huge_count", -EINVAL, call(EV_SVC_VM_PROTECT, vm, VA, 1UL << 40, EV_PROT_READ));
+	expect("protect_huge_count", -EINVAL,
+	       call(EV_SVC_VM_PROTECT, vm, VA, 1UL << 40, EV_PROT_READ));
 	expect("protect_past_region_end", -EINVAL,
-	       call(EV_SVC_VM_PROTECT, vm, EV_TENANT_BASE + EV_TENANT_SIZE - PAGE, 2, EV_PROT_READ));
+	       call(EV_SVC_VM_PROTECT, vm, EV_TENANT_BASE + EV_TENANT_SIZE - PAGE, 2,
+		    EV_PROT_READ));
 	expect("protect_unknown_prot", -EINVAL, call(EV_SVC_VM_PROTECT, vm, VA, 1, 0x40));
 	expect("protect_half_mapped", -ENOENT, call(EV_SVC_VM_PROTECT, vm, VA, 2, EV_PROT_READ));
 	/* The refused protect changed nothing: the mapped page is still writable. */
@@ -247,7 +267,8 @@ static void vm_cases(void)
 	expect("batch_zero_ops", -EINVAL, call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 0, 0));
 	expect("batch_over_max", -EINVAL,
 	       call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, EV_BATCH_MAX + 1, 0));
-	expect("batch_ops_past_block", -EFAULT, call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 3, 0));
+	expect("batch_ops_past_block", -EFAULT,
+	       call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 3, 0));
 	expect("batch_ops_kernel_text", -EFAULT,
 	       call(EV_SVC_VM_BATCH, vm, (unsigned long)some_function, 1, 0));
 	/* Its failed op would be marked in place: read-only data is refused. */
@@ -259,8 +280,10 @@ static void vm_cases(void)
 				    .frame = (unsigned long)ro };
 	ops[1] = (struct ev_vm_op){ .op = EV_VM_OP_MAP, .prot = RW, .va = VA,
 				    .frame = (unsigned long)frame };
-	expect("batch_second_op_fails", -EEXIST, call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 2, 0));
-	expect("batch_first_op_stays_done", 0, call(EV_SVC_VM_PROTECT, vm, VA + PAGE, 1, EV_PROT_READ));
+	expect("batch_second_op_fails", -EEXIST,
+	       call(EV_SVC_VM_BATCH, vm, (unsigned long)ops, 2, 0));
+	expect("batch_first_op_stays_done", 0,
+	       call(EV_SVC_VM_PROTECT, vm, VA + PAGE, 1, EV_PROT_READ));
 
 	expect("copy_from_unmapped", -EFAULT,
 	       call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)buf, VA + 16 * PAGE, 8));
@@ -289,7 +312,8 @@ static void vm_cases(void)
 	       call(EV_SVC_COPY_TO_TENANT, vm, VA + PAGE, (unsigned long)buf, 8));
 	expect("copy_to_from_linux_memory", -EFAULT,
 	       call(EV_SVC_COPY_TO_TENANT, vm, VA, KERNEL_VA, 8));
-	expect("copy_bad_handle", -EBADF, call(EV_SVC_COPY_TO_TENANT, 0, VA, (unsigned long)buf, 8));
+	expect("copy_bad_handle", -EBADF,
+	       call(EV_SVC_COPY_TO_TENANT, 0, VA, (unsigned long)buf, 8));
 
 	ctx->rip = VA;
 	ctx->rsp = VA + PAGE;
@@ -297,24 +321,29 @@ static void vm_cases(void)
 	expect("run_ctx_null", -EFAULT, call(EV_SVC_TENANT_RUN, vm, 0, 0, 0));
 	expect("run_ctx_kernel_text", -EFAULT,
 	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)some_function, 0, 0));
-	expect("run_ctx_past_block", -EFAULT, call(EV_SVC_TENANT_RUN, vm, (unsigned long)buf, 0, 0));
+	expect("run_ctx_past_block", -EFAULT,
+	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)buf, 0, 0));
 	/* The trap writes the context back: it must be writable from the start. */
-	expect("run_ctx_rodata", -EFAULT, call(EV_SVC_TENANT_RUN, vm, (unsigned long)&ro_ctx, 0, 0));
+	expect("run_ctx_rodata", -EFAULT,
+	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)&ro_ctx, 0, 0));
 	/* The readings of the trap path go after the context: the same checks. */
 	expect("run_too_many_stamps", -EINVAL,
 	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, EV_STAMPS_MAX + 1, 0));
-	expect("run_stamps_huge", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, ~0UL, 0));
+	expect("run_stamps_huge", -EINVAL,
+	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, ~0UL, 0));
 	expect("run_stamps_past_block", -EFAULT,
 	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 1, 0));
 	ctx->rip = KERNEL_TEXT;
 	expect("run_kernel_rip", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
 	ctx->rip = VA;
 	ctx->rsp = NONCANON;
-	expect("run_noncanonical_rsp", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
+	expect("run_noncanonical_rsp", -EINVAL,
+	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
 	/* A kernel or non-canonical FS base would make the endovisor's own wrmsr fault. */
 	ctx->rsp = VA + PAGE;
 	ctx->fs_base = KERNEL_VA;
-	expect("run_kernel_fs_base", -EINVAL, call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
+	expect("run_kernel_fs_base", -EINVAL,
+	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
 	ctx->fs_base = NONCANON;
 	expect("run_noncanonical_fs_base", -EINVAL,
 	       call(EV_SVC_TENANT_RUN, vm, (unsigned long)ctx, 0, 0));
@@ -433,7 +462,8 @@ static long after_teardown_began(void)
 	expect("after_teardown_fpu_create", -ESHUTDOWN, call(EV_SVC_FPU_CREATE, 0, 0, 0, 0));
 	expect("after_teardown_tenant_run", -ESHUTDOWN,
 	       call(EV_SVC_TENANT_RUN, 1, (unsigned long)ctx, 0, 0));
-	expect("after_teardown_free_still_works", 0, call(EV_SVC_MEM_FREE, (unsigned long)blk, 0, 0, 0));
+	expect("after_teardown_free_still_works", 0,
+	       call(EV_SVC_MEM_FREE, (unsigned long)blk, 0, 0, 0));
 	vostd_free(ctx);
 	return vostd_tests_end();
 }
@@ -494,7 +524,7 @@ static void attack(const char *args)
 	char *buf = vostd_alloc(64, true);
 	long vm = call(EV_SVC_VM_CREATE, 0, 0, 0, 0);
 
-	vostd_println("hostile: attack block=%lx frame=%lx", blk, frame);
+	vostd_println("hostile: %s block=%lx frame=%lx", __func__, blk, frame);
 	expect("other_free_block", -ENOENT, call(EV_SVC_MEM_FREE, blk, 0, 0, 0));
 	expect("other_log_block", -EFAULT, call(EV_SVC_LOG, blk, 8, 0, 0));
 	expect("other_grant_into_block", -EFAULT, call(EV_SVC_FRAME_GRANT, 1, blk, 0, 0));

@@ -4,10 +4,11 @@
  *
  *   memory_cases    on vCPU 0, while memory_race_ap on vCPU 1 creates a
  *                   space and destroys it, over and over: vCPU 0 batches
- *                   maps into whichever space vCPU 1 has now.  A batch that takes the handle before the destroy
- *                   and the lock after it must be refused, not map into a
- *                   zapped space whose pages would count for ever; so once
- *                   vCPU 1 stops, the whole of EV_MAP_QUOTA must map again.
+ *                   maps into whichever space vCPU 1 has now.  A batch
+ *                   that takes the handle before the destroy and the lock
+ *                   after it must be refused, not map into a zapped space
+ *                   whose pages would count for ever; so once vCPU 1
+ *                   stops, the whole of EV_MAP_QUOTA must map again.
  *   fill heap       1-byte blocks until mem_alloc says no, then held until
  *                   the launcher is killed, for hostile.sh to measure the
  *                   Slab they hold against EV_MEM_QUOTA
@@ -21,7 +22,7 @@
 #include "hostile.h"
 #include "tenant.h"
 
-#define GIB		(1UL << 30)
+#define GIB		BIT(30)
 #define RACE_VA		(EV_TENANT_BASE + GIB)		/* vCPU 0's batches */
 #define RACE_OPS	512
 #define CHURN_VA	(EV_TENANT_BASE + 2 * GIB)	/* vCPU 1's maps */

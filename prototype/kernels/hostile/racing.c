@@ -51,9 +51,9 @@
 
 /* What vCPU 0 is at (phase), and where vCPU 1 has got to (ap_phase). */
 enum { PHASE_CACHE = 1, PHASE_FREE_COPY, PHASE_REBUILD, PHASE_SHARE, PHASE_DONE,
-       PHASE_SLAB };
-enum { AP_FREE_COPY_COPYING = 1, AP_FREE_COPY_DONE, AP_REBUILD_COPYING, AP_REBUILD_DONE, AP_SHARE_CHURNING,
-       AP_SHARE_DONE, AP_SLAB_DONE };
+	PHASE_SLAB };
+enum { AP_FREE_COPY_COPYING = 1, AP_FREE_COPY_DONE, AP_REBUILD_COPYING, AP_REBUILD_DONE,
+	AP_SHARE_CHURNING, AP_SHARE_DONE, AP_SLAB_DONE };
 
 static struct hostile_race *R(void)
 {
@@ -150,7 +150,8 @@ static void rebuild_race(struct hostile_race *r)
 		void *spare = NULL;
 
 		for (i = 0; i < REBUILD_BLOCKS; i++, n++) {
-			if (!(blocks[i] = vostd_heap_alloc(16 + i % 200, false)))
+			blocks[i] = vostd_heap_alloc(16 + i % 200, false);
+			if (!blocks[i])
 				break;
 			if (spare)
 				vostd_heap_free(spare);
@@ -318,7 +319,10 @@ static void free_copy_ap(struct hostile_race *r)
 
 static void rebuild_ap(struct hostile_race *r)
 {
-	/* A size no other block has: while a rebuild moves the blocks, the order to look in must be there. */
+	/*
+	 * A size no other block has: while a rebuild moves the blocks, the
+	 * order to look in must be there.
+	 */
 	char *blk = vostd_alloc(2UL << 20, false);
 	void *frame;
 	long vm = copy_space(&frame);
@@ -329,7 +333,8 @@ static void rebuild_ap(struct hostile_race *r)
 			r->rebuild_refused++;
 			break;
 		}
-		r->rebuild_refused += !!call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)blk + 24, VA, 32);
+		r->rebuild_refused += !!call(EV_SVC_COPY_FROM_TENANT, vm, (unsigned long)blk + 24,
+					     VA, 32);
 		r->rebuild_copies++;
 	}
 	if (!vostd_is_err(vm))

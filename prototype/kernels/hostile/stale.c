@@ -61,7 +61,8 @@ void stale_cases(u64 rounds)
 	}
 	WRITE_ONCE(s->done, 1);
 	vostd_println("hostile: stale %llu ms rounds=%llu racing=%llu found=%llu passes_after_free=%llu other=%llu",
-		      vostd_cycles_to_ns(vostd_cycles() - t0) / 1000000, r, s->racing, s->found, s->passes, s->other);
+		      vostd_cycles_to_ns(vostd_cycles() - t0) / 1000000, r, s->racing, s->found,
+		      s->passes, s->other);
 	vostd_println(EV_FIG("rounds", "%llu", "min", "rounds"), r);
 	vostd_println(EV_FIG("passes", "%llu", "max", "copies"), s->passes);
 	vostd_println(EV_FIG("racing_found", "%llu", "min", "copies"), s->found);

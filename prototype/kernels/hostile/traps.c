@@ -116,8 +116,8 @@ static u32 race_calls(u32 rounds, u32 *kicks, long *inside)
 			calls++;
 		} else {
 			/* A call lost: Linux answered it, and the tenant stopped at ud2. */
-			vostd_println("hostile: race: call %u gave trap %ld nr %llu signal %u", calls,
-				      trap, t.ctx->syscall_nr, t.ctx->signal);
+			vostd_println("hostile: race: call %u gave trap %ld nr %llu signal %u",
+				      calls, trap, t.ctx->syscall_nr, t.ctx->signal);
 			break;
 		}
 	}
@@ -144,7 +144,7 @@ static long race(bool forever)
 	expect("race_calls_each_a_call", RACE_CALLS, calls);
 	/* The last call's answer is not yet counted inside. */
 	expect("race_calls_counted_inside", (long)calls - 1, inside);
-	vostd_println("hostile: race: %u kick traps among them", kicks);
+	vostd_println("hostile: %s: %u kick traps among them", __func__, kicks);
 	WRITE_ONCE(H()->race_done, 1);
 	return 0;
 }

@@ -290,7 +290,8 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	p->npages = np->npages;
 	p->cap = np->cap;
 	vostd_free(np);
-	lp->brk_start = lp->brk = im.brk;
+	lp->brk_start = im.brk;
+	lp->brk = im.brk;
 	/* The file's own path, not /proc/self/exe's: a link names its target. */
 	vostd_memcpy(lp->exe, nd->path, nd->path_len + 1);
 	lx_name(p);

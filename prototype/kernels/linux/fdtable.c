@@ -222,7 +222,9 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		}
 		con->flags = 2;		/* O_RDWR */
 		con->refs = 3;
-		lp->files.fd[0] = lp->files.fd[1] = lp->files.fd[2] = con;
+		lp->files.fd[0] = con;
+		lp->files.fd[1] = con;
+		lp->files.fd[2] = con;
 		lp->cwd[0] = '/';
 		lp->umask = 022;
 		lp->pgid = p->pid;

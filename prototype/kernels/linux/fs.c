@@ -100,7 +100,8 @@ long fs_init(void)
 			if (vostd_has_prefix(name, "TRAILER!!!"))
 				break;
 			off = (110 + namesize + 3) & ~3UL;
-			if (off > (unsigned long)(end - at) || size > (unsigned long)(end - at) - off)
+			if (off > (unsigned long)(end - at) ||
+			    size > (unsigned long)(end - at) - off)
 				return -EINVAL;
 			/* "./x" and "x" are both "/x"; "." is the root, already there. */
 			if (name[0] == '.' && name[1] == '/')

@@ -178,7 +178,8 @@ long sys_futex(struct thread *t, unsigned long uaddr, long op, u32 val, unsigned
 			return -EINVAL;
 		return futex_wake(t->p, uaddr, (int)val, cmd == FUTEX_WAKE ? ~0U : val3);
 	}
-	return -ENOSYS;		/* requeue, wake-op, priority inheritance: glibc's threads do without */
+	/* requeue, wake-op, priority inheritance: glibc's threads do without */
+	return -ENOSYS;
 }
 
 /*

@@ -102,7 +102,8 @@ struct lx_proc {
 	vostd_spinlock_t con_lock;	/* line and line_len, written by any of its threads */
 	char line[200];			/* console output not yet ended by a newline */
 	unsigned int line_len;
-	kl_tid_t sleeping[LX_THREADS_MAX];	/* its threads asleep on a pipe or a futex (futex.c) */
+	/* its threads asleep on a pipe or a futex (futex.c) */
+	kl_tid_t sleeping[LX_THREADS_MAX];
 };
 
 /* The sandbox's state: proc's table first, since procs() returns it. */

@@ -47,7 +47,8 @@ static unsigned int split(char *s, const char **argv)
 			s++;
 		if (!*s)
 			break;
-		argv[n++] = out = s;
+		argv[n++] = s;
+		out = s;
 		while (*s && *s != ' ') {
 			if (*s == '\'') {
 				s++;

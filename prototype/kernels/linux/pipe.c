@@ -154,8 +154,10 @@ long sys_pipe2(struct thread *t, unsigned long ufds, long flags)
 		vostd_free(w);
 		return -ENOMEM;
 	}
-	pp->readers = pp->writers = 1;
-	r->pipe = w->pipe = pp;
+	pp->readers = 1;
+	pp->writers = 1;
+	r->pipe = pp;
+	w->pipe = pp;
 	w->flags = 1;		/* O_WRONLY */
 	/*
 	 * The numbers are reserved and copied out before the files go in, as

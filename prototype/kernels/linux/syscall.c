@@ -14,6 +14,7 @@
 static const char *const names[] = {
 #include <asm/syscalls_64.h>
 };
+
 #undef __SYSCALL
 #undef __SYSCALL_NORETURN
 
@@ -45,7 +46,6 @@ const char *syscall_name(unsigned long nr)
 #define LX_SIGKILL			9
 #define LX_SIGSTOP			19
 #define LX_SIG_IGN		1
-
 
 static u8 ev_prot(unsigned long prot)
 {
@@ -456,10 +456,14 @@ static long sys_prlimit64(struct thread *t, long pid, long res, unsigned long un
 		return -EINVAL;
 	if (res == 3)			/* RLIMIT_STACK */
 		lim[0] = LX_STACK_PAGES * PAGE;
-	if (res == 7)			/* RLIMIT_NOFILE */
-		lim[0] = lim[1] = LX_FDS;
-	if (res == 6)			/* RLIMIT_NPROC */
-		lim[0] = lim[1] = LX_PROCS_MAX;
+	if (res == 7) {			/* RLIMIT_NOFILE */
+		lim[0] = LX_FDS;
+		lim[1] = LX_FDS;
+	}
+	if (res == 6) {			/* RLIMIT_NPROC */
+		lim[0] = LX_PROCS_MAX;
+		lim[1] = LX_PROCS_MAX;
+	}
 	return put_user_bytes(t, uold, lim, sizeof(lim));
 }
 
@@ -518,34 +522,89 @@ void syscall_dispatch(struct thread *t, struct ev_stamp entered)
 	else
 		__atomic_add_fetch(&lx()->unknown, 1, __ATOMIC_RELAXED);
 	switch (nr) {
-	case 0:   ret = sys_read(t, I(a0), a1, a2, -1); break;
-	case 1:   ret = sys_write(t, I(a0), a1, a2); break;
-	case 2:   ret = sys_openat(t, -100, a0, I(a1)); break;
-	case 3:   ret = sys_close(t, I(a0)); break;
-	case 4:   ret = sys_fstatat(t, -100, a0, a1, 0); break;
-	case 5:   ret = sys_fstat(t, I(a0), a1); break;
-	case 6:   ret = sys_fstatat(t, -100, a0, a1, 0x100); break;
-	case 8:   ret = sys_lseek(t, I(a0), a1, I(a2)); break;
-	case 9:   ret = sys_mmap(t, a0, a1, a2, a3, I(a4), a5); break;
-	case 10:  ret = sys_mprotect(t, a0, a1, a2); break;
-	case 11:  ret = sys_munmap(t, a0, a1); break;
-	case 12:  ret = sys_brk(t, a0); break;
-	case 13:  ret = sys_rt_sigaction(t, I(a0), a1, a2, a3); break;
-	case 14:  ret = sys_rt_sigprocmask(t, I(a0), a1, a2, a3); break;
-	case 16:  ret = sys_ioctl(t, I(a0), a1, a2); break;
-	case 17:  ret = (long)a3 < 0 ? -EINVAL : sys_read(t, I(a0), a1, a2, a3); break;
-	case 20:  ret = sys_writev(t, I(a0), a1, a2); break;
-	case 21:  ret = sys_faccessat(t, -100, a0); break;
-	case 22:  ret = sys_pipe2(t, a0, 0); break;
-	case 24:  kl_yield(); ret = 0; break;
-	case 32:  ret = sys_fcntl(t, I(a0), 0, 0); break;
-	case 33:  ret = sys_dup3(t, I(a0), I(a1), 0, true); break;
-	case 35:  ret = sleep_ns(t, a0); break;
-	case 39:  ret = p->pid; break;
-	case 56:  ret = lx_fork(t, a0, a1, a2, a3, a4); break;
+	case 0:
+		ret = sys_read(t, I(a0), a1, a2, -1);
+		break;
+	case 1:
+		ret = sys_write(t, I(a0), a1, a2);
+		break;
+	case 2:
+		ret = sys_openat(t, -100, a0, I(a1));
+		break;
+	case 3:
+		ret = sys_close(t, I(a0));
+		break;
+	case 4:
+		ret = sys_fstatat(t, -100, a0, a1, 0);
+		break;
+	case 5:
+		ret = sys_fstat(t, I(a0), a1);
+		break;
+	case 6:
+		ret = sys_fstatat(t, -100, a0, a1, 0x100);
+		break;
+	case 8:
+		ret = sys_lseek(t, I(a0), a1, I(a2));
+		break;
+	case 9:
+		ret = sys_mmap(t, a0, a1, a2, a3, I(a4), a5);
+		break;
+	case 10:
+		ret = sys_mprotect(t, a0, a1, a2);
+		break;
+	case 11:
+		ret = sys_munmap(t, a0, a1);
+		break;
+	case 12:
+		ret = sys_brk(t, a0);
+		break;
+	case 13:
+		ret = sys_rt_sigaction(t, I(a0), a1, a2, a3);
+		break;
+	case 14:
+		ret = sys_rt_sigprocmask(t, I(a0), a1, a2, a3);
+		break;
+	case 16:
+		ret = sys_ioctl(t, I(a0), a1, a2);
+		break;
+	case 17:
+		ret = (long)a3 < 0 ? -EINVAL : sys_read(t, I(a0), a1, a2, a3);
+		break;
+	case 20:
+		ret = sys_writev(t, I(a0), a1, a2);
+		break;
+	case 21:
+		ret = sys_faccessat(t, -100, a0);
+		break;
+	case 22:
+		ret = sys_pipe2(t, a0, 0);
+		break;
+	case 24:
+		kl_yield();
+		ret = 0;
+		break;
+	case 32:
+		ret = sys_fcntl(t, I(a0), 0, 0);
+		break;
+	case 33:
+		ret = sys_dup3(t, I(a0), I(a1), 0, true);
+		break;
+	case 35:
+		ret = sleep_ns(t, a0);
+		break;
+	case 39:
+		ret = p->pid;
+		break;
+	case 56:
+		ret = lx_fork(t, a0, a1, a2, a3, a4);
+		break;
 	case 57:
-	case 58:  ret = lx_fork(t, 0, 0, 0, 0, 0); break;
-	case 59:  ret = sys_execve(t, a0, a1, a2); break;
+	case 58:
+		ret = lx_fork(t, 0, 0, 0, 0, 0);
+		break;
+	case 59:
+		ret = sys_execve(t, a0, a1, a2);
+		break;
 	case 60:
 	case 231:
 		if (lx()->trace)
@@ -556,56 +615,118 @@ void syscall_dispatch(struct thread *t, struct ev_stamp entered)
 		t->exiting = true;
 		t->code = I(a0) & 0xff;
 		return;
-	case 61:  ret = sys_wait4(t, I(a0), a1, I(a2), a3); break;
-	case 62:  ret = sys_kill(t, I(a0), I(a1)); break;
-	case 63:  ret = sys_uname(t, a0); break;
-	case 72:  ret = sys_fcntl(t, I(a0), I(a1), a2); break;
-	case 79:  ret = sys_getcwd(t, a0, a1); break;
-	case 80:  ret = sys_chdir(t, a0); break;
-	case 89:  ret = sys_readlinkat(t, -100, a0, a1, a2); break;
-	case 95:  ret = lxp(p)->umask; lxp(p)->umask = a0 & 0777; break;
-	case 97:  ret = sys_prlimit64(t, 0, I(a0), 0, a1); break;
+	case 61:
+		ret = sys_wait4(t, I(a0), a1, I(a2), a3);
+		break;
+	case 62:
+		ret = sys_kill(t, I(a0), I(a1));
+		break;
+	case 63:
+		ret = sys_uname(t, a0);
+		break;
+	case 72:
+		ret = sys_fcntl(t, I(a0), I(a1), a2);
+		break;
+	case 79:
+		ret = sys_getcwd(t, a0, a1);
+		break;
+	case 80:
+		ret = sys_chdir(t, a0);
+		break;
+	case 89:
+		ret = sys_readlinkat(t, -100, a0, a1, a2);
+		break;
+	case 95:
+		ret = lxp(p)->umask;
+		lxp(p)->umask = a0 & 0777;
+		break;
+	case 97:
+		ret = sys_prlimit64(t, 0, I(a0), 0, a1);
+		break;
 	case 102: /* getuid */
 	case 104: /* getgid */
 	case 107: /* geteuid */
 	case 108: /* getegid */
 		ret = 0;
 		break;
-	case 109: ret = 0; break;	/* setpgid: one group */
-	case 110: ret = proc_ppid(p); break;
+	case 109:	/* setpgid: one group */
+		ret = 0;
+		break;
+	case 110:
+		ret = proc_ppid(p);
+		break;
 	case 111: /* getpgrp */
 	case 121: /* getpgid */
 	case 124: /* getsid */
 		ret = lxp(p)->pgid;
 		break;
-	case 131: ret = 0; break;	/* sigaltstack: no handler runs anyway */
+	case 131:	/* sigaltstack: no handler runs anyway */
+		ret = 0;
+		break;
 	case 157:	/* prctl: PR_SET_NAME is taken and ignored, PR_GET_NAME is the program's */
 		ret = a0 == 15 ? 0 : a0 == 16 ? sys_get_name(t, a1) : -EINVAL;
 		break;
-	case 158: ret = sys_arch_prctl(t, I(a0), a1); break;
-	case 186: ret = t->tid; break;
+	case 158:
+		ret = sys_arch_prctl(t, I(a0), a1);
+		break;
+	case 186:
+		ret = t->tid;
+		break;
 	case 201: {
 		u64 s = lx_now_ns() / 1000000000;
 
 		ret = put_user_bytes(t, a0, &s, 8) ?: (long)s;
 		break;
 	}
-	case 217: ret = sys_getdents64(t, I(a0), a1, a2); break;
-	case 202: ret = sys_futex(t, a0, I(a1), a2, a3, a4, a5); break;
-	case 218: t->clear_tid = a0; ret = t->tid; break;	/* set_tid_address */
-	case 228: ret = sys_clock_gettime(t, I(a0), a1); break;
-	case 230: ret = a1 ? -EINVAL : sleep_ns(t, a2); break;
-	case 257: ret = sys_openat(t, I(a0), a1, I(a2)); break;
-	case 262: ret = sys_fstatat(t, I(a0), a1, a2, I(a3)); break;
-	case 267: ret = sys_readlinkat(t, I(a0), a1, a2, a3); break;
-	case 269: ret = sys_faccessat(t, I(a0), a1); break;
-	case 234: ret = I(a0) > 0 ? sys_kill(t, I(a0), I(a2)) : -EINVAL; break;	/* tgkill */
-	case 273: ret = 0; break;	/* set_robust_list: robust mutexes are not kept */
-	case 292: ret = sys_dup3(t, I(a0), I(a1), I(a2), false); break;
-	case 293: ret = sys_pipe2(t, a0, I(a1)); break;
-	case 302: ret = sys_prlimit64(t, I(a0), I(a1), a2, a3); break;
-	case 318: ret = sys_getrandom(t, a0, a1); break;
-	case 439: ret = sys_faccessat(t, I(a0), a1); break;
+	case 217:
+		ret = sys_getdents64(t, I(a0), a1, a2);
+		break;
+	case 202:
+		ret = sys_futex(t, a0, I(a1), a2, a3, a4, a5);
+		break;
+	case 218:	/* set_tid_address */
+		t->clear_tid = a0;
+		ret = t->tid;
+		break;
+	case 228:
+		ret = sys_clock_gettime(t, I(a0), a1);
+		break;
+	case 230:
+		ret = a1 ? -EINVAL : sleep_ns(t, a2);
+		break;
+	case 257:
+		ret = sys_openat(t, I(a0), a1, I(a2));
+		break;
+	case 262:
+		ret = sys_fstatat(t, I(a0), a1, a2, I(a3));
+		break;
+	case 267:
+		ret = sys_readlinkat(t, I(a0), a1, a2, a3);
+		break;
+	case 269:
+		ret = sys_faccessat(t, I(a0), a1);
+		break;
+	case 234:	/* tgkill */
+		ret = I(a0) > 0 ? sys_kill(t, I(a0), I(a2)) : -EINVAL;
+		break;
+	case 273:	/* set_robust_list: robust mutexes are not kept */
+		ret = 0;
+		break;
+	case 292:
+		ret = sys_dup3(t, I(a0), I(a1), I(a2), false);
+		break;
+	case 293:
+		ret = sys_pipe2(t, a0, I(a1));
+		break;
+	case 302:
+		ret = sys_prlimit64(t, I(a0), I(a1), a2, a3);
+		break;
+	case 318:
+		ret = sys_getrandom(t, a0, a1);
+		break;
+	case 439:
+		ret = sys_faccessat(t, I(a0), a1);
+		break;
 	default:
 		enosys(t, nr);
 		ret = -ENOSYS;

@@ -51,7 +51,7 @@ extern const char tenant_touch_start[], tenant_touch_end[];
 #define FORK_PAGES	16384		/* 64 MiB */
 #define FORK_FRAMES	256		/* each mapped 64 times */
 #define FORK_ROUNDS	3
-#define GIB		(1UL << 30)
+#define GIB		BIT(30)
 #define PMD_SPAN	(PAGE * 512)	/* what one page of page table maps */
 
 /* A test case: on a FAIL, what came back, got, and what it is. */
@@ -169,8 +169,8 @@ static u64 touch(struct tenant *t, unsigned long va, unsigned long n, bool write
 	if (trap == EV_TRAP_SYSCALL && c->syscall_nr == 0)
 		total = c->rbx;
 	else
-		vostd_println("mem: touch ended with trap %ld at %llx (fault %llx)",
-			      trap, c->rip, c->fault_addr);
+		vostd_println("mem: %s ended with trap %ld at %llx (fault %llx)",
+			      __func__, trap, c->rip, c->fault_addr);
 	if (total && s && vostd_copy_from_user(t->vs, s, RESULTS_VA, n * 8))
 		total = 0;
 	vostd_free(c);
@@ -253,7 +253,8 @@ static void heap_pair_report(const char *key, u64 tenths, const char *baseline)
 		return;
 	}
 	if (baseline)
-		vostd_println(EV_FIG_BEST("%s", "%llu.%llu", CAL_ROUNDS, CAL_PAIRS) EV_BASELINE("%s"),
+		vostd_println(EV_FIG_BEST("%s", "%llu.%llu", CAL_ROUNDS, CAL_PAIRS)
+			      EV_BASELINE("%s"),
 			      key, tenths / 10, tenths % 10, baseline);
 	else
 		vostd_println(EV_FIG_BEST("%s", "%llu.%llu", CAL_ROUNDS, CAL_PAIRS),
@@ -315,7 +316,8 @@ static void perf_switch(void)
 	vostd_println(EV_FIG("mem.kmalloc_pair", "%llu.%llu", "min", "cycles")
 		      EV_FIELD("rounds", "%d") EV_FIELD("calls", CAL_PAIRS),
 		      kmalloc / 10, kmalloc % 10, EV_CAL_ROUNDS * EV_CAL_ROUNDS);
-	heap_pair_report("mem.alloc_pair", bad ? ~0ULL : with / (EV_CAL_PAIRS / 10), "mem.kmalloc_pair");
+	heap_pair_report("mem.alloc_pair", bad ? ~0ULL : with / (EV_CAL_PAIRS / 10),
+			 "mem.kmalloc_pair");
 	heap_pair_report("mem.alloc_pair_unchecked", bad ? ~0ULL : without / (EV_CAL_PAIRS / 10),
 			 "mem.alloc_pair");
 }
@@ -351,7 +353,8 @@ static void perf_heap(void)
 	}
 	vostd_println(EV_FIG_BEST("mem.nop_pair", "%llu.%llu", CAL_ROUNDS, CAL_PAIRS),
 		      nop / EV_CAL_PAIRS, nop % EV_CAL_PAIRS / (EV_CAL_PAIRS / 10));
-	if ((bad = vostd_call(EV_SVC_CALIBRATE, EV_CAL_HEAP, 0, 0, 0, 0)))
+	bad = vostd_call(EV_SVC_CALIBRATE, EV_CAL_HEAP, 0, 0, 0, 0);
+	if (bad)
 		perf_fail("calibrate_heap", "calibrate(EV_CAL_HEAP) returned", bad);
 }
 
@@ -605,9 +608,11 @@ static struct tenant *fork_parent(unsigned long pages, void ***frames)
 	*frames = vostd_alloc(FORK_FRAMES * sizeof(void *), true);
 	if (!*frames || !parent)
 		goto fail;
-	for (i = 0; i < FORK_FRAMES; i++)
-		if (!((*frames)[i] = vostd_frame_alloc()))
+	for (i = 0; i < FORK_FRAMES; i++) {
+		(*frames)[i] = vostd_frame_alloc();
+		if (!(*frames)[i])
 			goto fail;
+	}
 	if (!map_range(parent->vs, DATA_VA, pages, *frames, FORK_FRAMES, RW))
 		return parent;
 fail:
@@ -735,7 +740,6 @@ static void perf(void)
 	vostd_free(s);
 }
 
-
 /* ---- the scale suite: how the costs grow ---- */
 
 #define SCALE_ROUNDS	3
@@ -753,9 +757,11 @@ static void scale_heap(unsigned long live)
 	long bad = 0, k;
 	int r;
 
-	for (i = 0; i < n && held; i++)
-		if (!(held[i] = vostd_heap_alloc(64, false)))
+	for (i = 0; i < n && held; i++) {
+		held[i] = vostd_heap_alloc(64, false);
+		if (!held[i])
 			break;
+	}
 	if (n && (!held || i < n)) {
 		perf_fail("scale_heap", "could not hold the live blocks:", i);
 		goto out;
@@ -946,7 +952,8 @@ static void test_heap(void)
 	long r;
 
 	r = vostd_heap_free(&a_static);
-	check("free_never_given", r == -ENOENT, "a free of memory the heap never gave out returned", r);
+	check("free_never_given", r == -ENOENT,
+	      "a free of memory the heap never gave out returned", r);
 	r = vostd_heap_free(p + 8);
 	check("free_interior", r == -EINVAL, "a free of a pointer inside a block returned", r);
 	r = vostd_heap_free(p);
@@ -1004,9 +1011,11 @@ static void test_slab(void)
 		vostd_free(q);
 	}
 	check("slab_aligned", !bad, "an object not aligned to its size, of size", bad);
-	for (i = 0; many && i < SLAB_MANY; i++)
-		if (!(many[i] = vostd_alloc(64, false)))
+	for (i = 0; many && i < SLAB_MANY; i++) {
+		many[i] = vostd_alloc(64, false);
+		if (!many[i])
 			bad++;
+	}
 	check("slab_many", many && !bad && vostd_slab_frames() > frames + 3,
 	      "objects held; the slab's frames grew by", vostd_slab_frames() - frames);
 	/* A second free of each, but where it is a report (planted_double_free has one). */
@@ -1454,7 +1463,8 @@ static void tests(void)
 	    !touch(t, DATA_VA, 8, false, s, &faults, NULL))
 		check("first_touch", false, "the tenant did not run", 0);
 	else
-		check("first_touch_no_faults", faults == 0, "first touch of mapped pages faulted", faults);
+		check("first_touch_no_faults", faults == 0,
+		      "first touch of mapped pages faulted", faults);
 	test_slab_copies(t);
 	test_refusals(t);
 	r = vostd_vm_protect(t->vs, DATA_VA, 8, RO);
@@ -1462,10 +1472,12 @@ static void tests(void)
 	if (touch(t, DATA_VA, 8, false, s, &faults, NULL))
 		check("protect_no_faults", faults == 0, "reads after protect faulted", faults);
 	else
-		check("protect_no_faults", false, "the tenant's reads after protect did not finish", 0);
+		check("protect_no_faults", false,
+		      "the tenant's reads after protect did not finish", 0);
 	/* A touch of pages nobody mapped: each faults to the kernel proper. */
 	if (touch(t, DATA_VA + 400 * PAGE, 4, false, NULL, &faults, map_on_fault))
-		check("tenant_fault", faults == 4, "page faults resolved by the kernel proper:", faults);
+		check("tenant_fault", faults == 4,
+		      "page faults resolved by the kernel proper:", faults);
 	else
 		check("tenant_fault", false, "the faulting tenant did not finish", 0);
 	tenant_free(t);
@@ -1493,7 +1505,8 @@ static void tests(void)
 	check("cow_parent_kept", before[0] == 'P', "the parent's page changed to", before[0]);
 	check("cow_child_copy", after[0] == 0x5a, "the child's page holds", after[0]);
 	r = vostd_copy_to_user(cow_parent->vs, DATA_VA, "Q", 1);
-	check("copy_to_readonly", r == -EFAULT, "a copy into the parent's read-only page returned", r);
+	check("copy_to_readonly", r == -EFAULT,
+	      "a copy into the parent's read-only page returned", r);
 	tenant_free(child);
 	tenant_free(cow_parent);
 	for (i = 0; i < 4; i++)

@@ -364,9 +364,8 @@ static void coordinator(void *arg)
 		perf();
 	else if (vostd_has_prefix(args, "run "))
 		vostd_println("proc: %s ended with %ld", args + 4, run(args + 4));
-	else {
+	else
 		vostd_fail("mode", "unknown mode '%s' (want test, perf or run NAME)", args);
-	}
 	kl_stop();
 }
 

@@ -202,8 +202,9 @@ long mem_load(struct proc *p, const char *image, unsigned long size, unsigned lo
 			return err;
 		/* The file's bytes, page by page; the rest stays zero. */
 		for (va = start; va < end; va += PAGE) {
-			unsigned long lo = max(va, (unsigned long)ph->p_vaddr);
-			unsigned long hi = min(va + PAGE, (unsigned long)(ph->p_vaddr + ph->p_filesz));
+			unsigned long lo = max_t(unsigned long, va, ph->p_vaddr);
+			unsigned long hi = min(va + PAGE,
+					       (unsigned long)(ph->p_vaddr + ph->p_filesz));
 
 			if (lo < hi)
 				vostd_memcpy((char *)page_find(p, va)->f->mem + (lo - va),
@@ -423,7 +424,8 @@ void mem_release(struct proc *p)
 		kernelet_forget_mm(p->vs);
 		err = vostd_vmspace_destroy(p->vs);
 		if (err) {
-			vostd_fail("space_destroy", "pid %ld: its space would not go (%ld); %u frames kept out",
+			vostd_fail("space_destroy",
+				   "pid %ld: its space would not go (%ld); %u frames kept out",
 				   p->pid, err, p->npages);
 			keep = true;
 		}
@@ -502,7 +504,8 @@ long mem_map_anon(struct proc *p, unsigned long va, unsigned long len, u8 prot)
 			if ((pg->prot | prot) != pg->prot) {
 				pg->prot |= prot;
 				err = vostd_vm_protect(p->vs, va, 1,
-						       pg->cow ? pg->prot & ~EV_PROT_WRITE : pg->prot);
+						       pg->cow ? pg->prot & ~EV_PROT_WRITE :
+						       pg->prot);
 			}
 			va += PAGE;
 			continue;

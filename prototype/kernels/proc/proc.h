@@ -91,7 +91,8 @@ struct thread {
 	struct proc *p;
 	unsigned int vcpu;
 	struct ev_tenant_ctx ctx;
-	struct ev_stamp stamps[EV_STAMPS];	/* tenant_run's readings of the trap path, after ctx */
+	/* tenant_run's readings of the trap path, after ctx */
+	struct ev_stamp stamps[EV_STAMPS];
 	struct vostd_fpu *fpu;
 	bool exiting;
 	long code;
@@ -100,6 +101,7 @@ struct thread {
 	unsigned int fault_repeats;
 	unsigned long clear_tid;	/* linux: the word to zero and wake as it ends */
 };
+
 /* tenant_run writes the readings right after the context. */
 static_assert(offsetof(struct thread, stamps) ==
 	      offsetof(struct thread, ctx) + sizeof(struct ev_tenant_ctx));
@@ -132,7 +134,8 @@ struct procs {
 	u64 start;
 	void (*exit_hook)(struct proc *p);	/* the last thread has left; NULL: none */
 	void (*thread_exit_hook)(struct thread *t);	/* a thread is leaving; NULL: none */
-	void (*end_hook)(struct proc *p);	/* p is ending: wake its sleeping threads; NULL: none */
+	/* p is ending: wake its sleeping threads; NULL: none */
+	void (*end_hook)(struct proc *p);
 	void (*free_hook)(struct proc *p);	/* p's last reference has gone; NULL: none */
 };
 

@@ -320,11 +320,13 @@ static void perf_remote(const char *key, enum background bg, unsigned int n,
 	if (window) {
 		u64 wakes = 2 * (n + WARMUP);
 
-		vostd_println(EV_FIG("%s_spurious", "%llu", "count", "upcalls") EV_FIELD("n", "%llu"),
+		vostd_println(EV_FIG("%s_spurious", "%llu", "count", "upcalls")
+			      EV_FIELD("n", "%llu"),
 			      window, DELTA(upcall_spurious), wakes);
 		vostd_println(EV_FIG("%s_kicks", "%llu", "count", "kicks") EV_FIELD("n", "%llu"),
 			      window, DELTA(kicks_sent), wakes);
-		vostd_println(EV_FIG("%s_rechecked", "%llu", "count", "kicks") EV_FIELD("n", "%llu"),
+		vostd_println(EV_FIG("%s_rechecked", "%llu", "count", "kicks")
+			      EV_FIELD("n", "%llu"),
 			      window, DELTA(kicks_rechecked), wakes);
 	}
 	vostd_free(p.s);
@@ -624,7 +626,8 @@ static void test_stale_id(void)
 	old = kl_spawn("brief", brief, NULL, KL_PRIO_NORMAL, 1);
 	spin_cycles(ms_cycles(20));	/* it ends; vCPU 1's idle loop frees it */
 	stale = kl_wake(old);
-	f.t = fresh = kl_spawn("fresh", set_flag_after_block, &f, KL_PRIO_NORMAL, 1);
+	fresh = kl_spawn("fresh", set_flag_after_block, &f, KL_PRIO_NORMAL, 1);
+	f.t = fresh;
 	spin_cycles(ms_cycles(20));	/* it blocks */
 	stale2 = kl_wake(old);
 	spin_cycles(ms_cycles(10));
@@ -845,9 +848,8 @@ static void coordinator(void *arg)
 		fair(args + 4);
 	else if (vostd_has_prefix(args, "scale"))
 		scale(args + 5);
-	else {
+	else
 		vostd_fail("mode", "unknown mode '%s' (want test, perf, fair or scale)", args);
-	}
 	kl_stop();
 }
 

@@ -20,7 +20,8 @@
 #include "vostd.h"
 #include "mm.h"
 
-#define LOW_PAGE	0x800UL		/* in physical page 0, which Linux reserves and leaves alone */
+/* in physical page 0, which Linux reserves and leaves alone */
+#define LOW_PAGE	0x800UL
 
 static u64 wild_object;
 
@@ -59,7 +60,7 @@ static void own(void)
 /* A store the check must stop: the value there, written back. */
 static void wild(const char *what, u64 *p)
 {
-	vostd_println("wild: %s store at %lx", what, (unsigned long)p);
+	vostd_println("%s: %s store at %lx", __func__, what, (unsigned long)p);
 	WRITE_ONCE(vostd_globals()->sfi_expected, 1);
 	store(p, READ_ONCE(*p));
 	vostd_fail(what, "the store went through");
