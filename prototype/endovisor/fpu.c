@@ -47,10 +47,18 @@ static void ev_fpu_to_memory(void)
  * The initial state: the x87 and SSE defaults, every register zero, and
  * for the XSAVE format no component in use, so that XRSTOR loads each from
  * its initial configuration.  The compaction word is taken from the live
- * image, which XRSTORS insists on.
+ * image, which XRSTORS insists on, and only where there is one: without
+ * XSAVE the image is the 512 bytes of FXSAVE, and its header would lie
+ * past the end of the task (a KASAN boot found the read).  live may be
+ * regs itself: it is read before the clearing.
  */
-static void ev_fpu_init_image(union fpregs_state *regs, unsigned int size, u64 xcomp_bv)
+static void ev_fpu_init_image(union fpregs_state *regs, unsigned int size,
+			      const union fpregs_state *live)
 {
+	u64 xcomp_bv = 0;
+
+	if (cpu_feature_enabled(X86_FEATURE_XSAVE))
+		xcomp_bv = live->xsave.header.xcomp_bv;
 	memset(regs, 0, size);
 	regs->fxsave.cwd = 0x37f;
 	regs->fxsave.mxcsr = MXCSR_DEFAULT;
@@ -60,7 +68,7 @@ static void ev_fpu_init_image(union fpregs_state *regs, unsigned int size, u64 x
 
 static void ev_fpu_init_state(struct ev_fpu *f, const union fpregs_state *live)
 {
-	ev_fpu_init_image(&f->regs, f->size, live->xsave.header.xcomp_bv);
+	ev_fpu_init_image(&f->regs, f->size, live);
 }
 
 static struct ev_fpu *ev_fpu_alloc(void)
@@ -253,7 +261,7 @@ int ev_fpu_tenant_start(struct ev_vcpu *v)
 	fps = ev_fpstate();
 	fpregs_lock();
 	memcpy(&v->fpu.home->regs, &fps->regs, min(v->fpu.home->size, fps->size));
-	ev_fpu_init_image(&fps->regs, fps->size, fps->regs.xsave.header.xcomp_bv);
+	ev_fpu_init_image(&fps->regs, fps->size, &fps->regs);
 	fpregs_unlock();
 	return 0;
 }

@@ -15,6 +15,14 @@ vostd-ccflags := -I$(src)/abi -I$(src)/vostd -I$(src)/kernelet -fno-stack-protec
 vostd-ccflags-remove := $(CC_FLAGS_FTRACE) -fstack-protector -fstack-protector-strong
 vostd-asflags := -I$(src)/abi
 
+# Nor is sandbox code the debug kernel's to instrument (GUEST_KERNEL=debug):
+# KASAN's, UBSAN's and KCSAN's checks are calls into Linux.  vOSTD has its
+# own checking mode for its heap (vostd/sanitize.c).
+KASAN_SANITIZE := n
+UBSAN_SANITIZE := n
+KCSAN_SANITIZE := n
+KCOV_INSTRUMENT := n
+
 # vOSTD's store checks, a prototype (vostd/sfi.c): a kernel built with these
 # too has a check before every store its C code makes through a pointer.
 # GCC's kernel address sanitizer puts them there, writes only and each one
