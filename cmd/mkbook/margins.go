@@ -6,13 +6,16 @@ import (
 	"math"
 	"os"
 	"path"
+	"slices"
 	"sort"
+
+	"endovisor/internal/figlog"
 )
 
 // How near its bound each claim holds, over one run's logs or pooled over
 // many (mkbook margins; -runs DIR pools every run kept under DIR).  A claim
 // that holds on one run's logs may not hold on the next: the next reader's
-// make check runs the suites again on a machine of its own.  Three things
+// make check runs the suites again on a machine of its own.  These
 // make a claim fragile here:
 //
 //   - some boot contradicts a claim one boot can contradict, or one whose
@@ -111,11 +114,11 @@ func (b *book) trials() []trial {
 	return out
 }
 
-// pooled is one claim's trials over several runs.
+// pooled is one claim's trials over several runs: the last run's text,
+// the boots held and paired summed, the least margins, every decisive
+// value, and contradicted if any run contradicts it.
 type pooled struct {
-	trial          // the last run's, with held, n and decisive summed over runs
-	worst, printed float64
-	runs           int
+	trial
 }
 
 // pool gathers each claim's trials, in the order of the first run.
@@ -126,30 +129,24 @@ func pool(runs [][]trial) []*pooled {
 		for _, t := range ts {
 			p := by[t.key]
 			if p == nil {
-				p = &pooled{worst: math.Inf(1), printed: math.Inf(1)}
+				p = &pooled{t}
+				p.decisive = slices.Clone(t.decisive)
 				by[t.key] = p
 				out = append(out, p)
+				continue
 			}
-			decisive, held, n := append(p.decisive, t.decisive...), p.held+t.held, p.n+t.n
-			contradicted := p.contradicted || t.contradicted
-			p.trial = t
-			p.decisive, p.held, p.n, p.contradicted = decisive, held, n, contradicted
+			p.text = t.text
+			p.contradicted = p.contradicted || t.contradicted
+			p.held, p.n = p.held+t.held, p.n+t.n
 			p.worst, p.printed = min(p.worst, t.worst), min(p.printed, t.printed)
-			p.runs++
+			p.decisive = append(p.decisive, t.decisive...)
 		}
 	}
 	return out
 }
 
 // typical is the median of the decisive values' distances from the bound.
-func (p *pooled) typical() float64 {
-	d := append([]float64(nil), p.decisive...)
-	sort.Float64s(d)
-	if len(d)%2 == 0 {
-		return (d[len(d)/2-1] + d[len(d)/2]) / 2
-	}
-	return d[len(d)/2]
-}
+func (p *pooled) typical() float64 { return figlog.Median(p.decisive) }
 
 // tail is how far the closest decisive value lies from their median
 // toward the bound: 0 at the median, 1 on the bound.  It is not judged
@@ -159,16 +156,15 @@ func (p *pooled) tail() (share float64, ok bool) {
 	if !p.strict || len(p.decisive) < tailValues {
 		return 0, false
 	}
-	d := append([]float64(nil), p.decisive...)
-	sort.Float64s(d)
-	if d[0] >= tailReach {
+	closest := slices.Min(p.decisive)
+	if closest >= tailReach {
 		return 0, false
 	}
 	typical := p.typical()
 	if typical <= 0 {
 		return 1, true
 	}
-	return 1 - d[0]/typical, true
+	return 1 - closest/typical, true
 }
 
 // fragile says why the next run's check may contradict the claim, or "".
