@@ -28,11 +28,11 @@
 #                __rcu, lock contexts), over every module against the pinned
 #                headers; any warning fails
 #   make runs    keep this run's logs in book/runs/RUN (default today's
-#                date), one of the project's stored runs, if every strict
-#                claim holds by 5% in every boot
+#                date), one of the project's stored runs, and check the
+#                book against all of them pooled (mkbook margins)
 #   make test    go vet, gofmt, sparse, every test (which boots the guest, and checks
-#                the real book against each run in book/runs, every strict claim by 5%
-#                in every boot: cmd/mkbook/runs_test.go), and the check of
+#                the real book against the runs in book/runs pooled, by the
+#                rules of mkbook margins: cmd/mkbook/runs_test.go), and the check of
 #                the real book against this machine's logs (which runs the
 #                bench if it has no logs);
 #                go test -short ./... runs those that boot nothing and

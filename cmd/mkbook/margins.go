@@ -41,7 +41,7 @@ import (
 //     twice as far from the typical value as the worst seen leaves room
 //     for a tail as long again.  A bound more than tailReach beyond the
 //     closest value seen is not judged: the off boots seen are at most
-//     1.7 times the others, and a row with two modes (a peer's turn that
+//     twice the others, and a row with two modes (a peer's turn that
 //     takes one of two costs) has a median far from its lower mode.
 //
 // A claim's decisive values are what the next run's check compares with
