@@ -329,10 +329,14 @@ static __always_inline long ev_index(unsigned long nr, unsigned int base, unsign
 	return array_index_nospec(nr, n);
 }
 
+/*
+ * Whether r holds all of [start, end).  A range that wraps past the top of
+ * the address space holds nothing: [~0, ~0 + 1) ends at 0, below any end.
+ */
 static inline bool ev_range_holds(const struct ev_range *r, unsigned long start,
 				  unsigned long end)
 {
-	return start >= r->start && end <= r->end;
+	return start <= end && start >= r->start && end <= r->end;
 }
 
 /* sandbox.c */

@@ -145,6 +145,8 @@ static void vcpu_cases(void)
 	expect("set_upcall_data", -EFAULT,
 	       call(EV_SVC_SET_UPCALL, (unsigned long)&a_static, 0, 0, 0));
 	expect("set_upcall_linux_text", -EFAULT, call(EV_SVC_SET_UPCALL, KERNEL_TEXT, 0, 0, 0));
+	/* [~0, ~0 + 1) wraps to end at 0: found by the fuzzer, once accepted */
+	expect("set_upcall_all_ones", -EFAULT, call(EV_SVC_SET_UPCALL, ~0UL, 0, 0, 0));
 	expect("service_past_table", -ENOSYS, call(EV_NR_SERVICES, 0, 0, 0, 0));
 	expect("service_huge", -ENOSYS, call(~0UL, 0, 0, 0, 0));
 	expect("service_1000", -ENOSYS, call(1000, 0, 0, 0, 0));
