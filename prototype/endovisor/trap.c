@@ -249,9 +249,14 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 	 * while the tenant did, and may have freed ctx's block.  The check
 	 * and the write are one read section.
 	 */
-	ret = ev_sandbox_write(v, v->tenant.ctx, &out,
-			       sizeof(*c) + v->stat.stamps.wanted * sizeof(out.at[0])) ?
-		-EFAULT : c->trap;
+	/*
+	 * Not one conditional expression: -EFAULT beside the u32 trap would
+	 * become the unsigned 0xfffffff2, a trap number no kernel knows.
+	 */
+	ret = c->trap;
+	if (ev_sandbox_write(v, v->tenant.ctx, &out,
+			     sizeof(*c) + v->stat.stamps.wanted * sizeof(out.at[0])))
+		ret = -EFAULT;
 	v->suspended = false;
 	ret = ev_stub_resume(v, ret);
 	if (v->suspended) {

@@ -82,6 +82,7 @@ struct hostile {
 	u32 vcpu0_done;
 	long busy_fpu;		/* a context vCPU 1 has loaded, once it has */
 	u32 race_done;		/* traps.c: vCPU 0's tenants are done, stop kicking */
+	long ctxfree_blk;	/* traps.c: this round's context, for vCPU 1 to free */
 	struct hostile_mem mem;
 	struct hostile_race race;
 	struct hostile_stale stale;

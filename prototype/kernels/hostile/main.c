@@ -20,9 +20,9 @@
  *                   code, masked, never crossing again, until it is killed
  *   attack B F      the calls another sandbox could make on the block B and
  *                   the frame F of the one holding them
- *   race, racekill, firstrun, calloop
- *                   tenants' traps under kicks, kills and first entries
- *                   (traps.c)
+ *   race, racekill, firstrun, calloop, ctxfree
+ *                   tenants' traps under kicks, kills, first entries and
+ *                   a context freed mid-run (traps.c)
  *   fill WHAT       as much of a quota as it will give, held until killed
  *                   (memory.c)
  *
@@ -597,7 +597,7 @@ static long hostile_main(void)
 	} else if (vostd_has_prefix(args, "fill")) {
 		memory_fill(args + 4);
 	} else {
-		vostd_println("hostile: unknown mode '%s' (want test, stale, uaf, victim, park, hold, attack, race, racekill, firstrun, calloop or fill)",
+		vostd_println("hostile: unknown mode '%s' (want test, stale, uaf, victim, park, hold, attack, race, racekill, firstrun, calloop, ctxfree or fill)",
 			      args);
 		return -EINVAL;
 	}

@@ -17,6 +17,11 @@
  *              there, and it leaves them dirty for the launcher to check
  *              that it gets its own back
  *   calloop    a vCPU that calls a long service without end, to be killed
+ *   ctxfree    vCPU 0 runs a tenant that spins, its context in a heap
+ *              block, while vCPU 1 frees the block and then kicks it:
+ *              the run must end in -EFAULT, since the trap has nowhere to
+ *              write the registers back (found by the fuzzer returning
+ *              -EFAULT as the unsigned 32-bit 0xfffffff2)
  */
 #include <linux/signal.h>
 
@@ -28,6 +33,11 @@
 #define NR_COUNTED	42	/* the loop's call: answered 7 */
 #define NR_REPORT	46	/* firstrun: rdi rax, rsi MXCSR, rdx FCW, r10|r8 the xmm OR */
 #define NR_DONE		47
+#define CTXFREE_ROUNDS	20
+#define CTXFREE_WAIT_NS	2000000	/* vCPU 1's wait, so that the tenant runs when the block goes */
+
+HT_CODE(ht_spin,
+	"1:	jmp 1b");
 
 HT_CODE(ht_ud2_loop,
 	"1:	ud2\n"
@@ -240,10 +250,69 @@ void fs_base_cases(void)
 	htenant_teardown(&t);
 }
 
+/*
+ * vCPU 0 in ctxfree: each round a context in a block of its own, handed to
+ * vCPU 1 through H()->ctxfree_blk before the run; every run must end in
+ * -EFAULT, whether the block went before tenant_run checked it or while
+ * the tenant spun.
+ */
+static void ctxfree(void)
+{
+	struct hostile *h = H();
+	struct htenant t;
+	u32 i, wrong = 0;
+	long trap;
+
+	if (htenant_setup(&t, ht_spin, ht_spin_end)) {
+		expect("ctxfree_setup", 0, -ENOMEM);
+		return;
+	}
+	for (i = 0; i < CTXFREE_ROUNDS; i++) {
+		struct ev_tenant_ctx *ctx = (void *)call(EV_SVC_MEM_ALLOC, sizeof(*ctx), 0, 0, 0);
+
+		if (vostd_is_err((long)ctx))
+			break;
+		*ctx = (struct ev_tenant_ctx){ .rip = HT_CODE_VA, .rsp = HT_STACK_VA + PAGE };
+		__atomic_store_n(&h->ctxfree_blk, (long)ctx, __ATOMIC_RELEASE);
+		trap = call(EV_SVC_TENANT_RUN, t.vm, (unsigned long)ctx, 0, 0);
+		/* vCPU 1 has freed the block: it clears the slot after its kick */
+		while (__atomic_load_n(&h->ctxfree_blk, __ATOMIC_ACQUIRE))
+			asm volatile("pause");
+		if (trap != -EFAULT) {
+			vostd_println("hostile: ctxfree: round %u's run gave %ld", i, trap);
+			wrong++;
+		}
+	}
+	expect("ctxfree_runs_not_efault", 0, wrong);
+	expect("ctxfree_rounds", CTXFREE_ROUNDS, i);
+	WRITE_ONCE(h->race_done, 1);
+	htenant_teardown(&t);
+}
+
+/* vCPU 1 in ctxfree: free each round's block while the tenant spins, then kick. */
+static void ctxfree_ap(void)
+{
+	struct hostile *h = H();
+	long blk;
+	u64 until;
+
+	while (!READ_ONCE(h->race_done)) {
+		blk = __atomic_load_n(&h->ctxfree_blk, __ATOMIC_ACQUIRE);
+		if (!blk)
+			continue;
+		until = vostd_cycles() + vostd_ns_to_cycles(CTXFREE_WAIT_NS);
+		while (vostd_cycles() < until)
+			asm volatile("pause");
+		call(EV_SVC_MEM_FREE, blk, 0, 0, 0);
+		call(EV_SVC_VCPU_KICK, 0, 0, 0, 0);
+		__atomic_store_n(&h->ctxfree_blk, 0, __ATOMIC_RELEASE);
+	}
+}
+
 bool traps_mode(const char *args)
 {
 	return vostd_has_prefix(args, "race") || vostd_has_prefix(args, "firstrun") ||
-	       vostd_has_prefix(args, "calloop");
+	       vostd_has_prefix(args, "calloop") || vostd_has_prefix(args, "ctxfree");
 }
 
 long traps_main(const char *args)
@@ -254,6 +323,8 @@ long traps_main(const char *args)
 		return race(true);
 	if (vostd_has_prefix(args, "race")) {
 		race(false);
+	} else if (vostd_has_prefix(args, "ctxfree")) {
+		ctxfree();
 	} else if (vostd_has_prefix(args, "firstrun")) {
 		firstrun();
 		while (vostd_nr_cpus() > 1 && !READ_ONCE(h->race_done))
@@ -270,6 +341,8 @@ long traps_ap_main(const char *args)
 {
 	if (vostd_has_prefix(args, "race"))
 		return race_kicker();
+	if (vostd_has_prefix(args, "ctxfree"))
+		ctxfree_ap();
 	if (vostd_has_prefix(args, "firstrun")) {
 		firstrun();
 		WRITE_ONCE(H()->race_done, 1);

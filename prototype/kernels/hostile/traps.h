@@ -3,7 +3,7 @@
 #ifndef HOSTILE_TRAPS_H
 #define HOSTILE_TRAPS_H
 
-/* Modes race, racekill, firstrun and calloop: see traps.c. */
+/* Modes race, racekill, firstrun, calloop and ctxfree: see traps.c. */
 bool traps_mode(const char *args);
 long traps_main(const char *args);
 long traps_ap_main(const char *args);
