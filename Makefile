@@ -20,9 +20,14 @@
 #   make linux-perf
 #                one benchmark binary, unmodified, on Linux and in the
 #                sandbox in the same boot; BOOTS boots
+#   make fuzz-services
+#                the services called with generated arguments for FUZZ_MS
+#                (default 20000) on two racing vCPUs, and four runs killed at
+#                random points, one boot (kernels/fuzz); FUZZ_SEED=N draws
+#                a failed run again
 #   make soak    SOAK rounds (default 20) of one boot of each bench suite,
-#                the process suite, the hostile suite and linux-abi, reporting every
-#                boot that failed and why; summary in prototype/.build/soak.log
+#                the process suite, the hostile suite, the fuzzer and linux-abi,
+#                reporting every boot that failed and why; summary in prototype/.build/soak.log
 #   make check   check the book against the logs and the code; write nothing
 #   make sparse  run sparse, the kernel's checker of its annotations (__user,
 #                __rcu, lock contexts), over every module against the pinned
@@ -52,7 +57,7 @@ boots = $(if $(1),-boots $(1))
 MKBOOK := $(GO) run ./cmd/mkbook
 
 .PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test linux-abi \
-	linux-perf hostile scale soak debug-kernel debug-soak check runs sparse checkpatch lint test fuzz clean
+	linux-perf hostile fuzz-services scale soak debug-kernel debug-soak check runs sparse checkpatch lint test fuzz clean
 
 all: book
 
@@ -89,8 +94,13 @@ linux-perf:
 hostile:
 	$(GUEST) run hostile
 
+# FUZZ_SEED and FUZZ_MS reach the guest's command line (internal/guest).
+export FUZZ_SEED FUZZ_MS
+fuzz-services:
+	$(GUEST) run fuzz
+
 soak:
-	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf linux-perf proc-test hostile linux-abi
+	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf linux-perf proc-test hostile fuzz linux-abi
 
 # The debug kernel (prototype/guest/debug.config: KASAN, lockdep, UBSAN,
 # KFENCE and the rest), built once into .build/debug-kernel/; debug-soak
@@ -100,7 +110,7 @@ DEBUG_SOAK ?= 20
 debug-kernel:
 	GUEST_KERNEL=debug $(GUEST) debug-kernel
 debug-soak:
-	GUEST_KERNEL=debug $(GUEST) soak -rounds $(DEBUG_SOAK) -timeout 5m hello sched-test mem-test proc-test hostile linux-abi
+	GUEST_KERNEL=debug $(GUEST) soak -rounds $(DEBUG_SOAK) -timeout 5m hello sched-test mem-test proc-test hostile fuzz linux-abi
 
 bench: hello sched-perf sched-fair mem-perf linux-perf scale
 
@@ -164,7 +174,7 @@ checkpatch:
 # a variable that holds a number, are not findings), and staticcheck (a
 # tool of go.mod) over the Go.
 lint:
-	shellcheck -S warning -s sh prototype/guest/init prototype/guest/suites/*.sh .ci/run
+	shellcheck -S warning -s sh prototype/guest/init prototype/guest/suites/*.sh prototype/kernels/*/*.sh .ci/run
 	$(GO) tool staticcheck ./...
 
 test:

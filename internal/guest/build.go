@@ -44,8 +44,9 @@ func findModules(p *Pipeline) ([]module, error) {
 }
 
 // mirror fills dir with a link to every C, assembly, header and make
-// fragment of prototype/, at the same relative path, so that Kbuild writes
-// its objects into dir and never into the source tree.
+// fragment of prototype/, and every shell script (a module may generate a
+// header with one), at the same relative path, so that Kbuild writes its
+// objects into dir and never into the source tree.
 func mirror(p *Pipeline, dir string) error {
 	want := map[string]bool{}
 	err := filepath.WalkDir(p.proto, func(path string, d fs.DirEntry, err error) error {
@@ -59,7 +60,7 @@ func mirror(p *Pipeline, dir string) error {
 			return nil
 		}
 		switch filepath.Ext(path) {
-		case ".c", ".S", ".h", ".mk":
+		case ".c", ".S", ".h", ".mk", ".sh":
 		default:
 			return nil
 		}

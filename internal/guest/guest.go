@@ -12,8 +12,10 @@ package guest
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -50,6 +52,7 @@ type Pipeline struct {
 	build    string // prototype/.build/, or .build/debug/ for the debug kernel
 	cache    string // prototype/.build/: the fetched packages and kernels
 	debug    bool   // boot the debug kernel (GUEST_KERNEL=debug, debugkernel.go)
+	fuzz     string // the fuzz suite's settings on the kernel command line, or ""
 	progress Progress
 }
 
@@ -57,6 +60,8 @@ type Pipeline struct {
 // progress, and makes its build directory.  GUEST_KERNEL=debug in the
 // environment boots the debug kernel (debugkernel.go) instead of the
 // pinned one, and keeps what it builds and logs in .build/debug/, apart.
+// FUZZ_SEED and FUZZ_MS set the fuzz suite's seed (to draw a failed run
+// again) and how long each of its runs calls services.
 func New(root string, progress Progress) (*Pipeline, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -71,6 +76,18 @@ func New(root string, progress Progress) (*Pipeline, error) {
 		p.debug, p.build = true, filepath.Join(cache, "debug")
 	default:
 		return nil, fmt.Errorf("GUEST_KERNEL=%s: want stock or debug", k)
+	}
+	for _, v := range []struct{ env, param string }{
+		{"FUZZ_SEED", "ev.fuzz_seed"}, {"FUZZ_MS", "ev.fuzz_ms"},
+	} {
+		s := os.Getenv(v.env)
+		if s == "" {
+			continue
+		}
+		if n, err := strconv.ParseUint(s, 10, 32); err != nil || n == 0 {
+			return nil, fmt.Errorf("%s=%s: want a whole number from 1 to %d", v.env, s, uint32(math.MaxUint32))
+		}
+		p.fuzz += " " + v.param + "=" + s
 	}
 	if err := os.MkdirAll(p.build, 0o755); err != nil {
 		return nil, err

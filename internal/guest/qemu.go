@@ -153,6 +153,7 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 	if checkedSuites[suite] {
 		cmdline += " " + allocatorChecks
 	}
+	cmdline += p.fuzz
 	mem := guestMem
 	if k.debug {
 		mem, timeout = debugGuestMem, timeout*debugSlowdown

@@ -36,6 +36,7 @@ var plans = map[string]Plan{
 // to its slab caches, or to anyone, then shows in the kernel log at the
 // object's next use, and fails the boot.
 var checkedSuites = map[string]bool{
+	"fuzz":       true,
 	"hostile":    true,
 	"linux-abi":  true,
 	"mem-test":   true,

@@ -5,8 +5,6 @@
  */
 #include "sanitize.h"
 
-void vostd_upcall_entry(void);
-
 long vostd_boot(const struct vostd_kernel *k, struct ev_vcpu_shared *shared)
 {
 	long (*fn)(void) = shared->vcpu == 0 ? k->main : k->ap_main;

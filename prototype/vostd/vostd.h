@@ -71,6 +71,7 @@ static __always_inline struct ev_stamp vostd_stamp(void)
 }
 
 void vostd_upcall(void);
+void vostd_upcall_entry(void);	/* switch.S: where the endovisor sends an upcall */
 void vostd_upcall_taken(void);
 
 /*
