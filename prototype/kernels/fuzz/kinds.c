@@ -15,7 +15,10 @@
  * reads, or memory that is not the sandbox's; an upcall entry is vOSTD's
  * own or one the endovisor must refuse.  So a service that wrongly obeys
  * a call shows up as a failed check, not as a fuzzer that corrupted
- * itself.
+ * itself.  The address just past a block's end is the one that needs a
+ * question (past_end): what follows a block may be the sandbox's own
+ * memory, a vCPU's stack or the globals page, which the services rightly
+ * write.
  */
 #include "fuzz.h"
 
@@ -34,6 +37,20 @@ static const unsigned long boundaries[] = {
 	0x7fffffffUL, 0x80000000UL, 0xffffffffUL, 0x100000000UL,
 	0x7fffffffffffffffUL, NONCANON, ~0UL, ~0UL - 1, -PAGE,
 };
+
+/*
+ * p, the first byte after a block of the fuzzer's, if it is no one's: a
+ * service must refuse it.  If the sandbox owns it, it is the start of
+ * something else of the sandbox's, perhaps vOSTD's stack header, and a
+ * service may write there; the fuzzer passes a non-canonical address
+ * instead.  (Found on the debug kernel: frame_grant wrote frames over the
+ * stack's header, through a block's end, and the next upcall read them
+ * as the vCPU's shared page.)
+ */
+static unsigned long past_end(unsigned long p)
+{
+	return vostd_call(EV_SVC_CALIBRATE, EV_CAL_OWNS, p, 1, 0, 0) == -EFAULT ? p : NONCANON;
+}
 
 static unsigned long boundary(struct fuzz_cpu *c)
 {
@@ -92,7 +109,7 @@ static unsigned long block(struct fuzz_cpu *c)
 	size = fuzz_block_size(b);
 	switch (fuzz_below(c, 8)) {
 	case 0:
-		return size > 0 ? b + size : b + 1;	/* just past its end */
+		return size > 0 ? past_end(b + size) : b + 1;
 	case 1:
 		return size > 0 ? b + size - 1 : b;
 	case 2:
@@ -136,9 +153,9 @@ static unsigned long foreign(struct fuzz_cpu *c)
 static unsigned long pointer(struct fuzz_cpu *c)
 {
 	const unsigned long offsets[] = { 0, 0, 0, 8, 64, PAGE - 8, PAGE, FUZZ_SCRATCH - 64,
-					  FUZZ_SCRATCH - 8, FUZZ_SCRATCH - 1, FUZZ_SCRATCH };
+					  FUZZ_SCRATCH - 8, FUZZ_SCRATCH - 1 };
 
-	switch (fuzz_below(c, 8)) {
+	switch (fuzz_below(c, 9)) {
 	case 0:
 	case 1:
 		return block(c);
@@ -146,6 +163,8 @@ static unsigned long pointer(struct fuzz_cpu *c)
 		return frame(c);
 	case 3:
 		return foreign(c);
+	case 4:
+		return past_end((unsigned long)c->scratch + FUZZ_SCRATCH);
 	default:
 		return (unsigned long)c->scratch + offsets[fuzz_below(c, ARRAY_SIZE(offsets))];
 	}
