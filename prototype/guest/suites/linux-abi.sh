@@ -6,8 +6,8 @@
 # logs the system calls each run made, by name, and every call it does not
 # have, once, as -ENOSYS.  Bad input too: a malformed ELF, an exec of a
 # file that does not exist, a file that does not exist, and a program that
-# hands the calls bad pointers, and a fork bomb; glibc's threads; and what
-# a call holds while it sleeps.  The benchmark binary runs in linux-perf.
+# hands the calls bad pointers, and a fork bomb; glibc's threads; what
+# a call holds while it sleeps; and random calls from three threads.  The benchmark binary runs in linux-perf.
 insmod /lib/ev/endovisor.ko || fail "insmod endovisor"
 insmod /lib/ev/evk_linux.ko || fail "insmod evk_linux"
 
@@ -84,6 +84,17 @@ run lifetimes_pie 0 sh -c /bin/lifetimes-pie
 # with EAGAIN, the children exit, and fork works again
 # (prototype/linuxabi/forkbomb.c).
 run forkbomb 0 sh -c /bin/forkbomb
+# Random system calls from three threads (prototype/linuxabi/abifuzz.c),
+# for ev.fuzz_ms (5 s by default) with the seed ev.fuzz_seed or a fresh
+# one: on Linux first, in a directory of its own, which must survive it;
+# then in the sandbox, where the program after it must still pass.
+seed=$(sed -n 's/.*ev\.fuzz_seed=\([0-9]*\).*/\1/p' /proc/cmdline)
+[ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+ms=$(sed -n 's/.*ev\.fuzz_ms=\([0-9]*\).*/\1/p' /proc/cmdline)
+[ -n "$ms" ] || ms=5000
+echo "EV-FUZZ seed=$seed ms=$ms"
+(cd /tmp && /bin/abifuzz "$seed" "$ms") || fail "abifuzz on Linux (seed $seed)"
+run abifuzz 0 sh -c "'/bin/abifuzz $seed $ms && /bin/lifetimes'"
 if [ "$failed" = 0 ]; then
 	echo "EVTEST linux-abi all ok cases=$cases failed=0"
 else
