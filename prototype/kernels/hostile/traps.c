@@ -279,7 +279,7 @@ static void ctxfree(void)
 		while (__atomic_load_n(&h->ctxfree_blk, __ATOMIC_ACQUIRE))
 			asm volatile("pause");
 		if (trap != -EFAULT) {
-			vostd_println("hostile: ctxfree: round %u's run gave %ld", i, trap);
+			vostd_println("hostile: %s: round %u's run gave %ld", __func__, i, trap);
 			wrong++;
 		}
 	}
