@@ -1,6 +1,6 @@
-# fuzz: the services called with generated arguments (kernels/fuzz), on two
-# vCPUs racing each other, beside a sandbox whose block and frame every
-# call must leave alone; then runs killed at random points.  The seed is
+# fuzz: runs killed at random points, then the services called with
+# generated arguments (kernels/fuzz) on two vCPUs racing each other, beside
+# a sandbox whose block and frame every call must leave alone.  The seed is
 # the kernel command line's ev.fuzz_seed (make fuzz-services FUZZ_SEED=N,
 # to draw a failed run again) or a fresh one, printed; ev.fuzz_ms bounds
 # the long run (20 s by default).  The kernel fails the run on any answer

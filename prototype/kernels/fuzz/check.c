@@ -5,8 +5,8 @@
  * A refused call changes nothing: before a call, the fuzzer asks about
  * what the call names (each space it passes, at each tenant address it
  * passes and the page after; each live block it passes), and after a
- * refusal asks again and wants the same answers.  vm_batch is the
- * exception its line documents: it stops at the first operation that
+ * refusal asks again and wants the same answers.  vm_batch and vm_share
+ * are the exceptions: each stops at the first operation or page that
  * fails, and those before it stand.  calibrate maps and unmaps pages of
  * its own to time them.
  *
@@ -34,9 +34,14 @@ static void probe_va(struct fuzz_view *v, unsigned long vm, unsigned long va)
 	probe(v, vostd_call(EV_SVC_VM_QUERY, vm, va + PAGE, 0, 0, 0));
 }
 
+/*
+ * vm_batch and vm_share keep what they did before the first operation or
+ * page that failed; calibrate maps and unmaps pages of its own.
+ */
 static bool changes_on_refusal(const struct fuzz_service *s)
 {
-	return s->nr == EV_SVC_VM_BATCH || s->nr == EV_SVC_CALIBRATE;
+	return s->nr == EV_SVC_VM_BATCH || s->nr == EV_SVC_VM_SHARE ||
+	       s->nr == EV_SVC_CALIBRATE;
 }
 
 void fuzz_observe(struct fuzz_cpu *c, const unsigned long *a,
@@ -87,7 +92,7 @@ void fuzz_after_destroy(struct fuzz_cpu *c, const struct fuzz_service *s,
 		r1 = vostd_call(EV_SVC_MEM_FREE, h, 0, 0, 0, 0);
 		r2 = vostd_call(EV_SVC_LOG, h, 1, 0, 0, 0);
 		if (r1 != -ENOENT || r2 != -EFAULT)
-			fuzz_failed(c, "freed_block_still_answers", s, a, r1 ? r1 : r2);
+			fuzz_failed(c, "freed_block_still_answers", s, a, r1 != -ENOENT ? r1 : r2);
 		break;
 	case EV_SVC_VM_DESTROY:
 		r1 = vostd_call(EV_SVC_VM_QUERY, h, EV_TENANT_BASE, 0, 0, 0);

@@ -57,7 +57,7 @@ static unsigned long boundary(struct fuzz_cpu *c)
 	return boundaries[fuzz_below(c, ARRAY_SIZE(boundaries))];
 }
 
-/* Its own three times in four, the shared the fourth, the other's own else. */
+/* Its own five times in eight, the shared two, the other vCPU's own one. */
 static struct fuzz_objs *owner(struct fuzz_cpu *c)
 {
 	struct fuzz *f = F();
@@ -113,7 +113,8 @@ static unsigned long block(struct fuzz_cpu *c)
 	case 1:
 		return size > 0 ? b + size - 1 : b;
 	case 2:
-		return b + 8;
+		/* inside it, or past the end of a small one */
+		return size > 8 ? b + 8 : past_end(b + 8);
 	default:
 		return b;
 	}

@@ -118,10 +118,21 @@ static void one_call(struct fuzz_cpu *c)
 		fuzz_after_destroy(c, s, a);
 }
 
-static void await(u32 *v, u32 want)
+/*
+ * Waits for *v to reach want, kicking the other vCPU every KICK_NS: it may
+ * be in a tenant that loops, which only a kick ends.
+ */
+static void await_kicking(u32 *v, u32 want, unsigned int other)
 {
-	while (__atomic_load_n(v, __ATOMIC_ACQUIRE) < want)
+	u64 next = vostd_cycles() + vostd_ns_to_cycles(KICK_NS);
+
+	while (__atomic_load_n(v, __ATOMIC_ACQUIRE) < want) {
+		if (vostd_cycles() >= next) {
+			vostd_call(EV_SVC_VCPU_KICK, other, 0, 0, 0, 0);
+			next = vostd_cycles() + vostd_ns_to_cycles(KICK_NS);
+		}
 		asm volatile("pause");
+	}
 }
 
 static void fuzz_cpu_init(struct fuzz_cpu *c, unsigned int id, u64 seed)
@@ -184,7 +195,8 @@ static long fuzz_main(void)
 	if (!f)
 		return -ENOMEM;
 	if (!vostd_has_prefix(args, "fuzz ") || vostd_nr_cpus() != 2) {
-		vostd_println("fuzz: want 'fuzz SEED MS [BLOCK FRAME]' on two vCPUs");
+		vostd_println("fuzz: want 'fuzz SEED MS [BLOCK FRAME [SKIP]]' on two vCPUs");
+		WRITE_ONCE(f->stop, 1);
 		return -EINVAL;
 	}
 	args += 5;
@@ -204,7 +216,8 @@ static long fuzz_main(void)
 	}
 	c = &f->cpu[0];
 	__atomic_store_n(&f->ap_ready, 1, __ATOMIC_RELEASE);
-	for (phase = 1; vostd_cycles() < f->deadline; phase += 2) {
+	/* one round at least, however short the time */
+	for (phase = 1; phase == 1 || vostd_cycles() < f->deadline; phase += 2) {
 		unsigned int i;
 
 		/* a race phase: both vCPUs */
@@ -212,7 +225,7 @@ static long fuzz_main(void)
 		__atomic_store_n(&f->phase, phase, __ATOMIC_RELEASE);
 		for (i = 0; i < RACE_CALLS; i++)
 			one_call(c);
-		await(&f->ap_phase, phase);
+		await_kicking(&f->ap_phase, phase, 1);
 		/* a solo phase: vCPU 1 only kicks */
 		__atomic_store_n(&f->phase, phase + 1, __ATOMIC_RELEASE);
 		fuzz_revalidate(c);
@@ -223,7 +236,7 @@ static long fuzz_main(void)
 	}
 	c->strict = false;
 	WRITE_ONCE(f->stop, 1);
-	await(&f->ap_phase, ~0u);
+	await_kicking(&f->ap_phase, ~0u, 1);
 	fuzz_evict_all(c);
 	vostd_println("fuzz: %llu rounds of %u racing calls a vCPU and %u alone, in %llu ms",
 		      f->rounds, RACE_CALLS, SOLO_CALLS,
@@ -242,14 +255,18 @@ static long fuzz_ap_main(void)
 
 	if (!f)
 		return -ENOMEM;
-	await(&f->ap_ready, 1);
+	while (!__atomic_load_n(&f->ap_ready, __ATOMIC_ACQUIRE) && !READ_ONCE(f->stop))
+		asm volatile("pause");
 	while (!READ_ONCE(f->stop)) {
 		unsigned int i;
 		u64 next;
 
 		phase = __atomic_load_n(&f->phase, __ATOMIC_ACQUIRE);
-		if (!(phase & 1)) {
-			/* solo: a kick now and then ends a tenant that loops */
+		if (!(phase & 1) || phase == __atomic_load_n(&f->ap_phase, __ATOMIC_ACQUIRE)) {
+			/*
+			 * A solo phase, or this race phase done: a kick now
+			 * and then ends a tenant of vCPU 0's that loops.
+			 */
 			next = vostd_cycles() + vostd_ns_to_cycles(KICK_NS);
 			while (vostd_cycles() < next && READ_ONCE(f->phase) == phase &&
 			       !READ_ONCE(f->stop))
@@ -257,8 +274,6 @@ static long fuzz_ap_main(void)
 			vostd_call(EV_SVC_VCPU_KICK, 0, 0, 0, 0, 0);
 			continue;
 		}
-		if (phase == __atomic_load_n(&f->ap_phase, __ATOMIC_ACQUIRE))
-			continue;	/* done with it; vCPU 0 is not yet solo */
 		for (i = 0; i < RACE_CALLS; i++)
 			one_call(c);
 		__atomic_store_n(&f->ap_phase, phase, __ATOMIC_RELEASE);

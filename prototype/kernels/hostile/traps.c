@@ -265,6 +265,7 @@ static void ctxfree(void)
 
 	if (htenant_setup(&t, ht_spin, ht_spin_end)) {
 		expect("ctxfree_setup", 0, -ENOMEM);
+		WRITE_ONCE(h->race_done, 1);
 		return;
 	}
 	for (i = 0; i < CTXFREE_ROUNDS; i++) {
