@@ -11,9 +11,9 @@ mkdir -p /tmp
 
 . /suites/sandboxes.sh
 
-seed=$(sed -n 's/.*ev\.fuzz_seed=\([0-9]*\).*/\1/p' /proc/cmdline)
+seed=$(ev_param fuzz_seed)
 [ -n "$seed" ] || seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
-ms=$(sed -n 's/.*ev\.fuzz_ms=\([0-9]*\).*/\1/p' /proc/cmdline)
+ms=$(ev_param fuzz_ms)
 [ -n "$ms" ] || ms=20000
 echo "EV-FUZZ seed=$seed ms=$ms"
 

@@ -88,10 +88,10 @@ run forkbomb 0 sh -c /bin/forkbomb
 # for ev.fuzz_ms (5 s by default) with the seed ev.fuzz_seed or a fresh
 # one: on Linux first, in a directory of its own, which must survive it;
 # then in the sandbox, where the program after it must still pass.
-seed=$(sed -n 's/.*ev\.fuzz_seed=\([0-9]*\).*/\1/p' /proc/cmdline)
+seed=$(ev_param fuzz_seed)
 # (five digits at most: the launcher passes the kernel 63 characters)
 [ -n "$seed" ] || seed=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
-ms=$(sed -n 's/.*ev\.fuzz_ms=\([0-9]*\).*/\1/p' /proc/cmdline)
+ms=$(ev_param fuzz_ms)
 [ -n "$ms" ] || ms=5000
 echo "EV-FUZZ seed=$seed ms=$ms"
 (cd /tmp && /bin/abifuzz "$seed" "$ms") || fail "abifuzz on Linux (seed $seed)"

@@ -23,7 +23,7 @@ launcher -v 2 -a perf sched || fail "launcher sched perf"
 # prototype, chapter 20), first one then the other by the boot's number,
 # so that a speed the emulator changes to during a boot falls on each as
 # often.
-boot=$(sed -n 's/.*ev\.boot=\([0-9]*\).*/\1/p' /proc/cmdline)
+boot=$(ev_param boot)
 order="proc proc_sfi"
 [ $((boot % 2)) = 0 ] && order="proc_sfi proc"
 for k in $order; do
