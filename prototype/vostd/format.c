@@ -150,3 +150,27 @@ bool vostd_has_prefix(const char *s, const char *prefix)
 			return false;
 	return true;
 }
+
+/*
+ * A number in base 10 or 16 (lower-case digits) at *s, after any spaces,
+ * 0 if there is none; *s is left just past it, for the next.
+ */
+unsigned long vostd_parse_ulong(const char **s, unsigned int base)
+{
+	unsigned long v = 0;
+
+	while (**s == ' ')
+		(*s)++;
+	for (;; (*s)++) {
+		char c = **s;
+		unsigned int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else
+			return v;
+		v = v * base + d;
+	}
+}

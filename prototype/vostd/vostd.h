@@ -359,6 +359,7 @@ u64 vostd_percentile(const u64 *sorted, size_t n, unsigned int pct);
 int vostd_vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
 __printf(3, 4) int vostd_snprintf(char *buf, size_t size, const char *fmt, ...);
 bool vostd_has_prefix(const char *s, const char *prefix);
+unsigned long vostd_parse_ulong(const char **s, unsigned int base);
 
 /* log.c: one line to the sandbox's log; returns the service's result. */
 __printf(1, 2) long vostd_println(const char *fmt, ...);

@@ -7,6 +7,7 @@
 
 #define PAGE		VOSTD_PAGE_SIZE
 #define FUZZ_POOL	8	/* objects of a kind one owner keeps */
+#define FUZZ_OWNERS	3	/* the pools: each vCPU's own, and the shared */
 #define FUZZ_FRAMES	16	/* frames one owner keeps */
 #define FUZZ_SCRATCH	(4 * PAGE)	/* a vCPU's buffer for the services' pointers */
 #define FUZZ_MAX_ERRS	12
@@ -34,6 +35,7 @@ struct fuzz_service {
 	short errs[FUZZ_MAX_ERRS];	/* the errors it documents; 0 ends them */
 };
 
+/* In the list's order, which is the services' numbers': fuzz_services[EV_SVC_X]. */
 extern const struct fuzz_service fuzz_services[];
 extern const unsigned int fuzz_nr_services;
 
@@ -124,7 +126,6 @@ bool fuzz_check_answer(struct fuzz_cpu *c, const struct fuzz_service *s,
 		       const unsigned long *a, long r);
 void fuzz_revalidate(struct fuzz_cpu *c);
 void fuzz_evict_all(struct fuzz_cpu *c);
-const struct fuzz_service *fuzz_service(unsigned long nr);
 long fuzz_block_size(long addr);
 bool fuzz_tracked(enum fuzz_obj what, long v);
 bool fuzz_block_live(long b, long size);

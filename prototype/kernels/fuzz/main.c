@@ -34,6 +34,7 @@ const struct fuzz_service fuzz_services[] = {
 #undef FUZZ_SERVICE
 
 const unsigned int fuzz_nr_services = ARRAY_SIZE(fuzz_services);
+static_assert(ARRAY_SIZE(fuzz_services) == EV_NR_SERVICES);
 
 #define RACE_CALLS	400	/* calls each vCPU makes in a race phase */
 #define SOLO_CALLS	400	/* calls vCPU 0 makes in a solo phase */
@@ -61,10 +62,8 @@ static const struct fuzz_service *pick(struct fuzz_cpu *c)
 {
 	const struct fuzz_service *s;
 
-	if (!fuzz_below(c, 64)) {
-		s = &no_service;
-		return s;
-	}
+	if (!fuzz_below(c, 64))
+		return &no_service;
 	/* calibrate times loops of a thousand, log writes lines: rarely */
 	do {
 		s = &fuzz_services[fuzz_below(c, fuzz_nr_services)];
@@ -164,26 +163,6 @@ static void report(struct fuzz_cpu *c)
 	vostd_test(c->id ? "vcpu1_calls" : "vcpu0_calls", c->calls > 0, "calls=%llu", c->calls);
 }
 
-static unsigned long parse(const char **s, unsigned int base)
-{
-	unsigned long v = 0;
-
-	while (**s == ' ')
-		(*s)++;
-	for (;; (*s)++) {
-		char ch = **s;
-		unsigned int d;
-
-		if (ch >= '0' && ch <= '9')
-			d = ch - '0';
-		else if (base == 16 && ch >= 'a' && ch <= 'f')
-			d = ch - 'a' + 10;
-		else
-			return v;
-		v = v * base + d;
-	}
-}
-
 static long fuzz_main(void)
 {
 	const char *args = vostd_vcpu()->args;
@@ -200,11 +179,11 @@ static long fuzz_main(void)
 		return -EINVAL;
 	}
 	args += 5;
-	f->seed = parse(&args, 10);
-	f->deadline = t0 + vostd_ns_to_cycles(parse(&args, 10) * 1000000);
-	f->other_block = parse(&args, 16);
-	f->other_frame = parse(&args, 16);
-	f->skip = parse(&args, 16);
+	f->seed = vostd_parse_ulong(&args, 10);
+	f->deadline = t0 + vostd_ns_to_cycles(vostd_parse_ulong(&args, 10) * 1000000);
+	f->other_block = vostd_parse_ulong(&args, 16);
+	f->other_frame = vostd_parse_ulong(&args, 16);
+	f->skip = vostd_parse_ulong(&args, 16);
 	vostd_println("fuzz: seed=%llu, %u services, other block %lx frame %lx, skipping %llx",
 		      f->seed, fuzz_nr_services, f->other_block, f->other_frame, f->skip);
 	fuzz_cpu_init(&f->cpu[0], 0, f->seed);

@@ -23,7 +23,12 @@
  */
 #include "fuzz.h"
 
-/* The pools, in the order a solo phase checks them. */
+/* The service that destroys each kind of object. */
+static const unsigned long destroyer[] = {
+	[OBJ_BLOCK] = EV_SVC_MEM_FREE, [OBJ_VM] = EV_SVC_VM_DESTROY, [OBJ_FPU] = EV_SVC_FPU_DESTROY,
+};
+
+/* The pools (each vCPU's own, then the shared), in the order a solo phase checks them. */
 static struct fuzz_objs *pool_of(unsigned int i)
 {
 	struct fuzz *f = F();
@@ -39,16 +44,6 @@ static long *slots(struct fuzz_objs *o, enum fuzz_obj what)
 static long *dead_slots(struct fuzz_objs *o, enum fuzz_obj what)
 {
 	return what == OBJ_BLOCK ? o->dead_blocks : what == OBJ_VM ? o->dead_vms : o->dead_fpus;
-}
-
-const struct fuzz_service *fuzz_service(unsigned long nr)
-{
-	unsigned int i;
-
-	for (i = 0; i < fuzz_nr_services; i++)
-		if (fuzz_services[i].nr == nr)
-			return &fuzz_services[i];
-	return NULL;
 }
 
 /* The size a block at addr was given with, newest first; -1 if none known. */
@@ -76,7 +71,7 @@ bool fuzz_tracked(enum fuzz_obj what, long v)
 {
 	unsigned int p, i;
 
-	for (p = 0; p < 3; p++)
+	for (p = 0; p < FUZZ_OWNERS; p++)
 		for (i = 0; i < FUZZ_POOL; i++)
 			if (v && READ_ONCE(slots(pool_of(p), what)[i]) == v)
 				return true;
@@ -110,7 +105,7 @@ static void destroyed(struct fuzz_cpu *c, enum fuzz_obj what, long v)
 {
 	unsigned int p, i;
 
-	for (p = 0; p < 3; p++) {
+	for (p = 0; p < FUZZ_OWNERS; p++) {
 		long *s = slots(pool_of(p), what), *dead = dead_slots(pool_of(p), what);
 
 		for (i = 0; i < FUZZ_POOL; i++)
@@ -120,15 +115,15 @@ static void destroyed(struct fuzz_cpu *c, enum fuzz_obj what, long v)
 }
 
 /* Destroys an object a pool gave up: its destruction is an ordinary call. */
-static void evict(struct fuzz_cpu *c, unsigned long svc, long v)
+static void evict(struct fuzz_cpu *c, enum fuzz_obj what, long v)
 {
-	const struct fuzz_service *s = fuzz_service(svc);
+	const struct fuzz_service *s = &fuzz_services[destroyer[what]];
 	unsigned long a[5] = { v };
 	long r;
 
 	if (!v)
 		return;
-	if (svc == EV_SVC_VM_DESTROY && c->active_vm == v) {
+	if (what == OBJ_VM && c->active_vm == v) {
 		vostd_call(EV_SVC_VM_ACTIVATE, 0, 0, 0, 0, 0);
 		c->active_vm = 0;
 	}
@@ -136,9 +131,7 @@ static void evict(struct fuzz_cpu *c, unsigned long svc, long v)
 	fuzz_check_answer(c, s, a, r);
 	if (!r) {
 		fuzz_record(c, s, a, r);
-		WRITE_ONCE(dead_slots(&c->own, svc == EV_SVC_MEM_FREE ? OBJ_BLOCK :
-				      svc == EV_SVC_VM_DESTROY ? OBJ_VM : OBJ_FPU)
-			   [fuzz_below(c, FUZZ_POOL)], v);
+		WRITE_ONCE(dead_slots(&c->own, what)[fuzz_below(c, FUZZ_POOL)], v);
 	}
 }
 
@@ -159,17 +152,17 @@ void fuzz_record(struct fuzz_cpu *c, const struct fuzz_service *s,
 		WRITE_ONCE(z->addr[z->next % FUZZ_SIZES], r);
 		WRITE_ONCE(z->size[z->next % FUZZ_SIZES], a[0]);
 		WRITE_ONCE(z->next, z->next + 1);
-		evict(c, EV_SVC_MEM_FREE, put(c, home(c)->blocks, FUZZ_POOL, r));
+		evict(c, OBJ_BLOCK, put(c, home(c)->blocks, FUZZ_POOL, r));
 		break;
 	case EV_SVC_FRAME_GRANT:
 		for (i = 0; i < r && i < FUZZ_FRAMES; i++)
 			put(c, home(c)->frames, FUZZ_FRAMES, READ_ONCE(((long *)a[1])[i]));
 		break;
 	case EV_SVC_VM_CREATE:
-		evict(c, EV_SVC_VM_DESTROY, put(c, home(c)->vms, FUZZ_POOL, r));
+		evict(c, OBJ_VM, put(c, home(c)->vms, FUZZ_POOL, r));
 		break;
 	case EV_SVC_FPU_CREATE:
-		evict(c, EV_SVC_FPU_DESTROY, put(c, home(c)->fpus, FUZZ_POOL, r));
+		evict(c, OBJ_FPU, put(c, home(c)->fpus, FUZZ_POOL, r));
 		break;
 	case EV_SVC_MEM_FREE:
 		destroyed(c, OBJ_BLOCK, a[0]);
@@ -199,10 +192,10 @@ static bool documented(const struct fuzz_service *s, long r)
 /* The distinct handles the pools hold of a kind (exact in a solo phase). */
 static unsigned long handles_held(enum fuzz_obj what)
 {
-	long seen[3 * FUZZ_POOL];
+	long seen[FUZZ_OWNERS * FUZZ_POOL];
 	unsigned int p, i, k, n = 0;
 
-	for (p = 0; p < 3; p++)
+	for (p = 0; p < FUZZ_OWNERS; p++)
 		for (i = 0; i < FUZZ_POOL; i++) {
 			long v = READ_ONCE(slots(pool_of(p), what)[i]);
 
@@ -345,7 +338,7 @@ void fuzz_revalidate(struct fuzz_cpu *c)
 	unsigned int p, i;
 
 	c->nfresh = 0;
-	for (p = 0; p < 3; p++) {
+	for (p = 0; p < FUZZ_OWNERS; p++) {
 		struct fuzz_objs *o = pool_of(p);
 
 		for (i = 0; i < FUZZ_POOL; i++) {
@@ -372,8 +365,8 @@ void fuzz_evict_all(struct fuzz_cpu *c)
 		vostd_call(EV_SVC_VM_ACTIVATE, 0, 0, 0, 0, 0);
 	c->active_vm = 0;
 	for (i = 0; i < FUZZ_POOL; i++) {
-		evict(c, EV_SVC_MEM_FREE, xchg(&o->blocks[i], 0));
-		evict(c, EV_SVC_VM_DESTROY, xchg(&o->vms[i], 0));
-		evict(c, EV_SVC_FPU_DESTROY, xchg(&o->fpus[i], 0));
+		evict(c, OBJ_BLOCK, xchg(&o->blocks[i], 0));
+		evict(c, OBJ_VM, xchg(&o->vms[i], 0));
+		evict(c, OBJ_FPU, xchg(&o->fpus[i], 0));
 	}
 }

@@ -491,37 +491,9 @@ static void hold(void)
 		asm volatile("pause");
 }
 
-static unsigned long parse_hex(const char **s)
-{
-	unsigned long v = 0;
-
-	while (**s == ' ')
-		(*s)++;
-	for (;; (*s)++) {
-		char c = **s;
-
-		if (c >= '0' && c <= '9')
-			v = v * 16 + c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v = v * 16 + c - 'a' + 10;
-		else
-			return v;
-	}
-}
-
-/* A decimal number at s, or 0. */
-static unsigned long parse_dec(const char *s)
-{
-	unsigned long v = 0;
-
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + *s - '0';
-	return v;
-}
-
 static void attack(const char *args)
 {
-	unsigned long blk = parse_hex(&args), frame = parse_hex(&args);
+	unsigned long blk = vostd_parse_ulong(&args, 16), frame = vostd_parse_ulong(&args, 16);
 	struct ev_tenant_ctx *ctx = vostd_alloc(sizeof(*ctx), true);
 	char *buf = vostd_alloc(64, true);
 	long vm = call(EV_SVC_VM_CREATE, 0, 0, 0, 0);
@@ -571,11 +543,13 @@ static long hostile_main(void)
 		WRITE_ONCE(h->vcpu0_done, 1);
 		call(EV_SVC_VCPU_KICK, 1, 0, 0, 0);
 	} else if (vostd_has_prefix(args, "stale")) {
+		const char *rounds = args + 5;
+
 		if (vostd_nr_cpus() < 2) {
 			vostd_println("hostile: stale needs two vCPUs");
 			return -EINVAL;
 		}
-		stale_cases(args[5] == ' ' ? parse_dec(args + 6) : STALE_ROUNDS);
+		stale_cases(*rounds == ' ' ? vostd_parse_ulong(&rounds, 10) : STALE_ROUNDS);
 	} else if (vostd_has_prefix(args, "uaf")) {
 		if (vostd_nr_cpus() < 2) {
 			vostd_println("hostile: uaf needs two vCPUs");
