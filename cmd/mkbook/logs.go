@@ -103,10 +103,14 @@ func (b *book) quote(suite, text string) (use, error) {
 	if err != nil {
 		return use{}, err
 	}
-	name := s.Logs[0].File
+	return b.quoteLines(s.Logs[0].File, text)
+}
+
+// quoteLines renders the lines of the log or record name that hold text.
+func (b *book) quoteLines(name, text string) (use, error) {
 	var out strings.Builder
 	found := 0
-	err = b.eachLine(name, func(n int, l string) error {
+	err := b.eachLine(name, func(n int, l string) error {
 		if !strings.Contains(l, text) {
 			return nil
 		}
@@ -127,6 +131,7 @@ func (b *book) quote(suite, text string) (use, error) {
 }
 
 // logName is a log's path in the logs directory, which names its page.
+// A record is not a log (record.go): its pages are apart.
 func (b *book) logName(file string) string {
 	dir, err := filepath.EvalSymlinks(b.path(b.c.logs))
 	if name, ok := figlog.Within(dir, file); ok && err == nil {
@@ -139,6 +144,9 @@ func (b *book) logName(file string) string {
 
 // logPage is the link from a page at the site's top to a log's page.
 func (b *book) logPage(file string) string {
+	if name, ok := b.recordName(file); ok {
+		return "records/" + name + ".html"
+	}
 	return "logs/" + b.logName(file) + ".html"
 }
 
@@ -179,11 +187,12 @@ func (b *book) writeLogs(dir string) error {
 
 func (b *book) writeLog(dir, name string, figAt map[int]string) error {
 	title := b.rel(name)
-	up := strings.Repeat("../", strings.Count(b.logName(name), "/")+1)
+	page := b.logPage(name)
+	up := strings.Repeat("../", strings.Count(page, "/"))
 	d := pageData{Title: title, Chapters: b.chapters, Kind: "log", Up: up,
 		Content: template.HTML("<h1 id=\"log\">" + html.EscapeString(title) + "</h1>\n<pre>" + linesHole + "</pre>")}
 	// The log's lines are written as they are read.
-	return writeLines(filepath.Join(dir, "logs", filepath.FromSlash(b.logName(name))+".html"), d, func(w io.Writer) error {
+	return writeLines(filepath.Join(dir, filepath.FromSlash(page)), d, func(w io.Writer) error {
 		return b.eachLine(name, func(n int, line string) error {
 			text := html.EscapeString(line)
 			// A figure's line links to the figure's entry in the provenance.

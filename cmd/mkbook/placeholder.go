@@ -44,6 +44,8 @@ import (
 //	                           a plot of figures against the sizes of work
 //	                           they were measured at, with their Linux
 //	                           baselines beside (scaling.go); alone on its line
+//	{{record PATH TEXT}}       the lines of a committed record of a long run
+//	                           that hold TEXT (record.go); alone on its line
 //
 // SUITE names the logs: SUITE.log, or SUITE-1.log ... for several boots.
 // Every figure a placeholder prints links to its provenance: the page that
@@ -194,6 +196,7 @@ var kinds = map[string]placeholderKind{
 	"chapter":  chapterKind{},
 	"services": servicesKind{},
 	"scaling":  scalingKind{},
+	"record":   recordKind{},
 }
 
 // rawKind is a kind whose arguments are not words: a listing's regexps

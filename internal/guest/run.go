@@ -151,9 +151,9 @@ func (s *soakReport) Retried(b Boot) {
 // Soak boots every suite named once per round, for rounds rounds, without
 // stopping at a failure, and reports each boot that failed and why: the
 // lines go to w and to .build/soak.log, and each failed boot's console is
-// kept in .build/soak/.  A boot the emulator broke is retried as Run
+// kept in .build/soak/ (every boot's, with keep).  A boot the emulator broke is retried as Run
 // retries it, and counted apart.  It fails if any boot failed.
-func (p *Pipeline) Soak(suites []string, rounds int, timeout time.Duration, w io.Writer) error {
+func (p *Pipeline) Soak(suites []string, rounds int, timeout time.Duration, keep bool, w io.Writer) error {
 	if len(suites) == 0 || rounds < 1 {
 		return fmt.Errorf("soak: want a suite and at least one round")
 	}
@@ -184,11 +184,14 @@ func (p *Pipeline) Soak(suites []string, rounds int, timeout time.Duration, w io
 				say("soak round %d %s: FAILED in %.1fs: %s", i, suite, r.elapsed.Seconds(), firstLine(r.err))
 				continue
 			}
+			say("soak round %d %s: ok in %.1fs", i, suite, r.elapsed.Seconds())
+			if keep {
+				continue
+			}
 			// A clean boot's console is not kept.
 			if err := os.Remove(log); err != nil {
 				return err
 			}
-			say("soak round %d %s: ok in %.1fs", i, suite, r.elapsed.Seconds())
 		}
 	}
 	say("soak: %d boots, %d failed, %d retried as the emulator's, in %s", boots, failed, s.retried,

@@ -128,11 +128,12 @@ func command(p *guest.Pipeline, name string, args []string) error {
 	case "soak":
 		rounds := fs.Int("rounds", 20, "boots of each suite")
 		timeout := fs.Duration("timeout", 15*time.Minute, "bound on one boot")
+		keep := fs.Bool("keep", false, "keep every boot's console in .build/soak/, not only a failed one's")
 		fs.Parse(args)
 		if fs.NArg() == 0 || *rounds < 1 {
-			return fmt.Errorf("usage: guest soak [-rounds N] SUITE [SUITE ...]")
+			return fmt.Errorf("usage: guest soak [-rounds N] [-timeout D] [-keep] SUITE [SUITE ...]")
 		}
-		return p.Soak(fs.Args(), *rounds, *timeout, os.Stdout)
+		return p.Soak(fs.Args(), *rounds, *timeout, *keep, os.Stdout)
 	}
 	flag.Usage()
 	os.Exit(2)
