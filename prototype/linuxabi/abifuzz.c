@@ -152,14 +152,14 @@ static unsigned long len(uint64_t *s)
 }
 
 /*
- * A name of its own, or a pointer that is none: never the buffers, which
- * hold what calls wrote there, a path among it perhaps.
+ * A name of its own, or a pointer that is none: never the buffers or the
+ * arena, which hold what calls wrote there, a path among it perhaps.
  */
 static unsigned long path(uint64_t *s)
 {
 	switch (below(s, 6)) {
 	case 0:
-		return bad_ptr(s);
+		return below(s, 2) ? KERNEL_VA + below(s, 1 << 20) : NONCANON;
 	case 1:
 		return (unsigned long)"/nonexistent/x";
 	default:
@@ -303,8 +303,10 @@ static void random_call(uint64_t *s)
 		syscall(SYS_readlinkat, AT_FDCWD, path(s), ptr(s), len(s));
 		break;
 	case 22:
-		syscall(below(s, 2) ? SYS_mkdirat : SYS_unlinkat, AT_FDCWD, path(s),
-			below(s, 2) ? 0700 : AT_REMOVEDIR);
+		if (below(s, 2))
+			syscall(SYS_mkdirat, AT_FDCWD, path(s), 0700);
+		else
+			syscall(SYS_unlinkat, AT_FDCWD, path(s), below(s, 2) ? AT_REMOVEDIR : 0);
 		break;
 	case 23:
 		syscall(SYS_uname, ptr(s));
