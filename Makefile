@@ -106,11 +106,14 @@ soak:
 # KFENCE and the rest), built once into .build/debug-kernel/; debug-soak
 # boots every functional and hostile suite and the Linux-program suite on
 # it DEBUG_SOAK rounds, and any report in a console fails its boot.
+# DEBUG_KERNEL=kcsan does both with the second flavour, KCSAN in place of
+# KASAN (prototype/guest/kcsan.config), in .build/kcsan-kernel/.
 DEBUG_SOAK ?= 20
+DEBUG_KERNEL ?= debug
 debug-kernel:
-	GUEST_KERNEL=debug $(GUEST) debug-kernel
+	GUEST_KERNEL=$(DEBUG_KERNEL) $(GUEST) debug-kernel
 debug-soak:
-	GUEST_KERNEL=debug $(GUEST) soak -rounds $(DEBUG_SOAK) -timeout 5m hello sched-test mem-test proc-test hostile fuzz linux-abi
+	GUEST_KERNEL=$(DEBUG_KERNEL) $(GUEST) soak -rounds $(DEBUG_SOAK) -timeout 5m hello sched-test mem-test proc-test hostile fuzz linux-abi
 
 bench: hello sched-perf sched-fair mem-perf linux-perf scale
 

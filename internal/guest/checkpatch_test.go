@@ -70,15 +70,30 @@ func TestDebugConfig(t *testing.T) {
 		t.Fatalf("modulesOff: %q, want %q", got, want)
 	}
 	dir := t.TempDir()
-	config, frag := filepath.Join(dir, ".config"), filepath.Join(dir, "debug.config")
-	if err := os.WriteFile(config, []byte("CONFIG_KASAN=y\n# CONFIG_KCSAN is not set\n"), 0o644); err != nil {
-		t.Fatal(err)
+	write := func(name, text string) string {
+		name = filepath.Join(dir, name)
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return name
 	}
-	if err := os.WriteFile(frag, []byte("# on top\nCONFIG_KASAN=y\n\nCONFIG_KCSAN=y\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	err := checkFragment(config, frag)
+	config := write(".config", "CONFIG_KASAN=y\n# CONFIG_KCSAN is not set\nCONFIG_LIST=y\n")
+	debug := write("debug.config", "# on top\nCONFIG_KASAN=y\n\nCONFIG_KCSAN=y\n")
+	err := checkFragments(config, []string{debug})
 	if err == nil || !strings.Contains(err.Error(), "debug.config:4: CONFIG_KCSAN=y") || strings.Contains(err.Error(), "KASAN") {
-		t.Fatalf("checkFragment: %v", err)
+		t.Fatalf("checkFragments: %v", err)
+	}
+	// A later fragment overrides an earlier one, "is not set" included:
+	// here the .config holds what the last settings ask but for LIST.
+	config = write(".config", "# CONFIG_KASAN is not set\nCONFIG_KCSAN=y\nCONFIG_LIST=y\n")
+	kcsan := write("kcsan.config", "# CONFIG_KASAN is not set\n# CONFIG_LIST is not set\nCONFIG_KCSAN=y\n")
+	err = checkFragments(config, []string{debug, kcsan})
+	if err == nil || !strings.Contains(err.Error(), "kcsan.config:2: # CONFIG_LIST is not set") || strings.Contains(err.Error(), "KASAN") || strings.Contains(err.Error(), "KCSAN") {
+		t.Fatalf("checkFragments over two fragments: %v", err)
+	}
+	// A line that is no setting is named.
+	err = checkFragments(config, []string{write("bad.config", "CONFIG_KCSAN=y\nKCSAN=y\n")})
+	if err == nil || !strings.Contains(err.Error(), "bad.config:2: not a setting: KCSAN=y") {
+		t.Fatalf("checkFragments of a bad line: %v", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -51,15 +52,16 @@ type Pipeline struct {
 	proto    string // prototype/
 	build    string // prototype/.build/, or .build/debug/ for the debug kernel
 	cache    string // prototype/.build/: the fetched packages and kernels
-	debug    bool   // boot the debug kernel (GUEST_KERNEL=debug, debugkernel.go)
+	flavour  string // the debug kernel's, or "" for the pinned one (GUEST_KERNEL, debugkernel.go)
 	fuzz     string // the fuzz suite's settings on the kernel command line, or ""
 	progress Progress
 }
 
 // New returns the pipeline of the repository at root, reporting to
-// progress, and makes its build directory.  GUEST_KERNEL=debug in the
-// environment boots the debug kernel (debugkernel.go) instead of the
-// pinned one, and keeps what it builds and logs in .build/debug/, apart.
+// progress, and makes its build directory.  GUEST_KERNEL=debug (or kcsan)
+// in the environment boots that flavour of the debug kernel
+// (debugkernel.go) instead of the pinned one, and keeps what it builds
+// and logs in .build/debug/ (or .build/kcsan/), apart.
 // FUZZ_SEED and FUZZ_MS set the fuzz suite's seed (to draw a failed run
 // again) and how long each of its runs calls services.
 func New(root string, progress Progress) (*Pipeline, error) {
@@ -72,10 +74,11 @@ func New(root string, progress Progress) (*Pipeline, error) {
 	p := &Pipeline{root: abs, proto: proto, build: cache, cache: cache, progress: progress}
 	switch k := os.Getenv("GUEST_KERNEL"); k {
 	case "", "stock":
-	case "debug":
-		p.debug, p.build = true, filepath.Join(cache, "debug")
 	default:
-		return nil, fmt.Errorf("GUEST_KERNEL=%s: want stock or debug", k)
+		if debugFlavours[k] == nil {
+			return nil, fmt.Errorf("GUEST_KERNEL=%s: want stock, %s", k, strings.Join(flavourNames(), " or "))
+		}
+		p.flavour, p.build = k, filepath.Join(cache, k)
 	}
 	for _, v := range []struct{ env, param string }{
 		{"FUZZ_SEED", "ev.fuzz_seed"}, {"FUZZ_MS", "ev.fuzz_ms"},
@@ -145,7 +148,7 @@ func (p *Pipeline) prepare(build bool) (*kernel, error) {
 		return nil, err
 	}
 	k, err := fetchKernel(p)
-	if err == nil && p.debug {
+	if err == nil && p.flavour != "" {
 		k, err = debugKernel(p, k)
 	}
 	if err != nil || !build {

@@ -9,7 +9,7 @@
 //	guest build                build the modules, programs and initramfs
 //	guest sparse               build, then run sparse over every module's
 //	                           sources; any warning fails
-//	guest debug-kernel         build the debug kernel (GUEST_KERNEL=debug)
+//	guest debug-kernel         build the debug kernel (GUEST_KERNEL=debug or kcsan)
 //	guest checkpatch           run the pinned kernel's checkpatch.pl --strict
 //	                           over the kernel-mode sources; any finding
 //	                           prototype/guest/checkpatch.allow does not list fails
