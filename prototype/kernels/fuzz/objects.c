@@ -329,15 +329,32 @@ bool fuzz_check_answer(struct fuzz_cpu *c, const struct fuzz_service *s,
 
 /*
  * The start of a solo phase: every pooled object asked about, and those
- * that no longer live taken out.  The questions change nothing: a free of
- * a block's second byte, a query of a space, an FPU context loaded here
- * (which the fuzzer's own code never uses).
+ * that no longer live taken out.  The question of a block is a free of
+ * its second byte, so a block of one byte, or one whose size has left
+ * the rings, cannot be asked about: it is freed instead, before any
+ * question, so that no answer is about a block freed after it was given.
+ * The questions change nothing a check reads: a free of a second byte is
+ * refused, a query reads a space, and an FPU context loaded here only
+ * saves the one before it, which the fuzzer's own code never uses.
  */
 void fuzz_revalidate(struct fuzz_cpu *c)
 {
 	unsigned int p, i;
 
 	c->nfresh = 0;
+	for (p = 0; p < FUZZ_OWNERS; p++) {
+		long *b = pool_of(p)->blocks;
+
+		for (i = 0; i < FUZZ_POOL; i++) {
+			long v = b[i];
+
+			if (!v || fuzz_block_size(v) > 1)
+				continue;
+			if (vostd_call(EV_SVC_MEM_FREE, v, 0, 0, 0, 0) == 0)
+				destroyed(c, OBJ_BLOCK, v);
+			b[i] = 0;
+		}
+	}
 	for (p = 0; p < FUZZ_OWNERS; p++) {
 		struct fuzz_objs *o = pool_of(p);
 
