@@ -27,8 +27,8 @@ func printID(page, anchor string) string {
 
 var siteHref = regexp.MustCompile(`href="([a-z0-9-]+\.html)(?:#([^"]*))?"`)
 
-// A link to a log or to a source file's page.
-var logLink = regexp.MustCompile(`<a (?:class="[^"]*" )?href="(?:logs|src)/[^"]*"[^>]*>(.*?)</a>`)
+// A link to a log's, a record's or a source file's page.
+var logLink = regexp.MustCompile(`<a (?:class="[^"]*" )?href="(?:logs|records|src)/[^"]*"[^>]*>(.*?)</a>`)
 
 // printLinks turns links to the site's own pages into links within the
 // print page, and a link to a log or a source file into its text, which

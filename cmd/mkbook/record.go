@@ -10,14 +10,15 @@ import (
 )
 
 // Records are what a run too long for make book printed: hours of boots
-// on the debug kernel, say.  They are committed under book/records/, one
-// directory each, and a chapter quotes their lines as printed:
+// on the debug kernel, say.  They are kept under book/records/, one
+// directory each, committed with the change they speak for, and a
+// chapter quotes their lines as printed:
 //
 //	{{record PATH TEXT}}  every line of the record PATH that holds TEXT,
 //	                      each linked to its place; alone on its line
 //
-// A record is never run again and holds no figures: the book can show
-// what it says, not check a claim against it.  Only files in the records
+// The book takes no figure from a record: it shows what a record says,
+// and checks no claim against it.  Only files in the records
 // directory are records, as only files in the logs directory are logs.
 const recordsDir = "book/records"
 
@@ -40,6 +41,10 @@ func (k recordKind) resolve(b *book, args []string) (use, error) {
 // recordFile resolves a path a chapter names, relative to the root, to a
 // file in the records directory.
 func (b *book) recordFile(rel string) (string, error) {
+	// The directory itself must be one: a link there could publish anything.
+	if st, err := os.Lstat(b.path(recordsDir)); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("%s is not a directory of records", recordsDir)
+	}
 	if _, err := os.Lstat(b.path(rel)); err != nil {
 		return "", fmt.Errorf("no record %s", rel)
 	}
