@@ -50,7 +50,7 @@ type Boot struct {
 type Pipeline struct {
 	root     string // repository root
 	proto    string // prototype/
-	build    string // prototype/.build/, or .build/debug/ for the debug kernel
+	build    string // prototype/.build/, or .build/FLAVOUR/ for a debug kernel
 	cache    string // prototype/.build/: the fetched packages and kernels
 	flavour  string // the debug kernel's, or "" for the pinned one (GUEST_KERNEL, debugkernel.go)
 	fuzz     string // the fuzz suite's settings on the kernel command line, or ""

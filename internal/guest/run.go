@@ -170,13 +170,27 @@ func (p *Pipeline) Soak(suites []string, rounds int, timeout time.Duration, keep
 	s := &soakReport{Progress: p.progress, say: say}
 	soak := *p
 	soak.progress = s
+	console := func(suite string, round int) string {
+		return filepath.Join(p.build, "soak", fmt.Sprintf("%s-%d.log", suite, round))
+	}
+	// A console of an earlier soak would pass for one of this soak's.
+	for i := 1; i <= rounds; i++ {
+		for _, suite := range suites {
+			log := console(suite, i)
+			for _, f := range []string{log, log + ".failed"} {
+				if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+					return err
+				}
+			}
+		}
+	}
 	say("soak: %d rounds of %s, accelerator %s, CPU model %s", rounds, strings.Join(suites, " "), a.name, a.cpu)
 	failed, boots := 0, 0
 	start := time.Now()
 	for i := 1; i <= rounds; i++ {
 		s.round = i
 		for _, suite := range suites {
-			log := filepath.Join(p.build, "soak", fmt.Sprintf("%s-%d.log", suite, i))
+			log := console(suite, i)
 			r := soak.bootRetrying(k, a, suite, i, rounds, log, timeout)
 			boots++
 			if r.err != nil {

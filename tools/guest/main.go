@@ -19,9 +19,10 @@
 //	                           guest.PlanOf), and print its figures
 //	guest survey [-boots N] MODEL...
 //	                           boot the hello suite N times per CPU model
-//	guest soak [-rounds N] SUITE...
+//	guest soak [-rounds N] [-timeout D] [-keep] SUITE...
 //	                           boot each SUITE once per round, N rounds,
-//	                           reporting every boot that failed and why
+//	                           reporting every boot that failed and why;
+//	                           -keep keeps every boot's console
 package main
 
 import (
