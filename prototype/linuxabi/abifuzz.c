@@ -159,7 +159,16 @@ static unsigned long path(uint64_t *s)
 {
 	switch (below(s, 6)) {
 	case 0:
-		return below(s, 2) ? KERNEL_VA + below(s, 1 << 20) : NONCANON;
+		switch (below(s, 4)) {
+		case 0:
+			return 0;
+		case 1:
+			return (unsigned long)ro;	/* zeros: the empty path */
+		case 2:
+			return KERNEL_VA + below(s, 1 << 20);
+		default:
+			return NONCANON;
+		}
 	case 1:
 		return (unsigned long)"/nonexistent/x";
 	default:

@@ -46,7 +46,10 @@ static long *dead_slots(struct fuzz_objs *o, enum fuzz_obj what)
 	return what == OBJ_BLOCK ? o->dead_blocks : what == OBJ_VM ? o->dead_vms : o->dead_fpus;
 }
 
-/* The size a block at addr was given with, newest first; -1 if none known. */
+/*
+ * The size a block at addr was given with, newest first in each vCPU's
+ * ring (vCPU 0's searched first); -1 if neither knows it.
+ */
 long fuzz_block_size(long addr)
 {
 	struct fuzz *f = F();
@@ -329,12 +332,15 @@ bool fuzz_check_answer(struct fuzz_cpu *c, const struct fuzz_service *s,
 
 /*
  * The start of a solo phase: every pooled object asked about, and those
- * that no longer live taken out.  The question of a block is a free of
- * its second byte, so a block of one byte, or one whose size has left
- * the rings, cannot be asked about: it is freed instead, before any
- * question, so that no answer is about a block freed after it was given.
- * The questions change nothing a check reads: a free of a second byte is
- * refused, a query reads a space, and an FPU context loaded here only
+ * that no longer live taken out.  A block is asked about with a free of
+ * its second byte, which a live block of two bytes or more refuses as
+ * inside it (-EINVAL); no block starts at an odd address, so the free
+ * frees nothing.  Any other answer is a dead address or a block of one
+ * byte, and a free of the address itself then frees the one and is
+ * refused of the other, so that no block the pools let go stays held.
+ * Of a dead address inside a live block the answer is wrong, as
+ * fuzz_block_live says.  The other questions change nothing a check
+ * reads: a query reads a space, and an FPU context loaded here only
  * saves the one before it, which the fuzzer's own code never uses.
  */
 void fuzz_revalidate(struct fuzz_cpu *c)
@@ -343,25 +349,16 @@ void fuzz_revalidate(struct fuzz_cpu *c)
 
 	c->nfresh = 0;
 	for (p = 0; p < FUZZ_OWNERS; p++) {
-		long *b = pool_of(p)->blocks;
-
-		for (i = 0; i < FUZZ_POOL; i++) {
-			long v = b[i];
-
-			if (!v || fuzz_block_size(v) > 1)
-				continue;
-			if (vostd_call(EV_SVC_MEM_FREE, v, 0, 0, 0, 0) == 0)
-				destroyed(c, OBJ_BLOCK, v);
-			b[i] = 0;
-		}
-	}
-	for (p = 0; p < FUZZ_OWNERS; p++) {
 		struct fuzz_objs *o = pool_of(p);
 
 		for (i = 0; i < FUZZ_POOL; i++) {
-			if (o->blocks[i] &&
-			    !fuzz_block_live(o->blocks[i], fuzz_block_size(o->blocks[i])))
+			long b = o->blocks[i];
+
+			if (b && vostd_call(EV_SVC_MEM_FREE, b + 1, 0, 0, 0, 0) != -EINVAL) {
+				if (vostd_call(EV_SVC_MEM_FREE, b, 0, 0, 0, 0) == 0)
+					destroyed(c, OBJ_BLOCK, b);
 				o->blocks[i] = 0;
+			}
 			if (o->vms[i] && vostd_call(EV_SVC_VM_QUERY, o->vms[i], EV_TENANT_BASE,
 						    0, 0, 0) == -EBADF)
 				o->vms[i] = 0;
