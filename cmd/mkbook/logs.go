@@ -133,13 +133,28 @@ func (b *book) quoteLines(name, text string) (use, error) {
 // logName is a log's path in the logs directory, which names its page.
 // A record is not a log (record.go): its pages are apart.
 func (b *book) logName(file string) string {
-	dir, err := filepath.EvalSymlinks(b.path(b.c.logs))
-	if name, ok := figlog.Within(dir, file); ok && err == nil {
-		if r, err := filepath.Rel(dir, name); err == nil {
-			return filepath.ToSlash(r)
-		}
+	if r, ok := relWithin(b.path(b.c.logs), file); ok {
+		return r
 	}
 	return filepath.Base(file)
+}
+
+// relWithin is file's path in dir, links resolved in both, and whether
+// it lies there at all.
+func relWithin(dir, file string) (string, bool) {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", false
+	}
+	name, ok := figlog.Within(d, file)
+	if !ok {
+		return "", false
+	}
+	r, err := filepath.Rel(d, name)
+	if err != nil {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
 }
 
 // logPage is the link from a page at the site's top to a log's page.

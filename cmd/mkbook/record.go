@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"endovisor/internal/figlog"
@@ -58,17 +57,5 @@ func (b *book) recordFile(rel string) (string, error) {
 // recordName is a record's path in the records directory, which names
 // its page, and whether file is a record at all.
 func (b *book) recordName(file string) (string, bool) {
-	dir, err := filepath.EvalSymlinks(b.path(recordsDir))
-	if err != nil {
-		return "", false
-	}
-	name, ok := figlog.Within(dir, file)
-	if !ok {
-		return "", false
-	}
-	r, err := filepath.Rel(dir, name)
-	if err != nil {
-		return "", false
-	}
-	return filepath.ToSlash(r), true
+	return relWithin(b.path(recordsDir), file)
 }
