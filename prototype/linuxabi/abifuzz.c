@@ -157,18 +157,12 @@ static unsigned long len(uint64_t *s)
  */
 static unsigned long path(uint64_t *s)
 {
+	unsigned long a;
+
 	switch (below(s, 6)) {
 	case 0:
-		switch (below(s, 4)) {
-		case 0:
-			return 0;
-		case 1:
-			return (unsigned long)ro;	/* zeros: the empty path */
-		case 2:
-			return KERNEL_VA + below(s, 1 << 20);
-		default:
-			return NONCANON;
-		}
+		a = bad_ptr(s);
+		return a == (unsigned long)arena ? 0 : a;
 	case 1:
 		return (unsigned long)"/nonexistent/x";
 	default:
