@@ -203,7 +203,7 @@ void ev_tenant_kick(struct ev_vcpu *v)
 static void ev_tenant_trap_work(struct callback_head *cb)
 {
 	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap.work);
-	unsigned long traps = atomic_long_xchg(&v->trap.owed, 0);
+	unsigned long traps;
 	/* The context, and the readings the run asked for right after it. */
 	struct {
 		struct ev_tenant_ctx c;
@@ -214,9 +214,18 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 
 	ev_cal_stamp(&v->stat.stamps, EV_STAMP_WORK);
 	if (!READ_ONCE(v->tenant.running) || current != v->carrier) {
+		atomic_long_set(&v->trap.owed, 0);
 		v->trap.signals = 0;
 		return;
 	}
+	/*
+	 * Over before its traps are taken: a kick that found it running
+	 * after would queue this work again, for the next run to end in.
+	 * Traps are queued on this processor: program order is enough.
+	 */
+	WRITE_ONCE(v->tenant.running, false);
+	barrier();
+	traps = atomic_long_xchg(&v->trap.owed, 0);
 	/*
 	 * A dying carrier runs no more sandbox code: from exit_task_work its
 	 * mm is gone, and from get_signal it would run on with a fatal
@@ -243,15 +252,11 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 		ev_take_back_signals(v);
 	}
 	c->linux_faults = ev_linux_faults() - v->stat.faults_at_entry;
-	WRITE_ONCE(v->tenant.running, false);
 	/*
 	 * Checked again here, not at tenant_run: the kernel's other vCPUs ran
 	 * while the tenant did, and may have freed ctx's block.  The check
-	 * and the write are one read section.
-	 */
-	/*
-	 * Not one conditional expression: -EFAULT beside the u32 trap would
-	 * become the unsigned 0xfffffff2, a trap number no kernel knows.
+	 * and the write are one read section.  Not one conditional
+	 * expression: -EFAULT beside the u32 trap would become 0xfffffff2.
 	 */
 	ret = c->trap;
 	if (ev_sandbox_write(v, v->tenant.ctx, &out,
