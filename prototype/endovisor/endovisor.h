@@ -67,7 +67,7 @@ struct ev_vcpu_kick {
 	wait_queue_head_t idle_wq;
 	call_single_data_t csd;		/* the kick's interrupt */
 	struct hrtimer upcall_timer;	/* takes a kick as soon as the carrier is back */
-	atomic_t ipis_in_flight;	/* teardown waits for these */
+	atomic_t ipi_queued;		/* csd sent, handler not yet run: ev_kick_interrupt */
 	u64 seen;			/* stat.kicks at the last tick: ev_kick_stranded */
 };
 

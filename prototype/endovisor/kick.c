@@ -168,8 +168,11 @@ static void ev_kick_ipi(void *info)
 {
 	struct ev_vcpu *v = info;
 
-	/* The last touch of v: teardown waits for this. */
-	atomic_dec(&v->kick.ipis_in_flight);
+	/*
+	 * Linux unlocked the csd before calling this, so the next kick may
+	 * send it again.  The last touch of v: teardown waits for this.
+	 */
+	atomic_set_release(&v->kick.ipi_queued, 0);
 }
 
 void ev_kick_init(struct ev_vcpu *v)
@@ -260,7 +263,7 @@ void ev_kick_sched_out(struct ev_vcpu *v)
 /* The vCPU's run is over: no timer or interrupt may touch it any more. */
 void ev_kick_stop(struct ev_vcpu *v)
 {
-	while (atomic_read(&v->kick.ipis_in_flight))
+	while (atomic_read_acquire(&v->kick.ipi_queued))
 		cpu_relax();
 	hrtimer_cancel(&v->kick.upcall_timer);
 }
@@ -326,13 +329,20 @@ EV_SERVICE_DEFINE1(vcpu_kick, unsigned long, target)
 	return 0;
 }
 
-/* Interrupt cpu, where t's carrier runs; safe in hard interrupts. */
+/*
+ * Interrupt cpu, where t's carrier runs; safe in hard interrupts.  Any
+ * vCPU's kick and the tick's retry may send t's one csd at once, and
+ * smp_call_function_single_async's test for a csd still in flight is a
+ * plain read followed by a plain store: its callers must serialize.  So
+ * the sender is whoever sets ipi_queued, and a kick that finds it set
+ * leaves the interrupt on its way to take it, as Linux's -EBUSY would.
+ */
 void ev_kick_interrupt(struct ev_vcpu *t, int cpu)
 {
-	atomic_inc(&t->kick.ipis_in_flight);
-	/* -EBUSY: an earlier kick's interrupt is still on its way, and will do. */
+	if (atomic_cmpxchg(&t->kick.ipi_queued, 0, 1))
+		return;
 	if (smp_call_function_single_async(cpu, &t->kick.csd))
-		atomic_dec(&t->kick.ipis_in_flight);
+		atomic_set(&t->kick.ipi_queued, 0);
 }
 
 /* set_upcall(entry): where upcalls enter; it must be the kernel's own code. */

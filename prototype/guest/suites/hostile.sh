@@ -163,6 +163,11 @@ live_clear || fail "the killed tenants left objects live"
 # reaches the kernel proper as itself while another vCPU kicks its vCPU.
 launcher -v 2 -s race -a race hostile || fail "launcher hostile race"
 live_clear || fail "the race left objects live"
+# The same with two vCPUs kicking the third at once, and the tick's
+# retries among them: each vCPU's one cross-call record is sent by one
+# kicker at a time (a KCSAN kernel reports it if not).
+launcher -v 3 -s race3 -a race hostile || fail "launcher hostile race3"
+live_clear || fail "the race with two kickers left objects live"
 
 # A first tenant run: its rax whole, initial FPU registers, and the
 # launcher's own back (the launcher checks its registers itself).
