@@ -579,12 +579,23 @@ static void test_remote_wake(void)
 static void test_idle_kick(void)
 {
 	struct flagged f = { .join = { 1, kl_self() } };
-	struct kl_cpu_stats before0, after0, before1, still1, after1;
+	struct kl_cpu_stats spawned, before0, after0, before1, still1, after1;
+	u64 end = vostd_cycles() + ms_cycles(2000);
 	bool ran, asleep, kicked, woken;
 
+	kl_stats(1, &spawned);
 	f.t = kl_spawn("sleeper", set_flag_after_block, &f, KL_PRIO_NORMAL, 1);
-	spin_cycles(ms_cycles(20));	/* it blocks; vCPU 1 goes idle */
-	kl_stats(1, &before1);
+	/*
+	 * It blocks and vCPU 1 goes idle: wait up to 2 s for an idle call
+	 * begun after the spawn, rather than guess how long that takes (a
+	 * preempted carrier, a debug kernel).  One begun before it is the
+	 * idle the spawn's own kick ends.
+	 */
+	do {
+		spin_cycles(ms_cycles(1));
+		kl_stats(1, &before1);
+	} while ((before1.idles == spawned.idles || before1.idles != before1.idles_done + 1) &&
+		 vostd_cycles() < end);
 	spin_cycles(ms_cycles(10));
 	kl_stats(1, &still1);
 	kl_stats(0, &before0);
