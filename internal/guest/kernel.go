@@ -18,6 +18,15 @@ type kernel struct {
 	debug   bool // the debug kernel (debugkernel.go)
 }
 
+// systemMap is the kernel's symbol table: in the debug kernel's tree, or
+// beside the pinned kernel's image.
+func (k *kernel) systemMap() string {
+	if k.debug {
+		return filepath.Join(k.kdir, "System.map")
+	}
+	return strings.Replace(k.vmlinuz, "/boot/vmlinuz-", "/boot/System.map-", 1)
+}
+
 // config is the pinned kernel's own config, in its unpacked image.
 func (k *kernel) config() string {
 	return strings.Replace(k.vmlinuz, "/boot/vmlinuz-", "/boot/config-", 1)

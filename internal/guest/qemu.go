@@ -2,8 +2,6 @@ package guest
 
 import (
 	"bufio"
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -140,8 +138,9 @@ func hostCPU() string {
 // header line that says how the boot was made.  A boot fails if QEMU
 // fails, if it runs past timeout, if the console shows a panic, BUG, oops
 // or warning, or a test case that failed, or if the guest's init did not
-// report EV-DONE status=ok.  A failed boot's console is kept in
-// out.failed and out is left alone.
+// report EV-DONE status=ok.  A boot past its time is asked what it was
+// doing before it is killed (askHung).  A failed boot's console is kept
+// in out.failed and out is left alone.
 func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out string, timeout time.Duration) bootResult {
 	start := time.Now()
 	// tsc=reliable: under TCG the clocksource watchdog sometimes finds
@@ -149,24 +148,31 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 	// the middle of a measurement, and patches sched_clock's static key
 	// at run time, which TCG has been seen to oops on (int3 in
 	// sched_clock_cpu).  The emulated TSC follows the host's clock.
-	cmdline := fmt.Sprintf("console=ttyS0 loglevel=4 panic=-1 oops=panic preempt=full tsc=reliable ev.suite=%s ev.boot=%d", suite, n)
+	// sysrq_always_enabled: a boot that runs past its time is asked for
+	// backtraces by sysrq keys (askHung).
+	cmdline := fmt.Sprintf("console=ttyS0 loglevel=4 panic=-1 oops=panic preempt=full tsc=reliable sysrq_always_enabled ev.suite=%s ev.boot=%d", suite, n)
 	if checkedSuites[suite] {
 		cmdline += " " + allocatorChecks
 	}
 	cmdline += p.fuzz
-	mem := guestMem
+	mem, hangPause := guestMem, 5*time.Second
 	if k.debug {
-		mem, timeout = debugGuestMem, timeout*debugSlowdown
-		cmdline += fmt.Sprintf(" kfence.sample_interval=%d", debugKfenceMs)
+		mem, timeout, hangPause = debugGuestMem, timeout*debugSlowdown, 20*time.Second
+		// nokaslr: a hung boot's instruction pointers can then be
+		// named from System.map (nameHungRIPs).
+		cmdline += fmt.Sprintf(" kfence.sample_interval=%d nokaslr", debugKfenceMs)
 	}
 	args := append([]string{"-nodefaults", "-no-user-config", "-machine", "pc"}, a.args()...)
 	args = append(args, "-smp", fmt.Sprint(guestCPUs), "-m", mem,
-		"-display", "none", "-monitor", "none", "-serial", "stdio", "-no-reboot",
+		"-display", "none", "-serial", "mon:stdio", "-no-reboot",
 		"-kernel", k.vmlinuz, "-initrd", filepath.Join(p.build, "initramfs.cpio"),
 		"-append", cmdline)
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "qemu-system-x86_64", args...)
+	cmd := exec.Command("qemu-system-x86_64", args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return bootResult{err: err, attempt: attempt}
+	}
+	defer stdin.Close()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return bootResult{err: err, attempt: attempt}
@@ -179,12 +185,39 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 	if err := cmd.Start(); err != nil {
 		return bootResult{err: err, attempt: attempt}
 	}
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
+	console := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		for sc.Scan() {
+			console <- strings.TrimRight(sc.Text(), "\r")
+		}
+		close(console)
+	}()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	ranPast := false
+	for reading := true; reading; {
+		select {
+		case l, ok := <-console:
+			if ok && ranPast {
+				l = monitorEcho(l)
+			}
+			if ok {
+				lines = append(lines, l)
+			}
+			reading = ok
+		case <-deadline.C:
+			ranPast = true
+			lines = append(lines, fmt.Sprintf("%sboot ran past %v: asking it for backtraces (sysrq %s) and its registers",
+				hangMark, timeout, strings.Join(hangSysrq, " ")))
+			go askHung(stdin, hangPause, func() { _ = cmd.Process.Kill() })
+		}
 	}
 	waitErr := cmd.Wait()
+	if ranPast {
+		lines = append(lines, nameHungRIPs(lines, k.systemMap(), k.debug)...)
+	}
 	r := bootResult{elapsed: time.Since(start), attempt: attempt}
 
 	var bad, failedTests []string
@@ -210,7 +243,7 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 		}
 	}
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case ranPast:
 		r.err = fmt.Errorf("boot %d of %s ran past %v", n, suite, timeout)
 	case waitErr != nil:
 		r.err = fmt.Errorf("qemu: %w", waitErr)
