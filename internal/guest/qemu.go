@@ -151,16 +151,22 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 	// sysrq_always_enabled: a boot that runs past its time is asked for
 	// backtraces by sysrq keys (askHung).
 	cmdline := fmt.Sprintf("console=ttyS0 loglevel=4 panic=-1 oops=panic preempt=full tsc=reliable sysrq_always_enabled ev.suite=%s ev.boot=%d", suite, n)
+	kfenceMs := 0 // KFENCE off: the pinned kernel's default
 	if checkedSuites[suite] {
 		cmdline += " " + allocatorChecks
+		kfenceMs = checkedKfenceMs
 	}
 	cmdline += p.fuzz
 	mem, hangPause := guestMem, 5*time.Second
 	if k.debug {
 		mem, timeout, hangPause = debugGuestMem, timeout*debugSlowdown, 20*time.Second
+		kfenceMs = debugKfenceMs
 		// nokaslr: a hung boot's instruction pointers can then be
 		// named from System.map (nameHungRIPs).
-		cmdline += fmt.Sprintf(" kfence.sample_interval=%d nokaslr", debugKfenceMs)
+		cmdline += " nokaslr"
+	}
+	if kfenceMs > 0 {
+		cmdline += fmt.Sprintf(" kfence.sample_interval=%d", kfenceMs)
 	}
 	args := append([]string{"-nodefaults", "-no-user-config", "-machine", "pc"}, a.args()...)
 	args = append(args, "-smp", fmt.Sprint(guestCPUs), "-m", mem,

@@ -45,9 +45,14 @@ var checkedSuites = map[string]bool{
 }
 
 // allocatorChecks: SLUB's consistency checks, red zones, poison on free
-// and owner tracking on every cache, and KFENCE sampling an allocation a
-// millisecond, which catches a use after free on the sampled ones.
-const allocatorChecks = "slub_debug=FZPU kfence.sample_interval=1"
+// and owner tracking on every cache, and KFENCE sampling an allocation
+// every checkedKfenceMs, which catches a use after free on the sampled
+// ones.  (The debug kernels sample every debugKfenceMs instead: KASAN
+// checks every allocation there.)
+const (
+	allocatorChecks = "slub_debug=FZPU"
+	checkedKfenceMs = 1
+)
 
 // PlanOf is suite's plan.
 func PlanOf(suite string) Plan {
