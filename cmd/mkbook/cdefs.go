@@ -359,15 +359,18 @@ var (
 // definers are the definition macros in the style of Linux's
 // SYSCALL_DEFINEn, whose call, followed by a body, defines a function
 // the macro names from its first argument, as Linux's cross-referencers
-// read them: SYSCALL_DEFINE2(kill, ...) { defines sys_kill, and the
+// read them: SYSCALL_DEFINE2(kill, ...) { defines sys_kill, the
 // endovisor's EV_SERVICE_DEFINE2(mem_alloc, ...) { defines
-// ev_svc_mem_alloc, from the macro's line to the closing brace.
+// ev_svc_mem_alloc, and the linux kernel proper's
+// LX_SYSCALL_DEFINE2(kill, ...) { defines lx_sys_kill, from the macro's
+// line to the closing brace.
 var definers = []struct {
 	macro  *regexp.Regexp
 	prefix string
 }{
 	{regexp.MustCompile(`^SYSCALL_DEFINE[0-6]$`), "sys_"},
 	{regexp.MustCompile(`^EV_SERVICE_DEFINE[0-5]$`), "ev_svc_"},
+	{regexp.MustCompile(`^LX_SYSCALL_DEFINE[0-6]$`), "lx_sys_"},
 }
 
 // definer is the prefix of the function a macro's call defines, if macro

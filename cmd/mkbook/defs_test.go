@@ -71,8 +71,9 @@ func TestScanC(t *testing.T) {
 		{"functions definition macros make, as Linux's cross-referencers read SYSCALL_DEFINE",
 			"EV_SERVICE_DEFINE2(mem_alloc, unsigned long, size, unsigned long, flags)\n{\n\treturn 0;\n}\n" +
 				"EV_SERVICE_DEFINE0(nop)\n{\n}\nSYSCALL_DEFINE3(ev_kill, pid_t, pid, int, sig,\n\t\tint, flags)\n{\n}\n" +
-				"DEFINE_THING(x)\nstatic int after(void) { return 0; }\n",
-			[]string{"ev_svc_mem_alloc function 1-4", "ev_svc_nop function 5-7", "sys_ev_kill function 8-11", "after function 13-13"}},
+				"DEFINE_THING(x)\nstatic int after(void) { return 0; }\nLX_SYSCALL_DEFINE0(getpid)\n{\n}\n",
+			[]string{"ev_svc_mem_alloc function 1-4", "ev_svc_nop function 5-7", "sys_ev_kill function 8-11", "after function 13-13",
+				"lx_sys_getpid function 14-16"}},
 		{"the list of the services", "/* EV_SERVICE(9, GONE, gone, 0) */\nEV_SERVICE(0, NOP, nop, 0)\t/* (): 0 */\n#if 0\nEV_SERVICE(1, OLD, old, 0)\n#endif\nEV_SERVICE(1, VM_MAP, vm_map, 2)\t/* (vm, va): 0 */\n",
 			[]string{"EV_SVC_NOP enum constant 2-2", "nop service 2-2", "EV_SVC_VM_MAP enum constant 6-6", "vm_map service 6-6"}},
 		{"a brace not closed at the end", "struct ev_half {\n\tint a;\n",
@@ -257,11 +258,14 @@ func TestIndexOfTheTree(t *testing.T) {
 			if d.Kind == kFunc && d.Start != d.End {
 				n++
 				head := strings.Join(f.Lines[d.Start-1:min(d.Start+2, len(f.Lines))], "\n")
-				// A service's definition names it without its prefix:
-				// EV_SERVICE_DEFINE1(vm_destroy, ...) defines ev_svc_vm_destroy.
-				named := strings.Contains(head, d.Name) ||
-					strings.Contains(head, "EV_SERVICE_DEFINE") && strings.Contains(head, "("+strings.TrimPrefix(d.Name, "ev_svc_")+")") ||
-					strings.Contains(head, "EV_SERVICE_DEFINE") && strings.Contains(head, "("+strings.TrimPrefix(d.Name, "ev_svc_")+",")
+				// A definition macro names its function without the
+				// prefix: EV_SERVICE_DEFINE1(vm_destroy, ...) defines
+				// ev_svc_vm_destroy.
+				named := strings.Contains(head, d.Name)
+				for _, df := range definers {
+					short, ok := strings.CutPrefix(d.Name, df.prefix)
+					named = named || ok && (strings.Contains(head, "("+short+")") || strings.Contains(head, "("+short+","))
+				}
 				if !named || !strings.HasPrefix(f.Lines[d.End-1], "}") {
 					t.Errorf("%s: %s spans %d-%d, from %q to %q", p, d.Name, d.Start, d.End, f.Lines[d.Start-1], f.Lines[d.End-1])
 				}
