@@ -19,7 +19,7 @@
  */
 #include <linux/elf.h>
 
-#include "linux.h"
+#include "syscalls.h"
 
 #define AT_NULL		0
 #define AT_PHDR		3
@@ -348,7 +348,7 @@ struct exec_args {
 	char strs[LX_STRS_MAX];
 };
 
-long sys_execve(struct thread *t, unsigned long upath, unsigned long uargv, unsigned long uenvp)
+LX_SYSCALL_DEFINE3(execve, unsigned long, upath, unsigned long, uargv, unsigned long, uenvp)
 {
 	struct vostd_fpu *fpu;
 	struct exec_args *a;

@@ -11,7 +11,7 @@
  */
 #include <linux/fcntl.h>
 
-#include "linux.h"
+#include "syscalls.h"
 
 /* A descriptor taken by fd_reserve and not yet installed: open to nobody. */
 #define FD_RESERVED	((struct lx_file *)1)
@@ -266,7 +266,7 @@ void lx_proc_free(struct proc *p)
 	p->os = NULL;
 }
 
-long sys_close(struct thread *t, long fd)
+LX_SYSCALL_DEFINE1(close, int, fd)
 {
 	return fd_close(t->p, fd);
 }
@@ -276,7 +276,7 @@ long sys_close(struct thread *t, long fd)
  * named before goes after the lock, as close's does; a descriptor
  * reserved by another thread's call is -EBUSY, as in Linux.
  */
-long sys_dup3(struct thread *t, long from, long to, long flags, bool dup2)
+static long do_dup3(struct thread *t, long from, long to, long flags, bool dup2)
 {
 	struct lx_fdtable *ft = &lxp(t->p)->files;
 	struct lx_file *f, *old;
@@ -310,7 +310,17 @@ long sys_dup3(struct thread *t, long from, long to, long flags, bool dup2)
 	return to;
 }
 
-long sys_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
+LX_SYSCALL_DEFINE2(dup2, int, from, int, to)
+{
+	return do_dup3(t, from, to, 0, true);
+}
+
+LX_SYSCALL_DEFINE3(dup3, int, from, int, to, int, flags)
+{
+	return do_dup3(t, from, to, flags, false);
+}
+
+static long do_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 {
 	struct lx_fdtable *ft = &lxp(t->p)->files;
 	struct lx_file *f = fd_get(t->p, fd);
@@ -346,4 +356,15 @@ long sys_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 	}
 	fd_put(f);
 	return r;
+}
+
+LX_SYSCALL_DEFINE3(fcntl, int, fd, int, cmd, unsigned long, arg)
+{
+	return do_fcntl(t, fd, cmd, arg);
+}
+
+/* dup is fcntl's F_DUPFD from 0. */
+LX_SYSCALL_DEFINE1(dup, int, fd)
+{
+	return do_fcntl(t, fd, 0, 0);
 }

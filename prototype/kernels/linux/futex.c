@@ -6,7 +6,7 @@
  * pipe, and wakes it.  A futex is private to its process: its key is the
  * process and the address, since no memory here is shared between two.
  */
-#include "linux.h"
+#include "syscalls.h"
 
 #define FUTEX_WAIT		0
 #define FUTEX_WAKE		1
@@ -147,8 +147,8 @@ static long futex_wait(struct thread *t, unsigned long uaddr, u32 val, u64 deadl
 	return READ_ONCE(p->killed) ? -EINTR : -ETIMEDOUT;
 }
 
-long sys_futex(struct thread *t, unsigned long uaddr, long op, u32 val, unsigned long utime,
-	       unsigned long uaddr2, u32 val3)
+LX_SYSCALL_DEFINE6(futex, unsigned long, uaddr, int, op, u32, val, unsigned long, utime,
+		   unsigned long, uaddr2, u32, val3)
 {
 	u64 ts[2], deadline = 0;
 	long cmd = op & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);

@@ -4,9 +4,11 @@
  * proc's processes (prototype/kernels/proc/: the process table, threads,
  * fork's copy-on-write, faults).  What is Linux's here: the ELF loader and
  * the initial stack (exec.c), the numbers, arguments and errno convention
- * of the system calls (syscall.c), and a read-only file system from a cpio
- * image with the sandbox's log as the console (fs.c), its open files and
- * descriptors (fdtable.c) and pipes (pipe.c).
+ * of the system calls (syscall.c's table of syscalls.h's entries, each
+ * defined in the file of what it works on: sys_*.c and the rest), and a
+ * read-only file system from a cpio image (image.c) with the sandbox's
+ * log as the console (console.c), its open files and descriptors
+ * (fdtable.c) and pipes (pipe.c).
  */
 #ifndef LINUX_H
 #define LINUX_H
@@ -129,27 +131,21 @@ static inline struct lx_proc *lxp(struct proc *p)
 	return p->os;
 }
 
-/* fs.c */
+/* image.c */
 long fs_init(void);
 void fs_exit(void);
 const struct lx_node *fs_lookup(struct proc *p, const char *path);
+const struct lx_node *fs_lookup_path(const char *path, bool follow, long *err);
+const struct lx_node *fs_lookup_at(struct proc *p, long dfd, unsigned long upath,
+				   bool follow, bool empty_ok, long *err);
 struct frame **fs_pages(const struct lx_node *nd);
 long fs_path(struct proc *p, unsigned long upath, char *path);	/* copy in and resolve */
+bool fs_self_exe(const char *path);
+unsigned int fs_strlen(const char *s);
+
+/* console.c */
 void console_flush(struct proc *p);
-long sys_read(struct thread *t, long fd, unsigned long buf, unsigned long len, long off);
-long sys_write(struct thread *t, long fd, unsigned long buf, unsigned long len);
-long sys_writev(struct thread *t, long fd, unsigned long iov, unsigned long n);
-long sys_openat(struct thread *t, long dfd, unsigned long path, long flags);
-long sys_fstat(struct thread *t, long fd, unsigned long st);
-long sys_fstatat(struct thread *t, long dfd, unsigned long path, unsigned long st, long flags);
-long sys_lseek(struct thread *t, long fd, long off, long whence);
-long sys_getdents64(struct thread *t, long fd, unsigned long buf, unsigned long len);
-long sys_readlinkat(struct thread *t, long dfd, unsigned long path, unsigned long buf,
-		    unsigned long len);
-long sys_faccessat(struct thread *t, long dfd, unsigned long path);
-long sys_ioctl(struct thread *t, long fd, unsigned long cmd, unsigned long arg);
-long sys_chdir(struct thread *t, unsigned long path);
-long sys_getcwd(struct thread *t, unsigned long buf, unsigned long len);
+void console_write(struct proc *p, const char *b, unsigned long n);
 
 /* fdtable.c */
 struct lx_file *file_new(enum lx_file_kind kind);
@@ -166,35 +162,32 @@ long lx_proc_init(struct proc *p, struct proc *parent);
 void lx_proc_exit(struct proc *p);
 void lx_proc_free(struct proc *p);
 void lx_close_on_exec(struct proc *p);
-long sys_close(struct thread *t, long fd);
-long sys_dup3(struct thread *t, long from, long to, long flags, bool dup2);
-long sys_fcntl(struct thread *t, long fd, long cmd, unsigned long arg);
 
 /* pipe.c */
 void pipe_release(struct lx_file *f);
 long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len);
 long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len);
-long sys_pipe2(struct thread *t, unsigned long fds, long flags);
 
 /* exec.c */
 long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	     const char *const *argv, const char *const *envp);
-long sys_execve(struct thread *t, unsigned long path, unsigned long argv, unsigned long envp);
 struct proc *lx_spawn(const char *path, const char *const *argv);
 u64 lx_random(void);
 void lx_name(struct proc *p);
 
 /* syscall.c */
 const char *syscall_name(unsigned long nr);
+
+/* sys_signal.c */
 void lx_kill(struct proc *p, long sig, const char *why, long from);
+
+/* sys_time.c */
 u64 lx_now_ns(void);
 
 /* futex.c */
 int lx_sleeping(struct proc *p);
 void lx_awake(struct proc *p, int slot);
 void lx_wake_sleepers(struct proc *p);
-long sys_futex(struct thread *t, unsigned long uaddr, long op, u32 val, unsigned long utime,
-	       unsigned long uaddr2, u32 val3);
 void lx_thread_exit(struct thread *t);
 
 #endif /* LINUX_H */

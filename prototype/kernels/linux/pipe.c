@@ -8,7 +8,7 @@
  */
 #include <linux/fcntl.h>
 
-#include "linux.h"
+#include "syscalls.h"
 
 static void pipe_lock(struct lx_pipe *pp)
 {
@@ -136,7 +136,7 @@ long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned 
 	return done;
 }
 
-long sys_pipe2(struct thread *t, unsigned long ufds, long flags)
+static long do_pipe2(struct thread *t, unsigned long ufds, long flags)
 {
 	struct lx_pipe *pp;
 	struct lx_file *r, *w;
@@ -180,4 +180,14 @@ long sys_pipe2(struct thread *t, unsigned long ufds, long flags)
 	fd_commit(t->p, fds[0], r, flags & O_CLOEXEC);
 	fd_commit(t->p, fds[1], w, flags & O_CLOEXEC);
 	return 0;
+}
+
+LX_SYSCALL_DEFINE1(pipe, unsigned long, ufds)
+{
+	return do_pipe2(t, ufds, 0);
+}
+
+LX_SYSCALL_DEFINE2(pipe2, unsigned long, ufds, int, flags)
+{
+	return do_pipe2(t, ufds, flags);
 }

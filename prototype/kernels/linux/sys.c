@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The calls of Linux's kernel/sys.c, and getrandom: who the process is
+ * (ids, group, name, umask), what the system is (uname), and its limits.
+ * There is one user, root, and every process is in the group of its
+ * first ancestor in the sandbox.
+ */
+#include "syscalls.h"
+
+LX_SYSCALL_DEFINE0(getpid)
+{
+	return t->p->pid;
+}
+
+LX_SYSCALL_DEFINE0(getppid)
+{
+	return proc_ppid(t->p);
+}
+
+LX_SYSCALL_DEFINE0(getuid)
+{
+	return 0;
+}
+
+LX_SYSCALL_DEFINE0(getgid)
+{
+	return 0;
+}
+
+LX_SYSCALL_DEFINE0(geteuid)
+{
+	return 0;
+}
+
+LX_SYSCALL_DEFINE0(getegid)
+{
+	return 0;
+}
+
+/* One group: a move to another is taken and nothing changes. */
+LX_SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
+{
+	return 0;
+}
+
+LX_SYSCALL_DEFINE0(getpgrp)
+{
+	return lxp(t->p)->pgid;
+}
+
+LX_SYSCALL_DEFINE1(getpgid, int, pid)
+{
+	return lxp(t->p)->pgid;
+}
+
+LX_SYSCALL_DEFINE1(getsid, int, pid)
+{
+	return lxp(t->p)->pgid;
+}
+
+LX_SYSCALL_DEFINE1(umask, unsigned long, mask)
+{
+	long old = lxp(t->p)->umask;
+
+	lxp(t->p)->umask = mask & 0777;
+	return old;
+}
+
+LX_SYSCALL_DEFINE1(newuname, unsigned long, ubuf)
+{
+	static const char *const fields[6] = {
+		"Linux", "endovisor", "6.12.0-endovisor", "#1 the linux kernel proper",
+		"x86_64", "(none)",
+	};
+	char u[6][65] = {};
+	unsigned int i, j;
+
+	for (i = 0; i < 6; i++)
+		for (j = 0; fields[i][j] && j < 64; j++)
+			u[i][j] = fields[i][j];
+	return put_user_bytes(t, ubuf, u, sizeof(u));
+}
+
+static long do_prlimit(struct thread *t, long pid, long res, unsigned long unew,
+		       unsigned long uold)
+{
+	u64 lim[2] = { ~0ULL, ~0ULL };
+
+	if (res < 0 || res > 15)
+		return -EINVAL;
+	if (res == 3)			/* RLIMIT_STACK */
+		lim[0] = LX_STACK_PAGES * PAGE;
+	if (res == 7) {			/* RLIMIT_NOFILE */
+		lim[0] = LX_FDS;
+		lim[1] = LX_FDS;
+	}
+	if (res == 6) {			/* RLIMIT_NPROC */
+		lim[0] = LX_PROCS_MAX;
+		lim[1] = LX_PROCS_MAX;
+	}
+	return put_user_bytes(t, uold, lim, sizeof(lim));
+}
+
+LX_SYSCALL_DEFINE2(getrlimit, int, res, unsigned long, uold)
+{
+	return do_prlimit(t, 0, res, 0, uold);
+}
+
+LX_SYSCALL_DEFINE4(prlimit64, int, pid, int, res, unsigned long, unew, unsigned long, uold)
+{
+	return do_prlimit(t, pid, res, unew, uold);
+}
+
+static long prctl_get_name(struct thread *t, unsigned long ubuf)
+{
+	char name[16] = {};
+
+	vostd_memcpy(name, lxp(t->p)->comm, sizeof(name) - 1);
+	return put_user_bytes(t, ubuf, name, sizeof(name));
+}
+
+/* PR_SET_NAME is taken and ignored; PR_GET_NAME is the program's. */
+LX_SYSCALL_DEFINE2(prctl, unsigned long, option, unsigned long, arg2)
+{
+	return option == 15 ? 0 : option == 16 ? prctl_get_name(t, arg2) : -EINVAL;
+}
+
+LX_SYSCALL_DEFINE2(getrandom, unsigned long, ubuf, unsigned long, len)
+{
+	unsigned long done = 0;
+
+	len = min(len, 1UL << 16);
+	while (done < len) {
+		u64 r = lx_random();
+		unsigned long n = min(len - done, 8UL);
+
+		if (mem_user_copy(t->p, ubuf + done, &r, n, MEM_WRITE))
+			return done ?: -EFAULT;
+		done += n;
+	}
+	return done;
+}

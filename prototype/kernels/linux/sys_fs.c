@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The calls on files and paths: read, write, open, lseek, getdents64,
+ * readlink, access, ioctl, chdir and getcwd.  Each holds the file it
+ * works on (fd_get) until it returns, across a pipe's sleep too.
+ */
+#include <linux/fcntl.h>
+#include <linux/stat.h>
+
+#include "syscalls.h"
+
+static long file_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
+		      long off)
+{
+	unsigned long pos, n;
+
+	if ((f->flags & O_ACCMODE) == 1)
+		return -EBADF;
+	if (!len)
+		return 0;
+	switch (f->kind) {
+	case LX_CONSOLE:
+	case LX_NULL:
+		return 0;		/* stdin is empty */
+	case LX_PIPE_R:
+		return off >= 0 ? -ESPIPE : pipe_read(t->p, f->pipe, buf, len);
+	case LX_PIPE_W:
+		return -EBADF;
+	case LX_NODE:
+		break;
+	}
+	if ((f->node->mode & S_IFMT) == S_IFDIR)
+		return -EISDIR;
+	pos = off >= 0 ? off : READ_ONCE(f->pos);
+	if (pos >= f->node->size)
+		return 0;
+	n = min(len, f->node->size - pos);
+	n = min(n, 1UL << 20);
+	if (mem_user_copy(t->p, buf, (void *)(f->node->data + pos), n, MEM_WRITE))
+		return -EFAULT;
+	if (off < 0)
+		WRITE_ONCE(f->pos, pos + n);
+	return n;
+}
+
+/* read and pread64 (off >= 0): f is held across a pipe's sleep. */
+static long do_read(struct thread *t, long fd, unsigned long buf, unsigned long len, long off)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = file_read(t, f, buf, len, off);
+	fd_put(f);
+	return r;
+}
+
+LX_SYSCALL_DEFINE3(read, int, fd, unsigned long, buf, unsigned long, len)
+{
+	return do_read(t, fd, buf, len, -1);
+}
+
+LX_SYSCALL_DEFINE4(pread64, int, fd, unsigned long, buf, unsigned long, len, long, pos)
+{
+	return pos < 0 ? -EINVAL : do_read(t, fd, buf, len, pos);
+}
+
+static long file_write(struct thread *t, struct lx_file *f, unsigned long buf,
+		       unsigned long len)
+{
+	char chunk[LX_CHUNK];
+	unsigned long done = 0;
+
+	if (!(f->flags & O_ACCMODE))
+		return -EBADF;
+	switch (f->kind) {
+	case LX_NULL:
+		return len;
+	case LX_PIPE_W:
+		return pipe_write(t->p, f->pipe, buf, len);
+	case LX_CONSOLE:
+		break;
+	default:
+		return -EBADF;
+	}
+	while (done < len) {
+		unsigned long n = min_t(unsigned long, len - done, LX_CHUNK);
+
+		if (mem_user_copy(t->p, buf + done, chunk, n, MEM_READ))
+			return done ?: -EFAULT;
+		console_write(t->p, chunk, n);
+		done += n;
+	}
+	return done;
+}
+
+LX_SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, unsigned long, len)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = file_write(t, f, buf, len);
+	fd_put(f);
+	return r;
+}
+
+/* writev: one file for the whole vector, as Linux's holds one. */
+LX_SYSCALL_DEFINE3(writev, int, fd, unsigned long, iov, unsigned long, n)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+	unsigned long i;
+	long r = 0, total = 0;
+
+	if (!f)
+		return -EBADF;
+	if (n > 1024)
+		r = -EINVAL;
+	for (i = 0; i < n && !r; i++) {
+		u64 v[2];
+
+		if (mem_user_copy(t->p, iov + i * 16, v, 16, MEM_READ)) {
+			r = -EFAULT;
+			break;
+		}
+		if (!v[1])
+			continue;
+		r = file_write(t, f, v[0], v[1]);
+		if (r < 0)
+			break;
+		total += r;
+		r = r < v[1];		/* a short write ends it */
+	}
+	fd_put(f);
+	return r < 0 && !total ? r : total;
+}
+
+static long do_openat(struct thread *t, long dfd, unsigned long upath, long flags)
+{
+	const struct lx_node *nd;
+	struct lx_file *f;
+	long err, fd;
+
+	nd = fs_lookup_at(t->p, dfd, upath, !(flags & O_NOFOLLOW), false, &err);
+	if (!nd)
+		return err == -ENOENT && (flags & O_CREAT) ? -EROFS : err;
+	if ((nd->mode & S_IFMT) == S_IFLNK)
+		return -ELOOP;
+	if ((flags & O_DIRECTORY) && (nd->mode & S_IFMT) != S_IFDIR)
+		return -ENOTDIR;
+	if ((nd->mode & S_IFMT) == S_IFCHR) {
+		f = file_new(LX_NULL);
+	} else {
+		if ((flags & O_ACCMODE) || (flags & O_TRUNC))
+			return (nd->mode & S_IFMT) == S_IFDIR ? -EISDIR : -EROFS;
+		f = file_new(LX_NODE);
+	}
+	if (!f)
+		return -ENOMEM;
+	f->node = nd;
+	f->flags = flags;
+	fd = fd_install(t->p, f, 0, flags & O_CLOEXEC);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+/* The mode is never used: no file is created. */
+LX_SYSCALL_DEFINE2(open, unsigned long, upath, int, flags)
+{
+	return do_openat(t, AT_FDCWD, upath, flags);
+}
+
+LX_SYSCALL_DEFINE3(openat, int, dfd, unsigned long, upath, int, flags)
+{
+	return do_openat(t, dfd, upath, flags);
+}
+
+static long file_lseek(struct lx_file *f, long off, long whence)
+{
+	long base;
+
+	if (f->kind == LX_PIPE_R || f->kind == LX_PIPE_W || f->kind == LX_CONSOLE)
+		return -ESPIPE;
+	if (f->kind != LX_NODE)
+		return 0;
+	switch (whence) {
+	case 0:
+		base = 0;
+		break;
+	case 1:
+		base = READ_ONCE(f->pos);
+		break;
+	case 2:
+		base = f->node->size;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (base + off < 0)
+		return -EINVAL;
+	WRITE_ONCE(f->pos, base + off);
+	return base + off;
+}
+
+LX_SYSCALL_DEFINE3(lseek, int, fd, long, off, int, whence)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = file_lseek(f, off, whence);
+	fd_put(f);
+	return r;
+}
+
+/* Is c a child of dir, directly?  Its name, or NULL. */
+static const char *child_name(const struct lx_node *dir, const struct lx_node *c)
+{
+	unsigned int dl = dir->path_len == 1 ? 0 : dir->path_len, i;
+
+	if (c == dir || c->path_len <= dl + 1 || c->path[dl] != '/')
+		return NULL;
+	for (i = 0; i < dl; i++)
+		if (c->path[i] != dir->path[i])
+			return NULL;
+	for (i = dl + 1; i < c->path_len; i++)
+		if (c->path[i] == '/')
+			return NULL;
+	return c->path + dl + 1;
+}
+
+static u8 dtype(u32 mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return 4;
+	case S_IFREG: return 8;
+	case S_IFLNK: return 10;
+	case S_IFCHR: return 2;
+	}
+	return 0;
+}
+
+/*
+ * getdents64: ".", "..", then the directory's children in the image's
+ * order; the file's position counts the entries given out.
+ */
+static long file_getdents64(struct thread *t, struct lx_file *f, unsigned long ubuf,
+			    unsigned long len)
+{
+	struct lx_globals *g = lx();
+	unsigned long out = 0, idx = 0, i;
+	char rec[LX_PATH_MAX + 24];
+
+	if (f->kind != LX_NODE || (f->node->mode & S_IFMT) != S_IFDIR)
+		return -ENOTDIR;
+	for (i = 0; i < g->nnodes + 2; i++) {
+		const struct lx_node *c = i < 2 ? f->node : &g->nodes[i - 2];
+		const char *name = i == 0 ? "." : i == 1 ? ".." : child_name(f->node, c);
+		unsigned int nlen, reclen;
+
+		if (!name)
+			continue;
+		if (idx++ < READ_ONCE(f->pos))
+			continue;
+		nlen = i < 2 ? i + 1 : c->path_len - (name - c->path);
+		reclen = (19 + nlen + 1 + 7) & ~7U;
+		if (out + reclen > len)
+			return out ?: -EINVAL;
+		vostd_memset(rec, 0, reclen);
+		*(u64 *)rec = c->ino;
+		*(s64 *)(rec + 8) = idx;
+		*(u16 *)(rec + 16) = reclen;
+		rec[18] = i < 2 ? 4 : dtype(c->mode);
+		vostd_memcpy(rec + 19, name, nlen);
+		if (mem_user_copy(t->p, ubuf + out, rec, reclen, MEM_WRITE))
+			return -EFAULT;
+		out += reclen;
+		WRITE_ONCE(f->pos, idx);
+	}
+	return out;
+}
+
+LX_SYSCALL_DEFINE3(getdents64, int, fd, unsigned long, ubuf, unsigned long, len)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = file_getdents64(t, f, ubuf, len);
+	fd_put(f);
+	return r;
+}
+
+static long do_readlinkat(struct thread *t, long dfd, unsigned long upath,
+			  unsigned long ubuf, unsigned long len)
+{
+	const struct lx_node *nd;
+	long err;
+
+	char path[LX_PATH_MAX];
+
+	if ((long)len <= 0)
+		return -EINVAL;
+	if (!fs_path(t->p, upath, path) && fs_self_exe(path)) {
+		const char *exe = lxp(t->p)->exe;
+
+		len = min_t(unsigned long, len, fs_strlen(exe));
+		return mem_user_copy(t->p, ubuf, (void *)exe, len, MEM_WRITE) ?: (long)len;
+	}
+	nd = fs_lookup_at(t->p, dfd, upath, false, false, &err);
+	if (!nd)
+		return err;
+	if ((nd->mode & S_IFMT) != S_IFLNK)
+		return -EINVAL;
+	len = min(len, nd->size);
+	return mem_user_copy(t->p, ubuf, (void *)nd->data, len, MEM_WRITE) ?: (long)len;
+}
+
+LX_SYSCALL_DEFINE3(readlink, unsigned long, upath, unsigned long, ubuf, unsigned long, len)
+{
+	return do_readlinkat(t, AT_FDCWD, upath, ubuf, len);
+}
+
+LX_SYSCALL_DEFINE4(readlinkat, int, dfd, unsigned long, upath, unsigned long, ubuf,
+		   unsigned long, len)
+{
+	return do_readlinkat(t, dfd, upath, ubuf, len);
+}
+
+/* Whether the file is there: every file may be read, so the mode asks nothing more. */
+static long do_faccessat(struct thread *t, long dfd, unsigned long upath)
+{
+	long err;
+
+	return fs_lookup_at(t->p, dfd, upath, true, false, &err) ? 0 : err;
+}
+
+LX_SYSCALL_DEFINE1(access, unsigned long, upath)
+{
+	return do_faccessat(t, AT_FDCWD, upath);
+}
+
+LX_SYSCALL_DEFINE2(faccessat, int, dfd, unsigned long, upath)
+{
+	return do_faccessat(t, dfd, upath);
+}
+
+LX_SYSCALL_DEFINE2(faccessat2, int, dfd, unsigned long, upath)
+{
+	return do_faccessat(t, dfd, upath);
+}
+
+/* No descriptor is a terminal: TCGETS and the rest get -ENOTTY, as for a file. */
+LX_SYSCALL_DEFINE3(ioctl, int, fd, unsigned long, cmd, unsigned long, arg)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+
+	if (!f)
+		return -EBADF;
+	fd_put(f);
+	return -ENOTTY;
+}
+
+LX_SYSCALL_DEFINE1(chdir, unsigned long, upath)
+{
+	char path[LX_PATH_MAX];
+	const struct lx_node *nd;
+	long err = fs_path(t->p, upath, path);
+
+	if (err)
+		return err;
+	nd = fs_lookup_path(path, true, &err);
+	if (!nd)
+		return err;
+	if ((nd->mode & S_IFMT) != S_IFDIR)
+		return -ENOTDIR;
+	vostd_memcpy(lxp(t->p)->cwd, nd->path, nd->path_len);
+	lxp(t->p)->cwd[nd->path_len] = 0;
+	return 0;
+}
+
+LX_SYSCALL_DEFINE2(getcwd, unsigned long, ubuf, unsigned long, len)
+{
+	const char *cwd = lxp(t->p)->cwd;
+	unsigned long n = fs_strlen(cwd) + 1;
+
+	if (len < n)
+		return -ERANGE;
+	return mem_user_copy(t->p, ubuf, (void *)cwd, n, MEM_WRITE) ?: (long)n;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory calls: brk, mmap, munmap and mprotect, on proc's memory
+ * (kernels/proc/memory.c), inside the tenant region.
+ */
+#include "syscalls.h"
+
+#define MAP_SHARED		0x01
+#define MAP_FIXED		0x10
+#define MAP_ANONYMOUS		0x20
+#define MAP_FIXED_NOREPLACE	0x100000
+
+static u8 ev_prot(unsigned long prot)
+{
+	/* PROT_READ, PROT_WRITE and PROT_EXEC are EV_PROT_*'s bits. */
+	return prot & (EV_PROT_READ | EV_PROT_WRITE | EV_PROT_EXEC);
+}
+
+LX_SYSCALL_DEFINE1(brk, unsigned long, want)
+{
+	struct lx_proc *lp = lxp(t->p);
+	unsigned long old = (lp->brk + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+	unsigned long new = (want + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+
+	if (want < lp->brk_start || want - lp->brk_start > LX_BRK_MAX)
+		return lp->brk;
+	if (new > old && mem_map_anon(t->p, old, new - old, EV_PROT_READ | EV_PROT_WRITE))
+		return lp->brk;
+	if (new < old && mem_unmap_range(t->p, new, old - new))
+		return lp->brk;
+	lp->brk = want;
+	return want;
+}
+
+/*
+ * mmap, anonymous or of a file of the image (copied: the file system is
+ * read-only, so a private copy is all a map can be), with Linux's checks
+ * in Linux's order.  A map goes at the lowest free range (mem_map_free):
+ * a range unmapped, or mapped by a map that failed, serves again.
+ */
+LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
+		   unsigned long, prot, unsigned long, flags, int, fd, unsigned long, off)
+{
+	const u8 rw = EV_PROT_READ | EV_PROT_WRITE;
+	struct proc *p = t->p;
+	const struct lx_node *nd = NULL;
+	long va, err = 0;
+
+	if (off & PAGE_MASK_LOW)
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS)) {
+		struct lx_file *f = fd_get(p, fd);
+
+		if (!f)
+			return -EBADF;
+		/* Its node lives as long as the sandbox: the copy needs no file. */
+		nd = f->kind == LX_NODE ? f->node : NULL;
+		fd_put(f);
+	}
+	if (!len)
+		return -EINVAL;
+	/* Every page is a frame from the start: more than they all can be is refused now. */
+	if (len > LX_MMAP_MAX)
+		return -ENOMEM;
+	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) &&
+	    ((addr & PAGE_MASK_LOW) || !mem_in_region(addr, len)))
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS)) {
+		if ((flags & MAP_SHARED) && (prot & 2))
+			return -EACCES;		/* a read-only file system */
+		if (!nd || (nd->mode & 0170000) != 0100000)
+			return -ENODEV;
+	}
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
+		va = mem_map_fixed(p, addr, len, rw, !(flags & MAP_FIXED_NOREPLACE));
+	else
+		va = mem_map_free(p, LX_MMAP_BASE, LX_MMAP_END, len, rw);
+	if (va < 0)
+		return va == -ENOSPC ? -ENOMEM : va;
+	if (nd && off < nd->size)
+		err = mem_user_copy(p, va, (void *)(nd->data + off), min(len, nd->size - off),
+				    MEM_WRITE);
+	if (!err && ev_prot(prot) != rw)
+		err = mem_protect_range(p, va, len, ev_prot(prot));
+	if (err) {
+		mem_unmap_range(p, va, len);
+		return err == -ENOSPC ? -ENOMEM : err;
+	}
+	return va;
+}
+
+LX_SYSCALL_DEFINE2(munmap, unsigned long, va, unsigned long, len)
+{
+	if ((va & PAGE_MASK_LOW) || !len)
+		return -EINVAL;
+	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+	if (!mem_in_region(va, len))
+		return -EINVAL;
+	return mem_unmap_range(t->p, va, len);
+}
+
+LX_SYSCALL_DEFINE3(mprotect, unsigned long, va, unsigned long, len, unsigned long, prot)
+{
+	if (va & PAGE_MASK_LOW)
+		return -EINVAL;
+	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+	if (!len)
+		return 0;
+	if (!mem_in_region(va, len))
+		return -ENOMEM;
+	return mem_protect_range(t->p, va, len, ev_prot(prot));
+}

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Process and thread calls: clone, fork and vfork (execve is exec.c's),
+ * exit and exit_group, wait4, and a thread's own state (its id, its FS
+ * base), on proc's processes and threads (kernels/proc/process.c).
+ */
+#include "syscalls.h"
+
+#define CLONE_VM		0x00000100
+#define CLONE_SIGHAND		0x00000800
+#define CLONE_VFORK		0x00004000
+#define CLONE_THREAD		0x00010000
+#define CLONE_SETTLS		0x00080000
+#define CLONE_PARENT_SETTID	0x00100000
+#define CLONE_CHILD_CLEARTID	0x00200000
+#define CLONE_CHILD_SETTID	0x01000000
+#define ARCH_SET_GS		0x1001
+#define ARCH_SET_FS		0x1002
+#define ARCH_GET_FS		0x1003
+#define WNOHANG			1
+
+/*
+ * Linux's TASK_SIZE_MAX, with four levels of page table: the end of user
+ * space but for its last page.  An FS or GS base at or past it is refused
+ * with -EPERM, by arch_prctl and by clone alike (Linux's do_arch_prctl_64,
+ * which copy_thread calls for CLONE_SETTLS); the endovisor would refuse
+ * to load it, and end the thread instead.
+ */
+#define LX_FS_MAX	((1UL << 47) - PAGE)
+
+/*
+ * clone with CLONE_THREAD: a thread of the caller's process, sharing its
+ * memory, files and signal state, on the stack newsp and with the FS base
+ * tls (glibc's thread pointer).  Its id goes to ptid before it runs; ctid
+ * is zeroed and woken when it ends (CLONE_CHILD_CLEARTID), which is how
+ * pthread_join waits.  Linux's rule: a thread shares the handlers, and
+ * the handlers the memory.
+ */
+static long lx_thread(struct thread *t, unsigned long flags, unsigned long newsp,
+		      unsigned long ptid, unsigned long ctid, unsigned long tls)
+{
+	const unsigned long need = CLONE_VM | CLONE_SIGHAND | CLONE_THREAD;
+	struct ev_tenant_ctx ctx = t->ctx;
+	struct thread *c;
+	u32 tid;
+
+	if ((flags & need) != need || (flags & CLONE_VFORK))
+		return -EINVAL;
+	if (READ_ONCE(t->p->threads) >= LX_THREADS_MAX)
+		return -EAGAIN;
+	/* After the limits, as Linux's copy_thread comes after its. */
+	if ((flags & CLONE_SETTLS) && tls >= LX_FS_MAX)
+		return -EPERM;
+	ctx.rax = 0;
+	if (newsp)
+		ctx.rsp = newsp;
+	if (flags & CLONE_SETTLS)
+		ctx.fs_base = tls;
+	c = thread_new(t->p, &ctx, t->fpu, t->vcpu);
+	if (!c)
+		return -ENOMEM;
+	tid = c->tid;
+	if (flags & CLONE_CHILD_CLEARTID)
+		c->clear_tid = ctid;
+	/* As in Linux, a bad address here goes unreported. */
+	if (flags & CLONE_PARENT_SETTID)
+		put_user_bytes(t, ptid, &tid, sizeof(tid));
+	if (flags & CLONE_CHILD_SETTID)
+		put_user_bytes(t, ctid, &tid, sizeof(tid));
+	return thread_start(c);
+}
+
+/*
+ * fork, vfork, and clone without CLONE_VM: a child with a copy-on-write
+ * copy of the memory, the descriptors and the signal state.  vfork's
+ * promise that the parent waits for the child's exec is not kept; the
+ * parent runs on, which a program cannot tell from a copy.
+ */
+static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
+		    unsigned long ptid, unsigned long ctid, unsigned long tls)
+{
+	struct proc *p = t->p, *child;
+	struct ev_tenant_ctx ctx = t->ctx;
+	u32 pid;
+	long err;
+
+	if (flags & CLONE_THREAD)
+		return lx_thread(t, flags, newsp, ptid, ctid, tls);
+	if (flags & CLONE_VM)
+		return -ENOSYS;		/* a process sharing its parent's memory: not here */
+	if (READ_ONCE(procs()->live_procs) >= LX_PROCS_MAX) {
+		vostd_println("linux: pid %ld: fork refused, %d processes live", p->pid,
+			      LX_PROCS_MAX);
+		return -EAGAIN;
+	}
+	if ((flags & CLONE_SETTLS) && tls >= LX_FS_MAX)
+		return -EPERM;
+	child = proc_new(p);
+	if (!child)
+		return -ENOMEM;
+	pid = child->pid;
+	err = lx_proc_init(child, p) ?: mem_fork(p, child);
+	if (child->os)
+		lx_name(child);		/* from its own copy of the path: the parent may go first */
+	if (!err && (flags & CLONE_CHILD_SETTID))
+		err = mem_user_copy(child, ctid, &pid, sizeof(pid), MEM_WRITE);
+	if (!err && (flags & CLONE_PARENT_SETTID))
+		err = put_user_bytes(t, ptid, &pid, sizeof(pid));
+	if (!err) {
+		ctx.rax = 0;
+		if (newsp)
+			ctx.rsp = newsp;
+		if (flags & CLONE_SETTLS)
+			ctx.fs_base = tls;
+		err = thread_create(child, &ctx, t->fpu, t->vcpu);
+	}
+	if (err < 0) {
+		lx_proc_exit(child);
+		proc_abandon(child);
+		return err;
+	}
+	return pid;
+}
+
+LX_SYSCALL_DEFINE5(clone, unsigned long, flags, unsigned long, newsp, unsigned long, ptid,
+		   unsigned long, ctid, unsigned long, tls)
+{
+	return lx_fork(t, flags, newsp, ptid, ctid, tls);
+}
+
+LX_SYSCALL_DEFINE0(fork)
+{
+	return lx_fork(t, 0, 0, 0, 0, 0);
+}
+
+LX_SYSCALL_DEFINE0(vfork)
+{
+	return lx_fork(t, 0, 0, 0, 0, 0);
+}
+
+/*
+ * exit ends the thread, exit_group the process, its other threads too.
+ * The thread ends once the call returns (syscall_dispatch), with no
+ * result.
+ */
+LX_SYSCALL_DEFINE1(exit, int, code)
+{
+	t->exiting = true;
+	t->code = code & 0xff;
+	return 0;
+}
+
+LX_SYSCALL_DEFINE1(exit_group, int, code)
+{
+	if (READ_ONCE(t->p->threads) > 1)
+		proc_exit_group(t->p, code & 0xff);
+	t->exiting = true;
+	t->code = code & 0xff;
+	return 0;
+}
+
+LX_SYSCALL_DEFINE4(wait4, int, pid, unsigned long, ustatus, int, options,
+		   unsigned long, urusage)
+{
+	u64 rusage[18] = {};
+	bool killed;
+	long code, r;
+	int status, slot;
+
+	/*
+	 * A child names one waiter to wake; with two threads waiting, the slot
+	 * lets a kill wake both, and a reap wakes the other, which looks again.
+	 */
+	slot = lx_sleeping(t->p);
+	r = proc_wait_any(t->p, pid, !(options & WNOHANG), &code, &killed);
+	lx_awake(t->p, slot);
+	if (r > 0 && READ_ONCE(t->p->threads) > 1)
+		lx_wake_sleepers(t->p);
+	if (r <= 0)
+		return r;
+	/* Linux's status: the exit code in the second byte, or the signal in the first. */
+	status = killed ? (code - 128) & 0x7f : (code & 0xff) << 8;
+	if (put_user_bytes(t, ustatus, &status, sizeof(status)) ||
+	    put_user_bytes(t, urusage, rusage, sizeof(rusage)))
+		return -EFAULT;
+	return r;
+}
+
+LX_SYSCALL_DEFINE0(gettid)
+{
+	return t->tid;
+}
+
+LX_SYSCALL_DEFINE1(set_tid_address, unsigned long, tidptr)
+{
+	t->clear_tid = tidptr;
+	return t->tid;
+}
+
+/* Robust mutexes are not kept: the list is taken and never walked. */
+LX_SYSCALL_DEFINE2(set_robust_list, unsigned long, head, unsigned long, len)
+{
+	return 0;
+}
+
+LX_SYSCALL_DEFINE2(arch_prctl, int, code, unsigned long, addr)
+{
+	switch (code) {
+	case ARCH_SET_FS:
+		if (addr >= LX_FS_MAX)
+			return -EPERM;
+		t->ctx.fs_base = addr;
+		return 0;
+	case ARCH_GET_FS:
+		return put_user_bytes(t, addr, &t->ctx.fs_base, 8);
+	case ARCH_SET_GS:
+		/* Refused as Linux refuses it; any other is -EINVAL: GS stays zero here. */
+		return addr >= LX_FS_MAX ? -EPERM : addr ? -EINVAL : 0;
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Time: the clocks, read from vOSTD's cycle counter since the sandbox
+ * began, and sleeps, which yield until their time has passed.
+ */
+#include "syscalls.h"
+
+u64 lx_now_ns(void)
+{
+	return vostd_cycles_to_ns(vostd_cycles() - procs()->start);
+}
+
+LX_SYSCALL_DEFINE2(clock_gettime, int, clk, unsigned long, uts)
+{
+	u64 ns = lx_now_ns(), ts[2] = { ns / 1000000000, ns % 1000000000 };
+
+	if (clk < 0 || clk > 11)
+		return -EINVAL;
+	return put_user_bytes(t, uts, ts, sizeof(ts));
+}
+
+LX_SYSCALL_DEFINE1(time, unsigned long, tloc)
+{
+	u64 s = lx_now_ns() / 1000000000;
+
+	return put_user_bytes(t, tloc, &s, 8) ?: (long)s;
+}
+
+/* Sleep by yielding until the time has passed: the kernelet has no timers for tasks. */
+static long sleep_ns(struct thread *t, unsigned long ureq)
+{
+	u64 ts[2], until;
+
+	if (mem_user_copy(t->p, ureq, ts, sizeof(ts), MEM_READ))
+		return -EFAULT;
+	if ((s64)ts[0] < 0 || ts[1] >= 1000000000)
+		return -EINVAL;
+	until = vostd_cycles() + vostd_ns_to_cycles(min(ts[0], 1000ULL) * 1000000000 + ts[1]);
+	while (vostd_cycles() < until && !READ_ONCE(t->p->killed))
+		kl_yield();
+	return 0;
+}
+
+LX_SYSCALL_DEFINE2(nanosleep, unsigned long, ureq, unsigned long, urem)
+{
+	return sleep_ns(t, ureq);
+}
+
+/* Relative sleeps only: flags (TIMER_ABSTIME) are refused. */
+LX_SYSCALL_DEFINE4(clock_nanosleep, int, clk, unsigned long, flags, unsigned long, ureq,
+		   unsigned long, urem)
+{
+	return flags ? -EINVAL : sleep_ns(t, ureq);
+}
+
+LX_SYSCALL_DEFINE0(sched_yield)
+{
+	kl_yield();
+	return 0;
+}
