@@ -3,6 +3,8 @@
  * The console: a process's stdout and stderr go to the sandbox's log, a
  * line at a time, each line under the process's pid; stdin is empty.
  */
+#include <linux/stat.h>
+
 #include "linux.h"
 
 /* Out goes p's line so far.  Its console lock held, or no thread of p left. */
@@ -22,7 +24,7 @@ void console_flush(struct proc *p)
 }
 
 /* Bytes to the log, a line at a time, nothing unprintable. */
-void console_write(struct proc *p, const char *b, unsigned long n)
+static void console_write(struct proc *p, const char *b, unsigned long n)
 {
 	struct lx_proc *lp = lxp(p);
 
@@ -48,3 +50,40 @@ void console_write(struct proc *p, const char *b, unsigned long n)
 	vostd_spin_unlock(&lp->con_lock);
 	kl_guard_end();
 }
+
+/* stdin is empty. */
+static long console_read(struct thread *t, struct lx_file *f, unsigned long buf,
+			 unsigned long len, long off)
+{
+	return 0;
+}
+
+static long console_file_write(struct thread *t, struct lx_file *f, unsigned long buf,
+			       unsigned long len)
+{
+	char chunk[LX_CHUNK];
+	unsigned long done = 0;
+
+	while (done < len) {
+		unsigned long n = min_t(unsigned long, len - done, LX_CHUNK);
+
+		if (mem_user_copy(t->p, buf + done, chunk, n, MEM_READ))
+			return done ?: -EFAULT;
+		console_write(t->p, chunk, n);
+		done += n;
+	}
+	return done;
+}
+
+static long console_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+{
+	return lx_stat_out(t, ust, S_IFCHR | 0620, NULL, 3);
+}
+
+/* A process's first stdin, stdout and stderr, opened for both (lx_proc_init). */
+const struct lx_file_ops lx_console_fops = {
+	.read = console_read,
+	.write = console_file_write,
+	.lseek = lx_no_lseek,
+	.stat = console_stat,
+};

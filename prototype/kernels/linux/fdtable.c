@@ -16,13 +16,13 @@
 /* A descriptor taken by fd_reserve and not yet installed: open to nobody. */
 #define FD_RESERVED	((struct lx_file *)1)
 
-struct lx_file *file_new(enum lx_file_kind kind)
+struct lx_file *file_new(const struct lx_file_ops *ops)
 {
 	struct lx_file *f = vostd_alloc(sizeof(*f), true);
 
 	if (f) {
 		f->refs = 1;
-		f->kind = kind;
+		f->ops = ops;
 	}
 	return f;
 }
@@ -37,8 +37,8 @@ void file_put(struct lx_file *f)
 {
 	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL))
 		return;
-	if (f->pipe)
-		pipe_release(f);
+	if (f->ops->release)
+		f->ops->release(f);
 	vostd_free(f);
 }
 
@@ -214,7 +214,7 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		for (i = 0; i < LX_THREADS_MAX; i++)
 			lp->sleeping[i] = 0;
 	} else {
-		struct lx_file *con = file_new(LX_CONSOLE);
+		struct lx_file *con = file_new(&lx_console_fops);
 
 		if (!con) {
 			vostd_free(lp);

@@ -353,7 +353,7 @@ const struct lx_node *fs_lookup_at(struct proc *p, long dfd, unsigned long upath
 	*err = path_copy_in(p, upath, in);
 	if (*err == -ENOENT && empty_ok) {
 		df = fd_get(p, dfd);
-		if (!df || df->kind != LX_NODE)
+		if (!df || df->ops != &lx_node_fops)
 			*err = df ? -ENOTDIR : -EBADF;
 		else
 			nd = df->node;
@@ -367,7 +367,7 @@ const struct lx_node *fs_lookup_at(struct proc *p, long dfd, unsigned long upath
 			*err = -EBADF;
 			return NULL;
 		}
-		if (df->kind != LX_NODE || (df->node->mode & S_IFMT) != S_IFDIR) {
+		if (df->ops != &lx_node_fops || (df->node->mode & S_IFMT) != S_IFDIR) {
 			*err = -ENOTDIR;
 			goto out;
 		}

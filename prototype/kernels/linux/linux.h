@@ -63,7 +63,30 @@ struct lx_pipe {
 	struct lx_waiter *reading, *writing;	/* blocked on it, each end */
 };
 
-enum lx_file_kind { LX_CONSOLE, LX_NULL, LX_NODE, LX_PIPE_R, LX_PIPE_W };
+struct lx_file;
+
+/*
+ * What an open file does, by what it is (Linux's file_operations): a node
+ * of the image and /dev/null (sys_fs.c), the console (console.c), an end
+ * of a pipe (pipe.c).  read's off is where a pread64 reads, or -1 to read
+ * at the file's position and move it on.  A file that cannot be read or
+ * written was refused before by its O_ACCMODE; a NULL getdents64 is
+ * -ENOTDIR, a NULL release nothing to do.
+ */
+struct lx_file_ops {
+	long (*read)(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
+		     long off);
+	long (*write)(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len);
+	long (*lseek)(struct lx_file *f, long off, long whence);
+	long (*stat)(struct thread *t, struct lx_file *f, unsigned long ust);
+	long (*getdents64)(struct thread *t, struct lx_file *f, unsigned long buf,
+			   unsigned long len);
+	void (*release)(struct lx_file *f);
+};
+
+extern const struct lx_file_ops lx_node_fops, lx_null_fops, lx_console_fops;
+extern const struct lx_file_ops lx_pipe_read_fops, lx_pipe_write_fops;
+long lx_no_lseek(struct lx_file *f, long off, long whence);	/* sys_fs.c: -ESPIPE */
 
 /*
  * An open file: counted by the descriptors that name it and the calls
@@ -72,9 +95,9 @@ enum lx_file_kind { LX_CONSOLE, LX_NULL, LX_NODE, LX_PIPE_R, LX_PIPE_W };
  */
 struct lx_file {
 	u32 refs;
-	enum lx_file_kind kind;
+	const struct lx_file_ops *ops;
 	u32 flags;			/* O_* it was opened with */
-	const struct lx_node *node;
+	const struct lx_node *node;	/* a node's, and /dev/null's */
 	unsigned long pos;		/* a file's offset; a directory's next entry */
 	struct lx_pipe *pipe;
 };
@@ -143,12 +166,11 @@ long fs_path(struct proc *p, unsigned long upath, char *path);	/* copy in and re
 bool fs_self_exe(const char *path);
 unsigned int fs_strlen(const char *s);
 
-/* console.c */
+/* console.c: lx_console_fops */
 void console_flush(struct proc *p);
-void console_write(struct proc *p, const char *b, unsigned long n);
 
 /* fdtable.c */
-struct lx_file *file_new(enum lx_file_kind kind);
+struct lx_file *file_new(const struct lx_file_ops *ops);
 void file_get(struct lx_file *f);
 void file_put(struct lx_file *f);
 long fd_reserve(struct proc *p, int from);
@@ -163,10 +185,11 @@ void lx_proc_exit(struct proc *p);
 void lx_proc_free(struct proc *p);
 void lx_close_on_exec(struct proc *p);
 
-/* pipe.c */
-void pipe_release(struct lx_file *f);
-long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len);
-long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len);
+/* pipe.c: lx_pipe_read_fops, lx_pipe_write_fops */
+
+/* sys_stat.c */
+long lx_stat_out(struct thread *t, unsigned long ust, u32 mode, const struct lx_node *nd,
+		 unsigned long ino);
 
 /* exec.c */
 long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,

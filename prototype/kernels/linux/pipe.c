@@ -7,6 +7,7 @@
  * sees the end of the pipe and a writer -EPIPE.
  */
 #include <linux/fcntl.h>
+#include <linux/stat.h>
 
 #include "syscalls.h"
 
@@ -41,17 +42,18 @@ static void pipe_wake_all(struct lx_waiter **q)
  * The last reference to f, an end of a pipe, has gone: every task blocked
  * on the other end sees the end of the pipe now; the last end frees it.
  */
-void pipe_release(struct lx_file *f)
+static void pipe_release(struct lx_file *f)
 {
 	struct lx_pipe *pp = f->pipe;
+	bool reader = f->ops == &lx_pipe_read_fops;
 	bool gone;
 
 	pipe_lock(pp);
-	if (f->kind == LX_PIPE_R)
+	if (reader)
 		pp->readers--;
 	else
 		pp->writers--;
-	pipe_wake_all(f->kind == LX_PIPE_R ? &pp->writing : &pp->reading);
+	pipe_wake_all(reader ? &pp->writing : &pp->reading);
 	gone = !pp->readers && !pp->writers;
 	pipe_unlock(pp);
 	if (gone)
@@ -86,7 +88,7 @@ static void pipe_block(struct proc *p, struct lx_pipe *pp, struct lx_waiter **q)
 	}
 }
 
-long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len)
+static long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len)
 {
 	char chunk[LX_CHUNK];
 	unsigned int n, i;
@@ -107,7 +109,8 @@ long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned l
 	return n;
 }
 
-long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len)
+static long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf,
+		       unsigned long len)
 {
 	char chunk[LX_CHUNK];
 	unsigned long done = 0;
@@ -136,6 +139,38 @@ long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned 
 	return done;
 }
 
+static long pipe_file_read(struct thread *t, struct lx_file *f, unsigned long buf,
+			   unsigned long len, long off)
+{
+	return off >= 0 ? -ESPIPE : pipe_read(t->p, f->pipe, buf, len);
+}
+
+static long pipe_file_write(struct thread *t, struct lx_file *f, unsigned long buf,
+			    unsigned long len)
+{
+	return pipe_write(t->p, f->pipe, buf, len);
+}
+
+static long pipe_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+{
+	return lx_stat_out(t, ust, S_IFIFO | 0600, NULL, 4);
+}
+
+/* Each end is opened for its one direction: O_ACCMODE refuses the other. */
+const struct lx_file_ops lx_pipe_read_fops = {
+	.read = pipe_file_read,
+	.lseek = lx_no_lseek,
+	.stat = pipe_stat,
+	.release = pipe_release,
+};
+
+const struct lx_file_ops lx_pipe_write_fops = {
+	.write = pipe_file_write,
+	.lseek = lx_no_lseek,
+	.stat = pipe_stat,
+	.release = pipe_release,
+};
+
 static long do_pipe2(struct thread *t, unsigned long ufds, long flags)
 {
 	struct lx_pipe *pp;
@@ -146,8 +181,8 @@ static long do_pipe2(struct thread *t, unsigned long ufds, long flags)
 	if (flags & ~(O_CLOEXEC | 04000))	/* O_NONBLOCK is taken and ignored */
 		return -EINVAL;
 	pp = vostd_alloc(sizeof(*pp), true);
-	r = file_new(LX_PIPE_R);
-	w = file_new(LX_PIPE_W);
+	r = file_new(&lx_pipe_read_fops);
+	w = file_new(&lx_pipe_write_fops);
 	if (!pp || !r || !w) {
 		vostd_free(pp);
 		vostd_free(r);

@@ -9,26 +9,11 @@
 
 #include "syscalls.h"
 
-static long file_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
+static long node_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
 		      long off)
 {
 	unsigned long pos, n;
 
-	if ((f->flags & O_ACCMODE) == 1)
-		return -EBADF;
-	if (!len)
-		return 0;
-	switch (f->kind) {
-	case LX_CONSOLE:
-	case LX_NULL:
-		return 0;		/* stdin is empty */
-	case LX_PIPE_R:
-		return off >= 0 ? -ESPIPE : pipe_read(t->p, f->pipe, buf, len);
-	case LX_PIPE_W:
-		return -EBADF;
-	case LX_NODE:
-		break;
-	}
 	if ((f->node->mode & S_IFMT) == S_IFDIR)
 		return -EISDIR;
 	pos = off >= 0 ? off : READ_ONCE(f->pos);
@@ -41,6 +26,29 @@ static long file_read(struct thread *t, struct lx_file *f, unsigned long buf, un
 	if (off < 0)
 		WRITE_ONCE(f->pos, pos + n);
 	return n;
+}
+
+/* /dev/null: nothing to read, and everything written taken. */
+static long null_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
+		      long off)
+{
+	return 0;
+}
+
+static long null_write(struct thread *t, struct lx_file *f, unsigned long buf,
+		       unsigned long len)
+{
+	return len;
+}
+
+static long file_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
+		      long off)
+{
+	if ((f->flags & O_ACCMODE) == 1 || !f->ops->read)
+		return -EBADF;
+	if (!len)
+		return 0;
+	return f->ops->read(t, f, buf, len, off);
 }
 
 /* read and pread64 (off >= 0): f is held across a pipe's sleep. */
@@ -69,30 +77,9 @@ LX_SYSCALL_DEFINE4(pread64, int, fd, unsigned long, buf, unsigned long, len, lon
 static long file_write(struct thread *t, struct lx_file *f, unsigned long buf,
 		       unsigned long len)
 {
-	char chunk[LX_CHUNK];
-	unsigned long done = 0;
-
-	if (!(f->flags & O_ACCMODE))
+	if (!(f->flags & O_ACCMODE) || !f->ops->write)
 		return -EBADF;
-	switch (f->kind) {
-	case LX_NULL:
-		return len;
-	case LX_PIPE_W:
-		return pipe_write(t->p, f->pipe, buf, len);
-	case LX_CONSOLE:
-		break;
-	default:
-		return -EBADF;
-	}
-	while (done < len) {
-		unsigned long n = min_t(unsigned long, len - done, LX_CHUNK);
-
-		if (mem_user_copy(t->p, buf + done, chunk, n, MEM_READ))
-			return done ?: -EFAULT;
-		console_write(t->p, chunk, n);
-		done += n;
-	}
-	return done;
+	return f->ops->write(t, f, buf, len);
 }
 
 LX_SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, unsigned long, len)
@@ -151,11 +138,11 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 	if ((flags & O_DIRECTORY) && (nd->mode & S_IFMT) != S_IFDIR)
 		return -ENOTDIR;
 	if ((nd->mode & S_IFMT) == S_IFCHR) {
-		f = file_new(LX_NULL);
+		f = file_new(&lx_null_fops);
 	} else {
 		if ((flags & O_ACCMODE) || (flags & O_TRUNC))
 			return (nd->mode & S_IFMT) == S_IFDIR ? -EISDIR : -EROFS;
-		f = file_new(LX_NODE);
+		f = file_new(&lx_node_fops);
 	}
 	if (!f)
 		return -ENOMEM;
@@ -178,14 +165,10 @@ LX_SYSCALL_DEFINE3(openat, int, dfd, unsigned long, upath, int, flags)
 	return do_openat(t, dfd, upath, flags);
 }
 
-static long file_lseek(struct lx_file *f, long off, long whence)
+static long node_lseek(struct lx_file *f, long off, long whence)
 {
 	long base;
 
-	if (f->kind == LX_PIPE_R || f->kind == LX_PIPE_W || f->kind == LX_CONSOLE)
-		return -ESPIPE;
-	if (f->kind != LX_NODE)
-		return 0;
 	switch (whence) {
 	case 0:
 		base = 0;
@@ -205,6 +188,17 @@ static long file_lseek(struct lx_file *f, long off, long whence)
 	return base + off;
 }
 
+static long null_lseek(struct lx_file *f, long off, long whence)
+{
+	return 0;
+}
+
+/* A file with no position, a pipe or a terminal (Linux's no_llseek). */
+long lx_no_lseek(struct lx_file *f, long off, long whence)
+{
+	return -ESPIPE;
+}
+
 LX_SYSCALL_DEFINE3(lseek, int, fd, long, off, int, whence)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -212,7 +206,7 @@ LX_SYSCALL_DEFINE3(lseek, int, fd, long, off, int, whence)
 
 	if (!f)
 		return -EBADF;
-	r = file_lseek(f, off, whence);
+	r = f->ops->lseek(f, off, whence);
 	fd_put(f);
 	return r;
 }
@@ -248,14 +242,14 @@ static u8 dtype(u32 mode)
  * getdents64: ".", "..", then the directory's children in the image's
  * order; the file's position counts the entries given out.
  */
-static long file_getdents64(struct thread *t, struct lx_file *f, unsigned long ubuf,
+static long node_getdents64(struct thread *t, struct lx_file *f, unsigned long ubuf,
 			    unsigned long len)
 {
 	struct lx_globals *g = lx();
 	unsigned long out = 0, idx = 0, i;
 	char rec[LX_PATH_MAX + 24];
 
-	if (f->kind != LX_NODE || (f->node->mode & S_IFMT) != S_IFDIR)
+	if ((f->node->mode & S_IFMT) != S_IFDIR)
 		return -ENOTDIR;
 	for (i = 0; i < g->nnodes + 2; i++) {
 		const struct lx_node *c = i < 2 ? f->node : &g->nodes[i - 2];
@@ -284,6 +278,27 @@ static long file_getdents64(struct thread *t, struct lx_file *f, unsigned long u
 	return out;
 }
 
+static long node_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+{
+	return lx_stat_out(t, ust, f->node->mode, f->node, f->node->ino);
+}
+
+/* A node of the image: opened to be read only (do_openat). */
+const struct lx_file_ops lx_node_fops = {
+	.read = node_read,
+	.lseek = node_lseek,
+	.stat = node_stat,
+	.getdents64 = node_getdents64,
+};
+
+/* /dev/null, whose node is the image's. */
+const struct lx_file_ops lx_null_fops = {
+	.read = null_read,
+	.write = null_write,
+	.lseek = null_lseek,
+	.stat = node_stat,
+};
+
 LX_SYSCALL_DEFINE3(getdents64, int, fd, unsigned long, ubuf, unsigned long, len)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -291,7 +306,7 @@ LX_SYSCALL_DEFINE3(getdents64, int, fd, unsigned long, ubuf, unsigned long, len)
 
 	if (!f)
 		return -EBADF;
-	r = file_getdents64(t, f, ubuf, len);
+	r = f->ops->getdents64 ? f->ops->getdents64(t, f, ubuf, len) : -ENOTDIR;
 	fd_put(f);
 	return r;
 }

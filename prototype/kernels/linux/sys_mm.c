@@ -54,7 +54,7 @@ LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 		if (!f)
 			return -EBADF;
 		/* Its node lives as long as the sandbox: the copy needs no file. */
-		nd = f->kind == LX_NODE ? f->node : NULL;
+		nd = f->ops == &lx_node_fops ? f->node : NULL;
 		fd_put(f);
 	}
 	if (!len)

@@ -18,8 +18,9 @@ struct lx_stat {
 	s64 unused[3];
 };
 
-static long stat_out(struct thread *t, unsigned long ust, u32 mode, const struct lx_node *nd,
-		     unsigned long ino)
+/* Out to ust: a file of mode and inode ino, sized from its node nd if it has one. */
+long lx_stat_out(struct thread *t, unsigned long ust, u32 mode, const struct lx_node *nd,
+		 unsigned long ino)
 {
 	struct lx_stat st = {
 		.dev = 1, .ino = ino, .nlink = (mode & S_IFMT) == S_IFDIR ? 2 : 1,
@@ -37,21 +38,6 @@ static long stat_out(struct thread *t, unsigned long ust, u32 mode, const struct
 	return mem_user_copy(t->p, ust, &st, sizeof(st), MEM_WRITE);
 }
 
-static long stat_file(struct thread *t, struct lx_file *f, unsigned long ust)
-{
-	switch (f->kind) {
-	case LX_NODE:
-	case LX_NULL:
-		if (f->node)
-			return stat_out(t, ust, f->node->mode, f->node, f->node->ino);
-		return stat_out(t, ust, S_IFCHR | 0666, NULL, 2);
-	case LX_CONSOLE:
-		return stat_out(t, ust, S_IFCHR | 0620, NULL, 3);
-	default:
-		return stat_out(t, ust, S_IFIFO | 0600, NULL, 4);
-	}
-}
-
 static long do_fstat(struct thread *t, long fd, unsigned long ust)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -59,7 +45,7 @@ static long do_fstat(struct thread *t, long fd, unsigned long ust)
 
 	if (!f)
 		return -EBADF;
-	r = stat_file(t, f, ust);
+	r = f->ops->stat(t, f, ust);
 	fd_put(f);
 	return r;
 }
@@ -79,7 +65,7 @@ static long do_fstatat(struct thread *t, long dfd, unsigned long upath, unsigned
 		return do_fstat(t, dfd, ust);
 	if (!nd)
 		return err;
-	return stat_out(t, ust, nd->mode, nd, nd->ino);
+	return lx_stat_out(t, ust, nd->mode, nd, nd->ino);
 }
 
 LX_SYSCALL_DEFINE2(newfstat, int, fd, unsigned long, ust)
