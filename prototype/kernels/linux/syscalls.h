@@ -8,8 +8,9 @@
  * LX_SYSCALL_DEFINEn(NAME, type, arg, ...), which casts each argument
  * register to its type once, in the entry: an int argument is the low
  * 32 bits of its register, as Linux reads it.  A name that is not
- * Linux's has no declaration here, and the build warns of it.  A call
- * no file defines is sys_ni.c's lx_sys_ni_syscall: -ENOSYS.
+ * Linux's has no declaration here: its definition draws a warning, which
+ * fails the build.  A call no file defines is sys_ni.c's
+ * lx_sys_ni_syscall: -ENOSYS.
  */
 #ifndef LINUX_SYSCALLS_H
 #define LINUX_SYSCALLS_H
