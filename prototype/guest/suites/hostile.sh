@@ -58,6 +58,12 @@ for what in direct module; do
 	live_clear || fail "the wild $what sandbox left objects live"
 done
 
+# What /proc/meminfo's field $1 gained between the two copies fill takes, in KiB.
+gained() {
+	echo $(($(sed -n "s/^$1: *\([0-9]*\) kB\$/\1/p" /tmp/meminfo.during) -
+		$(sed -n "s/^$1: *\([0-9]*\) kB\$/\1/p" /tmp/meminfo.before)))
+}
+
 # A quota must bound what the sandbox makes Linux hold.  The hostile kernel
 # fills one and holds it, killed once the figure is taken:
 #   fill WHAT /proc/meminfo FIELD KEY BOUND-KiB
@@ -65,7 +71,7 @@ done
 fill() {
 	what=$1 field=$2 key=$3 bound=$4
 	before=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
-	slab_before=$(sed -n 's/^Slab: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
+	cp /proc/meminfo /tmp/meminfo.before
 	# The fill is awaited by the shell's own read of a FIFO, not by a
 	# loop of grep and sleep: on the debug kernel KASAN's quarantine
 	# keeps what every exiting process frees out of MemFree, and such a
@@ -83,7 +89,7 @@ fill() {
 		case $line in *"hostile: fill $what holding"*) break ;; esac
 	done
 	during=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
-	slab_during=$(sed -n 's/^Slab: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
+	cp /proc/meminfo /tmp/meminfo.during
 	# The launcher's own page tables, and its log reader's (a process of
 	# its own), are Linux's count for those processes, not the sandbox's.
 	own=0
@@ -103,9 +109,11 @@ fill() {
 	fig "hostile.${what}_$1" "$2" max "$1"
 	grown=$((during - before - own))
 	[ "$field" = MemFree ] && grown=$((before - during))
-	# slab=: what Linux's slab caches gained meanwhile, a part of the
+	# What some of Linux's kinds of memory gained meanwhile, parts of the
 	# figure, kept to tell a sandbox's growth from the debug kernel's.
-	fig "hostile.$key" $grown max KiB bound=$bound launcher=$own slab=$((slab_during - slab_before))
+	fig "hostile.$key" $grown max KiB bound=$bound launcher=$own slab="$(gained Slab)" \
+		vmalloc="$(gained VmallocUsed)" pagetables="$(gained PageTables)" \
+		percpu="$(gained Percpu)" stacks="$(gained KernelStack)"
 	[ $grown -le $bound ] || fail "fill $what: $field grew past $bound KiB"
 	live_clear || fail "fill $what left objects live"
 }
