@@ -206,13 +206,12 @@ func boot(p *Pipeline, k *kernel, a accel, suite string, n, of, attempt int, out
 	for reading := true; reading; {
 		select {
 		case l, ok := <-console:
-			if ok && ranPast {
+			if reading = ok; ok && ranPast {
 				l = monitorEcho(l)
 			}
 			if ok {
 				lines = append(lines, l)
 			}
-			reading = ok
 		case <-deadline.C:
 			ranPast = true
 			lines = append(lines, fmt.Sprintf("%sboot ran past %v: asking it for backtraces (sysrq %s) and its registers",
