@@ -58,10 +58,14 @@ for what in direct module; do
 	live_clear || fail "the wild $what sandbox left objects live"
 done
 
-# What /proc/meminfo's field $1 gained between the two copies fill takes, in KiB.
+# The field $2 of the copy $1 of /proc/meminfo, in KiB.
+meminfo_kib() {
+	sed -n "s/^$2: *\([0-9]*\) kB\$/\1/p" "$1"
+}
+
+# What the field $1 gained between the two copies fill takes, in KiB.
 gained() {
-	echo $(($(sed -n "s/^$1: *\([0-9]*\) kB\$/\1/p" /tmp/meminfo.during) -
-		$(sed -n "s/^$1: *\([0-9]*\) kB\$/\1/p" /tmp/meminfo.before)))
+	echo $(($(meminfo_kib /tmp/meminfo.during "$1") - $(meminfo_kib /tmp/meminfo.before "$1")))
 }
 
 # A quota must bound what the sandbox makes Linux hold.  The hostile kernel
@@ -70,14 +74,12 @@ gained() {
 # MemFree is read as what it lost, the other fields as what they gained.
 fill() {
 	what=$1 field=$2 key=$3 bound=$4
-	before=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
 	cp /proc/meminfo /tmp/meminfo.before
-	# The fill is awaited by the shell's own read of a FIFO, not by a
-	# loop of grep and sleep: on the debug kernel KASAN's quarantine
-	# keeps what every exiting process frees out of MemFree, and such a
-	# loop once counted 25 MiB of it against the sandbox.  Descriptor 3
-	# stays open until the filler is killed, so it never writes to a
-	# FIFO with no reader; a filler that dies first ends the read.
+	# The fill is awaited by the shell's own read of a FIFO, so that no
+	# process the suite starts to poll for it allocates in the window.
+	# Descriptor 3 stays open until the filler is killed, so it never
+	# writes to a FIFO with no reader; a filler that dies first ends the
+	# read.
 	rm -f /tmp/fill.fifo
 	mkfifo /tmp/fill.fifo
 	launcher -v 1 -s "fill_$what" -a "fill $what" hostile > /tmp/fill.fifo 2>&1 &
@@ -88,7 +90,6 @@ fill() {
 		printf '%s\n' "$line" >> /tmp/fill.out
 		case $line in *"hostile: fill $what holding"*) break ;; esac
 	done
-	during=$(sed -n "s/^$field: *\([0-9]*\) kB\$/\1/p" /proc/meminfo)
 	cp /proc/meminfo /tmp/meminfo.during
 	# The launcher's own page tables, and its log reader's (a process of
 	# its own), are Linux's count for those processes, not the sandbox's.
@@ -107,8 +108,8 @@ fill() {
 	# shellcheck disable=SC2046  # split into the field's name and value
 	set -- $(sed -n "s/.*hostile: fill $what holding \([a-z]*\)=\([0-9]*\).*/\1 \2/p" /tmp/fill.out)
 	fig "hostile.${what}_$1" "$2" max "$1"
-	grown=$((during - before - own))
-	[ "$field" = MemFree ] && grown=$((before - during))
+	grown=$(($(gained "$field") - own))
+	[ "$field" = MemFree ] && grown=$((0 - $(gained "$field")))
 	# What some of Linux's kinds of memory gained meanwhile, parts of the
 	# figure, kept to tell a sandbox's growth from the debug kernel's.
 	fig "hostile.$key" $grown max KiB bound=$bound launcher=$own slab="$(gained Slab)" \
