@@ -18,7 +18,7 @@ import (
 // each kept finding is listed there by file and type with its count and
 // why, so a new one, or a count that changed, fails as a warning does.
 func (p *Pipeline) Checkpatch() error {
-	if err := p.ensureDeps(); err != nil {
+	if err := p.ensureDeps(deps); err != nil {
 		return err
 	}
 	script, err := checkpatchScript(p)

@@ -90,6 +90,9 @@ func debugKernel(p *Pipeline, stock *kernel) (*kernel, error) {
 			return nil, err
 		}
 	}
+	if err := p.ensureDeps(kernelBuildDeps); err != nil {
+		return nil, err
+	}
 	if err := os.WriteFile(filepath.Join(tree, ".config"), []byte(modulesOff(string(base))+string(frag)), 0o644); err != nil {
 		return nil, err
 	}

@@ -110,11 +110,23 @@ var deps = []dep{
 	{"shellcheck", onPath("shellcheck")},
 }
 
-// ensureDeps installs the missing packages when run as root, and otherwise
-// says exactly what to install.
-func (p *Pipeline) ensureDeps() error {
+// kernelBuildDeps are what building a kernel from source needs beyond
+// deps (make debug-kernel): Kconfig's lexer and parser, the headers of
+// objtool's libelf, and bc for the generated timeconst.h.  The module
+// signing key needs openssl's headers.
+var kernelBuildDeps = []dep{
+	{"flex", onPath("flex")},
+	{"bison", onPath("bison")},
+	{"bc", onPath("bc")},
+	{"libelf-dev", fileExists("/usr/include/libelf.h")},
+	{"libssl-dev", fileExists("/usr/include/openssl/evp.h")},
+}
+
+// ensureDeps installs the packages of want that are missing, when run as
+// root, and otherwise says exactly what to install.
+func (p *Pipeline) ensureDeps(want []dep) error {
 	var missing []string
-	for _, d := range deps {
+	for _, d := range want {
 		if !d.present() {
 			missing = append(missing, d.pkg)
 		}
@@ -138,7 +150,7 @@ func (p *Pipeline) ensureDeps() error {
 			return err
 		}
 	}
-	for _, d := range deps {
+	for _, d := range want {
 		if !d.present() {
 			return fmt.Errorf("%s installed but still not usable", d.pkg)
 		}

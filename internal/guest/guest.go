@@ -127,7 +127,7 @@ func (p *Pipeline) Lock() (func(), error) {
 
 // Deps checks the Debian packages the pipeline needs, installing the
 // missing ones when run as root.
-func (p *Pipeline) Deps() error { return p.ensureDeps() }
+func (p *Pipeline) Deps() error { return p.ensureDeps(deps) }
 
 // Kernel fetches and unpacks the pinned guest kernel, if it is not yet.
 func (p *Pipeline) Kernel() error {
@@ -144,7 +144,7 @@ func (p *Pipeline) Build() error {
 // prepare runs the steps every boot needs: packages, kernel and, if
 // build is set, modules, programs and the initramfs.
 func (p *Pipeline) prepare(build bool) (*kernel, error) {
-	if err := p.ensureDeps(); err != nil {
+	if err := p.ensureDeps(deps); err != nil {
 		return nil, err
 	}
 	k, err := fetchKernel(p)
