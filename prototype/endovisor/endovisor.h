@@ -39,7 +39,7 @@ struct ev_range {
 };
 
 /*
- * A range of sandbox memory an ownership check found (sandbox.c): the
+ * A range of sandbox memory an ownership check found (owns.c): the
  * generation of the heap it was found in if it is a heap block (0 if it is
  * memory no free can take), and whether services may write into it.
  */
@@ -169,7 +169,7 @@ struct ev_vcpu {
 	struct preempt_notifier notifier;
 	struct ev_stack_base *boot_stack;
 	struct ev_vcpu_shared *shared;
-	struct ev_owned owned;		/* sandbox.c: the last range ev_vcpu_owns found */
+	struct ev_owned owned;		/* owns.c: the last range ev_vcpu_owns found */
 	unsigned int heap_reading;	/* heap.c: in a read section (ev_heap_read_begin) */
 
 	struct ev_vcpu_kick kick;
@@ -290,7 +290,7 @@ struct ev_sandbox {
 
 DECLARE_PER_CPU(struct ev_vcpu *, ev_cur_vcpu);
 
-/* Objects alive now, for the live counts in sysfs and the unload check. */
+/* live.c: objects alive now, for the live counts in sysfs and the unload check. */
 struct ev_live {
 	atomic_t sandboxes;
 	atomic_t vcpus;
@@ -302,12 +302,14 @@ struct ev_live {
 };
 
 extern struct ev_live ev_live;
-/* Heap blocks alive, and their bytes, counted per CPU: heap.c. */
+/* Heap blocks alive, and their bytes, counted per CPU by heap.c. */
 struct ev_live_blocks {
 	long blocks, bytes;
 };
 DECLARE_PER_CPU(struct ev_live_blocks, ev_live_blocks);
 void ev_live_blocks_read(long *blocks, long *bytes);
+ssize_t ev_live_show(char *buf);
+void ev_live_check_none(void);
 
 /* registry.c */
 struct ev_kernel_rec *ev_kernel_get(const char *name);
@@ -346,6 +348,8 @@ void ev_sandbox_destroy(struct ev_sandbox *sb);
 long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 			 unsigned long idx);
 void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret);
+
+/* owns.c: the pointer gate */
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len, bool write);
 bool ev_vcpu_owns(struct ev_vcpu *v, const void *p, size_t len, bool write);
 int ev_sandbox_copy(struct ev_vcpu *v, void *dst, const void *src,

@@ -33,7 +33,7 @@
  *     reader beside it sees the block either there or not yet;
  *   - mem_free marks the block's slot gone and bumps the heap's
  *     generation, which the vCPUs' caches of their last owned range check
- *     (sandbox.c), and before the block goes back to the pool waits until no
+ *     (owns.c), and before the block goes back to the pool waits until no
  *     vCPU is in a read section begun before (ev_heap_wait_readers): a
  *     reader either began after the slot went, and does not find the
  *     block, or is waited for.  A rebuild does the same before it frees
@@ -72,19 +72,6 @@ static struct {
 	struct ev_slots t;
 	struct ev_slot one;
 } ev_no_slots;
-
-DEFINE_PER_CPU(struct ev_live_blocks, ev_live_blocks);
-
-void ev_live_blocks_read(long *blocks, long *bytes)
-{
-	int cpu;
-
-	*blocks = *bytes = 0;
-	for_each_possible_cpu(cpu) {
-		*blocks += per_cpu(ev_live_blocks, cpu).blocks;
-		*bytes += per_cpu(ev_live_blocks, cpu).bytes;
-	}
-}
 
 static __always_inline void ev_live_blocks_add(long blocks, long bytes)
 {

@@ -17,8 +17,6 @@
 #include "endovisor.h"
 #include "ev_ioctl.h"
 
-struct ev_live ev_live;
-
 struct ev_file {
 	struct mutex lock;	/* creation */
 	struct ev_sandbox *sb;
@@ -128,19 +126,7 @@ static const struct file_operations ev_fops = {
 static ssize_t live_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	long blocks, bytes;
-
-	ev_live_blocks_read(&blocks, &bytes);
-	return sysfs_emit(buf,
-			  "sandboxes %d\nvcpus %d\nstacks %d\nblocks %ld\nblock_bytes %ld\npool_pages %d\nframes %d\nvms %d\nfpus %d\n",
-			  atomic_read(&ev_live.sandboxes),
-			  atomic_read(&ev_live.vcpus),
-			  atomic_read(&ev_live.stacks),
-			  blocks, bytes,
-			  atomic_read(&ev_live.pool_pages),
-			  atomic_read(&ev_live.frames),
-			  atomic_read(&ev_live.vms),
-			  atomic_read(&ev_live.fpus));
+	return ev_live_show(buf);
 }
 static DEVICE_ATTR_RO(live);
 
@@ -194,24 +180,13 @@ no_kick:
 
 static void __exit ev_exit(void)
 {
-	long blocks, bytes;
-
 	misc_deregister(&ev_misc);
 	preempt_notifier_dec();
 	ev_trap_module_exit();
 	ev_kick_module_exit();
 	ev_calibrate_exit();
 	rcu_barrier();		/* grant.c's call_rcu callbacks are this module's code */
-	ev_live_blocks_read(&blocks, &bytes);
-	WARN(atomic_read(&ev_live.sandboxes) || atomic_read(&ev_live.vcpus) ||
-	     atomic_read(&ev_live.stacks) || blocks || atomic_read(&ev_live.pool_pages) ||
-	     atomic_read(&ev_live.frames) || atomic_read(&ev_live.vms) ||
-	     atomic_read(&ev_live.fpus),
-	     "endovisor: unloading with %d sandboxes, %d vCPUs, %d stacks, %ld blocks, %d pool pages, %d frames, %d address spaces, %d FPU contexts live\n",
-	     atomic_read(&ev_live.sandboxes), atomic_read(&ev_live.vcpus),
-	     atomic_read(&ev_live.stacks), blocks, atomic_read(&ev_live.pool_pages),
-	     atomic_read(&ev_live.frames), atomic_read(&ev_live.vms),
-	     atomic_read(&ev_live.fpus));
+	ev_live_check_none();
 	pr_info("endovisor: unloaded\n");
 }
 
