@@ -32,11 +32,14 @@
 #   make sparse  run sparse, the kernel's checker of its annotations (__user,
 #                __rcu, lock contexts), over every module against the pinned
 #                headers; any warning fails
+#   make layers  read who calls whom among the endovisor's files from the
+#                built objects; a cycle of more than three files that
+#                prototype/guest/layers.allow does not list fails
 #   make runs    keep this run's logs in book/runs/RUN (default today's
 #                date), one of the project's stored runs, and check the
 #                book against all of them pooled (mkbook margins)
-#   make test    go vet, gofmt, sparse, every test (which boots the guest, and checks
-#                the real book against the runs in book/runs pooled, by the
+#   make test    go vet, gofmt, sparse, checkpatch, layers, lint, every test
+#                (which boots the guest, and checks the real book against the runs in book/runs pooled, by the
 #                rules of mkbook margins: cmd/mkbook/runs_test.go), and the check of
 #                the real book against this machine's logs (which runs the
 #                bench if it has no logs);
@@ -57,7 +60,7 @@ boots = $(if $(1),-boots $(1))
 MKBOOK := $(GO) run ./cmd/mkbook
 
 .PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test linux-abi \
-	linux-perf hostile fuzz-services scale soak debug-kernel debug-soak check runs sparse checkpatch lint test fuzz clean
+	linux-perf hostile fuzz-services scale soak debug-kernel debug-soak check runs sparse checkpatch layers lint test fuzz clean
 
 all: book
 
@@ -172,6 +175,9 @@ sparse:
 checkpatch:
 	$(GUEST) checkpatch
 
+layers:
+	$(GUEST) layers
+
 # shellcheck over the guest's /init and suites (busybox sh) and CI's
 # script, warnings and errors (its notes and style hints, such as quoting
 # a variable that holds a number, are not findings), and staticcheck (a
@@ -186,6 +192,7 @@ test:
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GUEST) sparse
 	$(GUEST) checkpatch
+	$(GUEST) layers
 	$(MAKE) lint
 	$(GO) test -count=1 -timeout 60m ./...
 	$(MAKE) check

@@ -13,6 +13,9 @@
 //	guest checkpatch           run the pinned kernel's checkpatch.pl --strict
 //	                           over the kernel-mode sources; any finding
 //	                           prototype/guest/checkpatch.allow does not list fails
+//	guest layers               build, then read who calls whom among the
+//	                           endovisor's files; a cycle of more than three
+//	                           that prototype/guest/layers.allow does not list fails
 //	guest run [-boots N] [-timeout D] [-out DIR/SUITE.log] SUITE
 //	                           build, then boot N times running SUITE (the
 //	                           suite's own number and bound by default,
@@ -57,7 +60,7 @@ func (stderrProgress) Retried(b guest.Boot) {
 func main() {
 	root := flag.String("root", ".", "repository root")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: guest [-root DIR] deps|kernel|debug-kernel|build|sparse|checkpatch|run|survey|soak [args]")
+		fmt.Fprintln(os.Stderr, "usage: guest [-root DIR] deps|kernel|debug-kernel|build|sparse|checkpatch|layers|run|survey|soak [args]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -96,6 +99,8 @@ func command(p *guest.Pipeline, name string, args []string) error {
 		return p.Sparse()
 	case "checkpatch":
 		return p.Checkpatch()
+	case "layers":
+		return p.Layers()
 	case "debug-kernel":
 		return p.DebugKernel()
 	case "run":
