@@ -348,6 +348,7 @@ struct exec_args {
 	char strs[LX_STRS_MAX];
 };
 
+LX_PARTIAL(execve, "static ELF only (scripts, PT_INTERP: -ENOEXEC); -EAGAIN if threaded; 31 args");
 LX_SYSCALL_DEFINE3(execve, unsigned long, upath, unsigned long, uargv, unsigned long, uenvp)
 {
 	struct vostd_fpu *fpu;

@@ -358,6 +358,7 @@ static long do_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 	return r;
 }
 
+LX_PARTIAL(fcntl, "F_SETFL is a no-op; locks, F_SETOWN, pipe sizes, seals and the rest -EINVAL");
 LX_SYSCALL_DEFINE3(fcntl, int, fd, int, cmd, unsigned long, arg)
 {
 	return do_fcntl(t, fd, cmd, arg);

@@ -147,6 +147,7 @@ static long futex_wait(struct thread *t, unsigned long uaddr, u32 val, u64 deadl
 	return READ_ONCE(p->killed) ? -EINTR : -ETIMEDOUT;
 }
 
+LX_PARTIAL(futex, "only WAIT, WAKE and their BITSET forms; requeue, wake-op and PI ops -ENOSYS");
 LX_SYSCALL_DEFINE6(futex, unsigned long, uaddr, int, op, u32, val, unsigned long, utime,
 		   unsigned long, uaddr2, u32, val3)
 {

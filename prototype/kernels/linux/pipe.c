@@ -217,11 +217,13 @@ static long do_pipe2(struct thread *t, unsigned long ufds, long flags)
 	return 0;
 }
 
+LX_PARTIAL(pipe, "a 4 KiB buffer, where Linux's holds 64 KiB");
 LX_SYSCALL_DEFINE1(pipe, unsigned long, ufds)
 {
 	return do_pipe2(t, ufds, 0);
 }
 
+LX_PARTIAL(pipe2, "O_NONBLOCK taken and ignored; O_DIRECT -EINVAL; a 4 KiB buffer, not 64 KiB");
 LX_SYSCALL_DEFINE2(pipe2, unsigned long, ufds, int, flags)
 {
 	return do_pipe2(t, ufds, flags);

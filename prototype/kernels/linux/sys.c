@@ -12,6 +12,7 @@ LX_SYSCALL_DEFINE0(getpid)
 	return t->p->pid;
 }
 
+LX_PARTIAL(getppid, "an orphan is never reparented: it gets 0, not its reaper's pid");
 LX_SYSCALL_DEFINE0(getppid)
 {
 	return proc_ppid(t->p);
@@ -38,6 +39,7 @@ LX_SYSCALL_DEFINE0(getegid)
 }
 
 /* One group: a move to another is taken and nothing changes. */
+LX_PARTIAL(setpgid, "a no-op returning 0: the group never changes, pid and pgid unchecked");
 LX_SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 {
 	return 0;
@@ -48,11 +50,13 @@ LX_SYSCALL_DEFINE0(getpgrp)
 	return lxp(t->p)->pgid;
 }
 
+LX_PARTIAL(getpgid, "pid unchecked: any pid, even one not alive, gets the caller's group");
 LX_SYSCALL_DEFINE1(getpgid, int, pid)
 {
 	return lxp(t->p)->pgid;
 }
 
+LX_PARTIAL(getsid, "pid unchecked: any pid, even one not alive, gets the caller's group id");
 LX_SYSCALL_DEFINE1(getsid, int, pid)
 {
 	return lxp(t->p)->pgid;
@@ -106,6 +110,7 @@ LX_SYSCALL_DEFINE2(getrlimit, int, res, unsigned long, uold)
 	return do_prlimit(t, 0, res, 0, uold);
 }
 
+LX_PARTIAL(prlimit64, "a new limit is taken and ignored, never set; pid unchecked");
 LX_SYSCALL_DEFINE4(prlimit64, int, pid, int, res, unsigned long, unew, unsigned long, uold)
 {
 	return do_prlimit(t, pid, res, unew, uold);
@@ -120,11 +125,13 @@ static long prctl_get_name(struct thread *t, unsigned long ubuf)
 }
 
 /* PR_SET_NAME is taken and ignored; PR_GET_NAME is the program's. */
+LX_PARTIAL(prctl, "only PR_GET_NAME; PR_SET_NAME is taken and ignored; other options -EINVAL");
 LX_SYSCALL_DEFINE2(prctl, unsigned long, option, unsigned long, arg2)
 {
 	return option == 15 ? 0 : option == 16 ? prctl_get_name(t, arg2) : -EINVAL;
 }
 
+LX_PARTIAL(getrandom, "xorshift of the cycle counter, no CSPRNG; flags unchecked; 64 KiB a call");
 LX_SYSCALL_DEFINE2(getrandom, unsigned long, ubuf, unsigned long, len)
 {
 	unsigned long done = 0;

@@ -64,11 +64,13 @@ static long do_read(struct thread *t, long fd, unsigned long buf, unsigned long 
 	return r;
 }
 
+LX_PARTIAL(read, "no O_NONBLOCK: empty pipes block; at most 256 B from a pipe, 1 MiB from a file");
 LX_SYSCALL_DEFINE3(read, int, fd, unsigned long, buf, unsigned long, len)
 {
 	return do_read(t, fd, buf, len, -1);
 }
 
+LX_PARTIAL(pread64, "at most 1 MiB a call; the console reads 0 bytes, not -ESPIPE");
 LX_SYSCALL_DEFINE4(pread64, int, fd, unsigned long, buf, unsigned long, len, long, pos)
 {
 	return pos < 0 ? -EINVAL : do_read(t, fd, buf, len, pos);
@@ -82,6 +84,7 @@ static long file_write(struct thread *t, struct lx_file *f, unsigned long buf,
 	return f->ops->write(t, f, buf, len);
 }
 
+LX_PARTIAL(write, "no SIGPIPE, just -EPIPE; no O_NONBLOCK; pipe writes not atomic to PIPE_BUF");
 LX_SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, unsigned long, len)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -95,6 +98,7 @@ LX_SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, unsigned long, len)
 }
 
 /* writev: one file for the whole vector, as Linux's holds one. */
+LX_PARTIAL(writev, "each iovec its own write: no SIGPIPE, no O_NONBLOCK, not atomic on a pipe");
 LX_SYSCALL_DEFINE3(writev, int, fd, unsigned long, iov, unsigned long, n)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -155,11 +159,13 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 }
 
 /* The mode is never used: no file is created. */
+LX_PARTIAL(open, "O_CREAT of a new file, writing, O_TRUNC: -EROFS; O_EXCL, O_PATH ignored");
 LX_SYSCALL_DEFINE2(open, unsigned long, upath, int, flags)
 {
 	return do_openat(t, AT_FDCWD, upath, flags);
 }
 
+LX_PARTIAL(openat, "O_CREAT of a new file, writing, O_TRUNC: -EROFS; O_EXCL, O_PATH ignored");
 LX_SYSCALL_DEFINE3(openat, int, dfd, unsigned long, upath, int, flags)
 {
 	return do_openat(t, dfd, upath, flags);
@@ -199,6 +205,7 @@ long lx_no_lseek(struct lx_file *f, long off, long whence)
 	return -ESPIPE;
 }
 
+LX_PARTIAL(lseek, "SEEK_DATA and SEEK_HOLE answer -EINVAL");
 LX_SYSCALL_DEFINE3(lseek, int, fd, long, off, int, whence)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -299,6 +306,7 @@ const struct lx_file_ops lx_null_fops = {
 	.stat = node_stat,
 };
 
+LX_PARTIAL(getdents64, "the .. entry carries the directory's own inode number, not its parent's");
 LX_SYSCALL_DEFINE3(getdents64, int, fd, unsigned long, ubuf, unsigned long, len)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -336,11 +344,13 @@ static long do_readlinkat(struct thread *t, long dfd, unsigned long upath,
 	return mem_user_copy(t->p, ubuf, (void *)nd->data, len, MEM_WRITE) ?: (long)len;
 }
 
+LX_PARTIAL(readlink, "mid-path symlinks not followed");
 LX_SYSCALL_DEFINE3(readlink, unsigned long, upath, unsigned long, ubuf, unsigned long, len)
 {
 	return do_readlinkat(t, AT_FDCWD, upath, ubuf, len);
 }
 
+LX_PARTIAL(readlinkat, "mid-path symlinks not followed");
 LX_SYSCALL_DEFINE4(readlinkat, int, dfd, unsigned long, upath, unsigned long, ubuf,
 		   unsigned long, len)
 {
@@ -355,22 +365,26 @@ static long do_faccessat(struct thread *t, long dfd, unsigned long upath)
 	return fs_lookup_at(t->p, dfd, upath, true, false, &err) ? 0 : err;
 }
 
+LX_PARTIAL(access, "mode unchecked (W_OK, X_OK pass); mid-path symlinks not followed");
 LX_SYSCALL_DEFINE1(access, unsigned long, upath)
 {
 	return do_faccessat(t, AT_FDCWD, upath);
 }
 
+LX_PARTIAL(faccessat, "mode unchecked (W_OK, X_OK pass); mid-path symlinks not followed");
 LX_SYSCALL_DEFINE2(faccessat, int, dfd, unsigned long, upath)
 {
 	return do_faccessat(t, dfd, upath);
 }
 
+LX_PARTIAL(faccessat2, "mode, flags unchecked (W_OK, X_OK pass); mid-path symlinks not followed");
 LX_SYSCALL_DEFINE2(faccessat2, int, dfd, unsigned long, upath)
 {
 	return do_faccessat(t, dfd, upath);
 }
 
 /* No descriptor is a terminal: TCGETS and the rest get -ENOTTY, as for a file. */
+LX_PARTIAL(ioctl, "every request answers -ENOTTY: no FIONREAD, FIONBIO, FIOCLEX, nor termios");
 LX_SYSCALL_DEFINE3(ioctl, int, fd, unsigned long, cmd, unsigned long, arg)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -381,6 +395,7 @@ LX_SYSCALL_DEFINE3(ioctl, int, fd, unsigned long, cmd, unsigned long, arg)
 	return -ENOTTY;
 }
 
+LX_PARTIAL(chdir, "mid-path symlinks not followed");
 LX_SYSCALL_DEFINE1(chdir, unsigned long, upath)
 {
 	char path[LX_PATH_MAX];

@@ -16,6 +16,7 @@ static u8 ev_prot(unsigned long prot)
 	return prot & (EV_PROT_READ | EV_PROT_WRITE | EV_PROT_EXEC);
 }
 
+LX_PARTIAL(brk, "the heap grows to 256 MiB at most, though RLIMIT_DATA reports no limit");
 LX_SYSCALL_DEFINE1(brk, unsigned long, want)
 {
 	struct lx_proc *lp = lxp(t->p);
@@ -38,6 +39,7 @@ LX_SYSCALL_DEFINE1(brk, unsigned long, want)
  * in Linux's order.  A map goes at the lowest free range (mem_map_free):
  * a range unmapped, or mapped by a map that failed, serves again.
  */
+LX_PARTIAL(mmap, "MAP_SHARED anonymous memory is private; PROT_NONE pages readable; no MAP_32BIT");
 LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 		   unsigned long, prot, unsigned long, flags, int, fd, unsigned long, off)
 {
@@ -100,6 +102,7 @@ LX_SYSCALL_DEFINE2(munmap, unsigned long, va, unsigned long, len)
 	return mem_unmap_range(t->p, va, len);
 }
 
+LX_PARTIAL(mprotect, "PROT_NONE leaves pages readable; unmapped pages are skipped, not -ENOMEM");
 LX_SYSCALL_DEFINE3(mprotect, unsigned long, va, unsigned long, len, unsigned long, prot)
 {
 	if (va & PAGE_MASK_LOW)

@@ -122,6 +122,7 @@ static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
 	return pid;
 }
 
+LX_PARTIAL(clone, "CLONE_VM without CLONE_THREAD -ENOSYS; CLONE_VFORK, _FILES, _PIDFD ignored");
 LX_SYSCALL_DEFINE5(clone, unsigned long, flags, unsigned long, newsp, unsigned long, ptid,
 		   unsigned long, ctid, unsigned long, tls)
 {
@@ -133,6 +134,7 @@ LX_SYSCALL_DEFINE0(fork)
 	return lx_fork(t, 0, 0, 0, 0, 0);
 }
 
+LX_PARTIAL(vfork, "a copy-on-write fork: memory not shared, and the parent does not wait");
 LX_SYSCALL_DEFINE0(vfork)
 {
 	return lx_fork(t, 0, 0, 0, 0, 0);
@@ -159,6 +161,7 @@ LX_SYSCALL_DEFINE1(exit_group, int, code)
 	return 0;
 }
 
+LX_PARTIAL(wait4, "rusage comes back zeroed; options unchecked; pid < -1 waits for any child");
 LX_SYSCALL_DEFINE4(wait4, int, pid, unsigned long, ustatus, int, options,
 		   unsigned long, urusage)
 {
@@ -198,11 +201,13 @@ LX_SYSCALL_DEFINE1(set_tid_address, unsigned long, tidptr)
 }
 
 /* Robust mutexes are not kept: the list is taken and never walked. */
+LX_PARTIAL(set_robust_list, "never walked: a dead thread's robust mutexes stay locked");
 LX_SYSCALL_DEFINE2(set_robust_list, unsigned long, head, unsigned long, len)
 {
 	return 0;
 }
 
+LX_PARTIAL(arch_prctl, "ARCH_SET_GS only to 0; ARCH_GET_GS and the CPUID, XCOMP codes -EINVAL");
 LX_SYSCALL_DEFINE2(arch_prctl, int, code, unsigned long, addr)
 {
 	switch (code) {

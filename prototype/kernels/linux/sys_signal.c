@@ -50,11 +50,13 @@ static long do_kill(struct thread *t, long pid, long sig)
 	return 0;
 }
 
+LX_PARTIAL(kill, "no handler runs, masks ignored: a signal not ignored kills; pid 0 or -1 is self");
 LX_SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
 	return do_kill(t, pid, sig);
 }
 
+LX_PARTIAL(tgkill, "tid unchecked; no handler runs: a signal not ignored kills the whole process");
 LX_SYSCALL_DEFINE3(tgkill, int, tgid, int, pid, int, sig)
 {
 	return tgid > 0 ? do_kill(t, tgid, sig) : -EINVAL;
@@ -66,6 +68,7 @@ void lx_kill(struct proc *p, long sig, const char *why, long from)
 	proc_kill(p, 128 + sig, "%s %ld from pid %ld", why, sig, from);
 }
 
+LX_PARTIAL(rt_sigaction, "handlers are kept but never run: only SIG_IGN has an effect, on kill");
 LX_SYSCALL_DEFINE4(rt_sigaction, int, sig, unsigned long, uact, unsigned long, uold,
 		   unsigned long, size)
 {
@@ -85,6 +88,7 @@ LX_SYSCALL_DEFINE4(rt_sigaction, int, sig, unsigned long, uact, unsigned long, u
 	return 0;
 }
 
+LX_PARTIAL(rt_sigprocmask, "one mask per process, not per thread; it never holds a signal back");
 LX_SYSCALL_DEFINE4(rt_sigprocmask, int, how, unsigned long, uset, unsigned long, uold,
 		   unsigned long, size)
 {
@@ -117,6 +121,7 @@ LX_SYSCALL_DEFINE4(rt_sigprocmask, int, how, unsigned long, uset, unsigned long,
 }
 
 /* No handler runs, so none needs a stack of its own. */
+LX_PARTIAL(sigaltstack, "a no-op: no stack is kept, and the old one is not written to uoss");
 LX_SYSCALL_DEFINE2(sigaltstack, unsigned long, uss, unsigned long, uoss)
 {
 	return 0;

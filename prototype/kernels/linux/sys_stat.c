@@ -68,21 +68,25 @@ static long do_fstatat(struct thread *t, long dfd, unsigned long upath, unsigned
 	return lx_stat_out(t, ust, nd->mode, nd, nd->ino);
 }
 
+LX_PARTIAL(newfstat, "a pipe's or the console's st_dev and st_ino may be an image file's");
 LX_SYSCALL_DEFINE2(newfstat, int, fd, unsigned long, ust)
 {
 	return do_fstat(t, fd, ust);
 }
 
+LX_PARTIAL(newstat, "mid-path symlinks not followed");
 LX_SYSCALL_DEFINE2(newstat, unsigned long, upath, unsigned long, ust)
 {
 	return do_fstatat(t, AT_FDCWD, upath, ust, 0);
 }
 
+LX_PARTIAL(newlstat, "mid-path symlinks not followed");
 LX_SYSCALL_DEFINE2(newlstat, unsigned long, upath, unsigned long, ust)
 {
 	return do_fstatat(t, AT_FDCWD, upath, ust, AT_SYMLINK_NOFOLLOW);
 }
 
+LX_PARTIAL(newfstatat, "AT_STATX_* flags answer -EINVAL; mid-path symlinks not followed");
 LX_SYSCALL_DEFINE4(newfstatat, int, dfd, unsigned long, upath, unsigned long, ust, int, flags)
 {
 	return do_fstatat(t, dfd, upath, ust, flags);

@@ -10,6 +10,7 @@ u64 lx_now_ns(void)
 	return vostd_cycles_to_ns(vostd_cycles() - procs()->start);
 }
 
+LX_PARTIAL(clock_gettime, "every clock counts from the sandbox's start; REALTIME not the epoch's");
 LX_SYSCALL_DEFINE2(clock_gettime, int, clk, unsigned long, uts)
 {
 	u64 ns = lx_now_ns(), ts[2] = { ns / 1000000000, ns % 1000000000 };
@@ -19,6 +20,7 @@ LX_SYSCALL_DEFINE2(clock_gettime, int, clk, unsigned long, uts)
 	return put_user_bytes(t, uts, ts, sizeof(ts));
 }
 
+LX_PARTIAL(time, "seconds since the sandbox began, not since the epoch");
 LX_SYSCALL_DEFINE1(time, unsigned long, tloc)
 {
 	u64 s = lx_now_ns() / 1000000000;
@@ -41,12 +43,14 @@ static long sleep_ns(struct thread *t, unsigned long ureq)
 	return 0;
 }
 
+LX_PARTIAL(nanosleep, "a sleep longer than 1000 s ends after 1000 s");
 LX_SYSCALL_DEFINE2(nanosleep, unsigned long, ureq, unsigned long, urem)
 {
 	return sleep_ns(t, ureq);
 }
 
 /* Relative sleeps only: flags (TIMER_ABSTIME) are refused. */
+LX_PARTIAL(clock_nanosleep, "TIMER_ABSTIME -EINVAL; clock id unchecked; sleeps end by 1000 s");
 LX_SYSCALL_DEFINE4(clock_nanosleep, int, clk, unsigned long, flags, unsigned long, ureq,
 		   unsigned long, urem)
 {

@@ -81,6 +81,18 @@ typedef long (*lx_syscall_fn)(struct thread *t, const struct ev_tenant_ctx *c);
 	}								\
 	__LX_BODY(name, t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6)
 
+/*
+ * LX_PARTIAL(NAME, "what it lacks"), just before an entry's definition:
+ * the entry does less than Linux's sys_NAME, and the note says what, as
+ * a phrase a reader can check against the code beneath it.  An entry
+ * without one does what Linux's does for every argument Linux accepts.
+ * It compiles to a declaration of the entry, so NAME must be Linux's;
+ * the book's table of calls is read from these notes (mkbook's
+ * {{syscalls}}).
+ */
+#define LX_PARTIAL(name, missing)					\
+	long lx_sys_##name(struct thread *t, const struct ev_tenant_ctx *c)
+
 /* A user address to copy a value out to; 0 asks for nothing. */
 static inline long put_user_bytes(struct thread *t, unsigned long ua, const void *v,
 				  unsigned long n)
