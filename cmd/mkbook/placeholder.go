@@ -195,6 +195,7 @@ var kinds = map[string]placeholderKind{
 	"const":    constKind{},
 	"chapter":  chapterKind{},
 	"services": servicesKind{},
+	"syscalls": syscallsKind{},
 	"scaling":  scalingKind{},
 	"record":   recordKind{},
 }
