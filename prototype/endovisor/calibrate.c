@@ -32,7 +32,7 @@
  *	each time (ev_sandbox_owns): returned, the median of 1,000 in cycles
  *   calibrate(EV_CAL_VM_BYTES, vm)
  *	what the space makes Linux hold but for the frames it maps, in
- *	bytes, returned (vm.c: ev_vm_bytes), for the scale suite
+ *	bytes, returned (vm_copy.c: ev_vm_bytes), for the scale suite
  *
  * Each result of the first two is a figure line (ev_report.h) in the
  * sandbox's log.

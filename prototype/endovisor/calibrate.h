@@ -11,8 +11,8 @@
  *     for (ev_stamp, struct ev_cal_stamps): the only measurement state a
  *     vCPU holds;
  *   - the few workloads that must run where the code they time is
- *     inlined: heap.c's bodies in parts (ev_heap_cal_run), vm.c's walk and
- *     lock (ev_vm_cal_walk, ev_vm_cal_lock), and the table as it was
+ *     inlined: heap.c's bodies in parts (ev_heap_cal_run), vm_copy.c's walk
+ *     and lock (ev_vm_cal_walk, ev_vm_cal_lock), and the table as it was
  *     (heap_rbtree.c).
  *
  * Of the rest of the endovisor only the service list (calibrate) and
@@ -100,7 +100,7 @@ enum {
 
 int ev_heap_cal_run(struct ev_heap *h, unsigned int n, unsigned int what, unsigned long addr);
 
-/* vm.c */
+/* vm_copy.c */
 int ev_vm_cal_walk(struct ev_vm *vm, unsigned long va, unsigned long pages,
 		   u64 *s, unsigned int n, bool full);
 void ev_vm_cal_lock(struct ev_vm *vm, u64 *s, unsigned int n);

@@ -417,7 +417,7 @@ struct page *ev_grant_page(struct ev_grant *g, unsigned long frame);
 bool ev_grant_owns(struct ev_grant *g, unsigned long start, unsigned long end);
 unsigned long ev_grant_set_bytes(struct ev_grant *g);
 
-/* vm.c */
+/* vm.c, vm_ops.c, vm_copy.c; what only they share is in vm.h */
 void ev_vm_module_init(void);
 struct ev_vm *ev_vm_get(struct ev_sandbox *sb, unsigned long handle);
 struct ev_vm *ev_vm_use(struct ev_vcpu *v, unsigned long handle);
