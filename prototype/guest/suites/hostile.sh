@@ -68,6 +68,14 @@ gained() {
 	echo $(($(meminfo_kib /tmp/meminfo.during "$1") - $(meminfo_kib /tmp/meminfo.before "$1")))
 }
 
+# The free pages on Linux's per-CPU lists, in KiB, from the copy $1 of
+# /proc/zoneinfo: free, but not in MemFree, which counts only the buddy
+# allocator's.  An allocation takes from these lists first and a free
+# puts back onto them, so how many they hold moves MemFree both ways.
+pcp_kib() {
+	awk '/^ *count:/ { pages += $2 } END { print pages * 4 }' "$1"
+}
+
 # A quota must bound what the sandbox makes Linux hold.  The hostile kernel
 # fills one and holds it, killed once the figure is taken:
 #   fill WHAT /proc/meminfo FIELD KEY BOUND-KiB
@@ -75,6 +83,7 @@ gained() {
 fill() {
 	what=$1 field=$2 key=$3 bound=$4
 	cp /proc/meminfo /tmp/meminfo.before
+	cp /proc/zoneinfo /tmp/zoneinfo.before
 	# The fill is awaited by the shell's own read of a FIFO, so that no
 	# process the suite starts to poll for it allocates in the window.
 	# Descriptor 3 stays open until the filler is killed, so it never
@@ -91,6 +100,7 @@ fill() {
 		case $line in *"hostile: fill $what holding"*) break ;; esac
 	done
 	cp /proc/meminfo /tmp/meminfo.during
+	cp /proc/zoneinfo /tmp/zoneinfo.during
 	# The launcher's own page tables, and its log reader's (a process of
 	# its own), are Linux's count for those processes, not the sandbox's.
 	own=0
@@ -109,10 +119,13 @@ fill() {
 	set -- $(sed -n "s/.*hostile: fill $what holding \([a-z]*\)=\([0-9]*\).*/\1 \2/p" /tmp/fill.out)
 	fig "hostile.${what}_$1" "$2" max "$1"
 	grown=$(($(gained "$field") - own))
-	[ "$field" = MemFree ] && grown=$((0 - $(gained "$field")))
+	pcp=$(($(pcp_kib /tmp/zoneinfo.during) - $(pcp_kib /tmp/zoneinfo.before)))
+	# Free memory is MemFree and the per-CPU lists together: what the
+	# lists gained meanwhile was freed, not held.
+	[ "$field" = MemFree ] && grown=$((0 - $(gained "$field") - pcp))
 	# What some of Linux's kinds of memory gained meanwhile, parts of the
-	# figure, kept to tell a sandbox's growth from the debug kernel's.
-	fig "hostile.$key" $grown max KiB bound=$bound launcher=$own slab="$(gained Slab)" \
+	# figure, kept to tell a sandbox's growth from Linux's own.
+	fig "hostile.$key" $grown max KiB bound=$bound launcher=$own pcp=$pcp slab="$(gained Slab)" \
 		vmalloc="$(gained VmallocUsed)" pagetables="$(gained PageTables)" \
 		percpu="$(gained Percpu)" stacks="$(gained KernelStack)"
 	[ $grown -le $bound ] || fail "fill $what: $field grew past $bound KiB"
@@ -120,8 +133,9 @@ fill() {
 }
 # The heap: 1-byte blocks.  Its pool's pages, its slabs' records and its
 # table, all that the blocks make Linux hold, are what EV_MEM_QUOTA (64
-# MiB) counts; so MemFree, whatever kind of memory it went to, and 2 MiB
-# for the launcher's own and whatever else Linux allocated meanwhile.
+# MiB) counts; so free memory (MemFree and the per-CPU lists), whatever
+# kind of memory it went to, and 2 MiB for the launcher's own and whatever
+# else Linux allocated meanwhile.
 fill heap MemFree heap_memfree_drop $((65536 + 2048))
 # The page tables: EV_PT_QUOTA pages of 4 KiB, 8 MiB, the 8 KiB a fault
 # may take past it (a PMD, and a PUD in a space's first fault), and 128 KiB
