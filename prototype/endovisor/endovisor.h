@@ -1,5 +1,46 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The endovisor's own state: sandboxes, their vCPUs, and the live counts. */
+/*
+ * The endovisor's own state: sandboxes, their vCPUs, and the live counts.
+ *
+ * Layers, each calling only those beneath it (make layers reads who calls
+ * whom from the objects and fails on a new cycle of more than three
+ * files; prototype/guest/layers.allow lists the one that stays):
+ *
+ *   main.c              /dev/endovisor, sysfs, module load and unload
+ *   services.c          the service table; calibrate.c and crossing.c,
+ *                       the measurements
+ *   sandbox.c, vcpu.c,  the vCPU's run: entering the sandbox kernel,
+ *   tenant.c, trap.c,   running its tenants, their traps, suspending a
+ *   park.c, kick.c,     vCPU Linux takes, interrupting a running one,
+ *   tick.c              and the end of the run (one cycle for now)
+ *   vm.c, vm_ops.c,     tenant address spaces (vm.h)
+ *   vm_copy.c
+ *   fpu.c, census.c     FPU contexts; what Linux sees of a sandbox
+ *   owns.c              the pointer gate: is this memory the sandbox's?
+ *   registry.c          the registered sandbox kernels and their records
+ *   heap.c, pool.c,     the heap and its pool; granted frames (grant.h)
+ *   grant.c
+ *   log.c, symbols.c,   the log, Linux's unexported functions, the live
+ *   live.c              counts
+ *
+ * Locks, outer first; a lock is never taken while one after it is held:
+ *
+ *   ev_file.lock        a sandbox's creation; then ev_registry_lock, for
+ *                       the kernel the sandbox runs
+ *   ev_sandbox.lock     its vCPUs' states, FPU contexts and census
+ *   ev_sandbox.vm_lock  its table of address spaces
+ *   ev_vm.lock          a space's entries and copies; for vm_share, the
+ *                       space in the lower slot's first (vm_ops.c)
+ *   mm->mmap_lock       read, for writers of entries, inside ev_vm.lock
+ *   ev_grant.lock       the grant set's growth, in a heap read section
+ *   ev_heap.lock        a bit spinlock: the heap's table and its pool
+ *   ev_log.lock         a spinlock, interrupts off: the log's buffer
+ *
+ * The heap's read sections are not locks: a reader marks its vCPU and
+ * takes no lock, and a free waits for the readers begun before it
+ * (heap.c).  Lockdep checks the order of the locks on the debug kernel
+ * (make debug-soak).
+ */
 #ifndef ENDOVISOR_H
 #define ENDOVISOR_H
 
