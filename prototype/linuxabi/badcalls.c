@@ -59,6 +59,21 @@ static void code_stays_own(void)
 	failed |= !ok;
 }
 
+/*
+ * rt_sigprocmask with a how it does not know: -EINVAL, with the old mask
+ * not written out, as Linux leaves it (the new mask is checked first).
+ */
+static void sigmask_bad_how(void)
+{
+	unsigned long set = 0, old = 0x5a5a5a5a;
+	long r = syscall(SYS_rt_sigprocmask, 99, &set, &old, 8);
+	int ok = r == -1 && errno == EINVAL && old == 0x5a5a5a5a;
+
+	printf("badcalls: rt_sigprocmask with a bad how: %s (%s)\n", ok ? "ok" : "FAIL",
+	       strerror(errno));
+	failed |= !ok;
+}
+
 /* A futex's word must be mapped, aligned and hold the value a wait names. */
 static void futexes(void)
 {
@@ -84,10 +99,11 @@ static void futexes(void)
 int main(int argc, char **argv, char **envp)
 {
 	char *none[] = { "nothing", NULL };
-	int fd = open("/etc/motd", O_RDONLY);
+	int fd = open("/etc/motd", O_RDONLY), dir = open("/etc", O_RDONLY | O_DIRECTORY);
+	struct timespec ts;
 
-	if (fd < 0) {
-		perror("badcalls: /etc/motd");
+	if (fd < 0 || dir < 0) {
+		perror("badcalls: /etc/motd or /etc");
 		return 1;
 	}
 	want("write from an unmapped buffer", syscall(SYS_write, 1, UNMAPPED, 8), EFAULT);
@@ -113,6 +129,15 @@ int main(int argc, char **argv, char **envp)
 	want("arch_prctl with a kernel address", syscall(SYS_arch_prctl, 0x1002, KERNEL_VA), EPERM);
 	want("arch_prctl with a non-canonical address",
 	     syscall(SYS_arch_prctl, 0x1002, 1UL << 47), EPERM);
+	want("open with O_CREAT and O_EXCL of a file that exists",
+	     open("/etc/motd", O_CREAT | O_EXCL | O_RDONLY, 0644), EEXIST);
+	want("open with O_CREAT of a directory", open("/etc", O_CREAT | O_RDONLY, 0644), EISDIR);
+	want("lseek to the end of a directory", lseek(dir, 0, SEEK_END), EINVAL);
+	want("clock_gettime of the retired clock 10", syscall(SYS_clock_gettime, 10, &ts), EINVAL);
+	want("mmap neither private nor shared",
+	     (long)mmap(NULL, 4096, PROT_READ, MAP_ANONYMOUS, -1, 0), EINVAL);
+	want("tgkill of thread 0", syscall(SYS_tgkill, getpid(), 0, 0), EINVAL);
+	sigmask_bad_how();
 	futexes();
 	want("clone of a thread that does not share the signal handlers",
 	     syscall(SYS_clone, CLONE_VM | CLONE_THREAD, NULL, NULL, NULL, 0), EINVAL);

@@ -130,13 +130,19 @@ LX_SYSCALL_DEFINE3(writev, int, fd, unsigned long, iov, unsigned long, n)
 
 static long do_openat(struct thread *t, long dfd, unsigned long upath, long flags)
 {
+	/* O_CREAT | O_EXCL follows no symbolic link, and fails on anything there. */
+	bool excl = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
 	const struct lx_node *nd;
 	struct lx_file *f;
 	long err, fd;
 
-	nd = fs_lookup_at(t->p, dfd, upath, !(flags & O_NOFOLLOW), false, &err);
+	nd = fs_lookup_at(t->p, dfd, upath, !(flags & O_NOFOLLOW) && !excl, false, &err);
 	if (!nd)
 		return err == -ENOENT && (flags & O_CREAT) ? -EROFS : err;
+	if (excl)
+		return -EEXIST;
+	if ((flags & O_CREAT) && (nd->mode & S_IFMT) == S_IFDIR)
+		return -EISDIR;
 	if ((nd->mode & S_IFMT) == S_IFLNK)
 		return -ELOOP;
 	if ((flags & O_DIRECTORY) && (nd->mode & S_IFMT) != S_IFDIR)
@@ -159,13 +165,13 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 }
 
 /* The mode is never used: no file is created. */
-LX_PARTIAL(open, "O_CREAT of a new file, writing, O_TRUNC: -EROFS; O_EXCL, O_PATH ignored");
+LX_PARTIAL(open, "O_CREAT of a new file, writing, O_TRUNC: -EROFS; O_PATH ignored");
 LX_SYSCALL_DEFINE2(open, unsigned long, upath, int, flags)
 {
 	return do_openat(t, AT_FDCWD, upath, flags);
 }
 
-LX_PARTIAL(openat, "O_CREAT of a new file, writing, O_TRUNC: -EROFS; O_EXCL, O_PATH ignored");
+LX_PARTIAL(openat, "O_CREAT of a new file, writing, O_TRUNC: -EROFS; O_PATH ignored");
 LX_SYSCALL_DEFINE3(openat, int, dfd, unsigned long, upath, int, flags)
 {
 	return do_openat(t, dfd, upath, flags);
@@ -183,6 +189,9 @@ static long node_lseek(struct lx_file *f, long off, long whence)
 		base = READ_ONCE(f->pos);
 		break;
 	case 2:
+		/* As Linux's in-memory file systems: a directory has no end to seek from. */
+		if ((f->node->mode & S_IFMT) == S_IFDIR)
+			return -EINVAL;
 		base = f->node->size;
 		break;
 	default:

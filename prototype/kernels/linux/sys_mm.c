@@ -6,6 +6,9 @@
 #include "syscalls.h"
 
 #define MAP_SHARED		0x01
+#define MAP_PRIVATE		0x02
+#define MAP_SHARED_VALIDATE	0x03
+#define MAP_TYPE		0x0f
 #define MAP_FIXED		0x10
 #define MAP_ANONYMOUS		0x20
 #define MAP_FIXED_NOREPLACE	0x100000
@@ -39,7 +42,7 @@ LX_SYSCALL_DEFINE1(brk, unsigned long, want)
  * in Linux's order.  A map goes at the lowest free range (mem_map_free):
  * a range unmapped, or mapped by a map that failed, serves again.
  */
-LX_PARTIAL(mmap, "MAP_SHARED anonymous memory is private; PROT_NONE pages readable; no MAP_32BIT");
+LX_PARTIAL(mmap, "shared anonymous memory is private; PROT_NONE pages readable; no MAP_DROPPABLE");
 LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 		   unsigned long, prot, unsigned long, flags, int, fd, unsigned long, off)
 {
@@ -68,6 +71,22 @@ LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) &&
 	    ((addr & PAGE_MASK_LOW) || !mem_in_region(addr, len)))
 		return -EINVAL;
+	/*
+	 * The type, where Linux's do_mmap checks it: a file may be mapped
+	 * shared, shared with its flags validated, or private; anonymous
+	 * memory shared or private (MAP_DROPPABLE is not had here).
+	 */
+	switch (flags & MAP_TYPE) {
+	case MAP_SHARED:
+	case MAP_PRIVATE:
+		break;
+	case MAP_SHARED_VALIDATE:
+		if (!(flags & MAP_ANONYMOUS))
+			break;
+		fallthrough;
+	default:
+		return -EINVAL;
+	}
 	if (!(flags & MAP_ANONYMOUS)) {
 		if ((flags & MAP_SHARED) && (prot & 2))
 			return -EACCES;		/* a read-only file system */

@@ -56,10 +56,11 @@ LX_SYSCALL_DEFINE2(kill, int, pid, int, sig)
 	return do_kill(t, pid, sig);
 }
 
-LX_PARTIAL(tgkill, "tid unchecked; no handler runs: a signal not ignored kills the whole process");
+LX_PARTIAL(tgkill, "tid not matched to tgid; no handler runs, so an unignored signal kills");
 LX_SYSCALL_DEFINE3(tgkill, int, tgid, int, pid, int, sig)
 {
-	return tgid > 0 ? do_kill(t, tgid, sig) : -EINVAL;
+	/* As Linux's: only a single thread, named by both ids, is a target. */
+	return tgid > 0 && pid > 0 ? do_kill(t, tgid, sig) : -EINVAL;
 }
 
 /* Kill p with sig; proc's end_hook wakes each of its threads asleep. */
@@ -93,16 +94,18 @@ LX_SYSCALL_DEFINE4(rt_sigprocmask, int, how, unsigned long, uset, unsigned long,
 		   unsigned long, size)
 {
 	struct lx_proc *lp = lxp(t->p);
-	u64 set;
+	u64 set, old = lp->sigmask;
 
+	/*
+	 * In Linux's order: the new mask is taken and set before the old one
+	 * is written out, so a bad how leaves *uold as it was.
+	 */
 	if (size != 8)
 		return -EINVAL;
-	if (uset && mem_user_copy(t->p, uset, &set, 8, MEM_READ))
-		return -EFAULT;
-	if (put_user_bytes(t, uold, &lp->sigmask, 8))
-		return -EFAULT;
 	if (!uset)
-		return 0;
+		return put_user_bytes(t, uold, &old, 8);
+	if (mem_user_copy(t->p, uset, &set, 8, MEM_READ))
+		return -EFAULT;
 	set &= ~(1ULL << (LX_SIGKILL - 1) | 1ULL << (LX_SIGSTOP - 1));
 	switch (how) {
 	case 0:
@@ -117,7 +120,7 @@ LX_SYSCALL_DEFINE4(rt_sigprocmask, int, how, unsigned long, uset, unsigned long,
 	default:
 		return -EINVAL;
 	}
-	return 0;
+	return put_user_bytes(t, uold, &old, 8);
 }
 
 /* No handler runs, so none needs a stack of its own. */
