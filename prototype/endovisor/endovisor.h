@@ -468,9 +468,10 @@ struct mm_struct *ev_vm_mm(struct ev_vm *vm);
 void ev_vm_teardown(struct ev_sandbox *sb);
 bool ev_vm_tables_full(struct ev_sandbox *sb);
 long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle);
+void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next);
+void ev_vm_adopt(struct ev_vcpu *v, struct ev_vm *vm);
 
 /* tenant.c */
-void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next);
 void ev_save_user_regs(struct ev_tenant_ctx *c, const struct pt_regs *regs);
 u64 ev_segs_scrub(void);
 void ev_tenant_vcpu_init(struct ev_vcpu *v);
@@ -484,7 +485,7 @@ void ev_trap_module_exit(void);
 void ev_trap_vcpu_init(struct ev_vcpu *v);
 u64 ev_linux_faults(void);
 void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap);
-bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write);
+extern const struct vm_operations_struct ev_tenant_vm_ops;
 void ev_tenant_kick(struct ev_vcpu *v);
 long ev_tenant_entered(struct ev_vcpu *v);
 

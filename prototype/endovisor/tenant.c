@@ -7,7 +7,7 @@
  * tenant it does what a return from that system call does, with other
  * registers in another address space: tenant_run loads the tenant's
  * registers into the carrier's saved user registers, adopts the tenant's mm
- * (ev_switch_mm), and suspends the sandbox kernel in its crossing
+ * (ev_vm_adopt, vm.c), and suspends the sandbox kernel in its crossing
  * (EV_BAIL_SUSPEND); the carrier then returns to user mode, into the tenant.
  *
  * Whatever brings the tenant back into the kernel (a system call, a page
@@ -15,9 +15,9 @@
  * turned into a trap by trap.c, the one file that catches user code, and
  * the trap's task work resumes the sandbox kernel's crossing
  * (ev_stub_resume) with the trap as tenant_run's result.  What stays here
- * is the carrier's side of running a tenant: the address space it adopts,
- * the registers it loads and saves, FS and GS, going home, and the death
- * of a carrier that carried tenants.
+ * is the carrier's side of running a tenant: the registers it loads and
+ * saves, FS and GS, going home, and the death of a carrier that carried
+ * tenants.  The address space it adopts is vm.c's.
  *
  * When the sandbox kernel's entry finally returns on a vCPU whose carrier
  * ran tenants, the carrier takes back the launcher's mm and registers, and
@@ -64,30 +64,6 @@
 
 #include "endovisor.h"
 #include "ev_stub.h"
-
-/*
- * current adopts next as its mm.  The launcher's own mm is the thread's,
- * whose reference it keeps throughout; any other is referenced while it is
- * current.
- */
-void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next)
-{
-	struct mm_struct *prev = current->mm;
-
-	if (prev == next)
-		return;
-	if (next != v->tenant.home_mm)
-		mmget(next);
-	task_lock(current);
-	local_irq_disable();
-	current->active_mm = next;
-	current->mm = next;
-	ev_linux.switch_mm_irqs_off(prev, next, current);
-	local_irq_enable();
-	task_unlock(current);
-	if (prev != v->tenant.home_mm)
-		mmput(prev);
-}
 
 #define EV_USER_FLAGS (X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | X86_EFLAGS_ZF | \
 		       X86_EFLAGS_SF | X86_EFLAGS_OF | X86_EFLAGS_DF)
@@ -191,21 +167,6 @@ u64 ev_segs_scrub(void)
 	return s.fsindex ? 0 : s.fsbase;
 }
 
-/*
- * The carrier adopts vm's mm (its own, for NULL), taking over the
- * reference to vm the caller took with ev_vm_use (none, if it is the
- * carrier's already); kernelet_switch_mm comes here.
- */
-static void ev_adopt(struct ev_vcpu *v, struct ev_vm *vm)
-{
-	if (v->tenant.vm == vm)
-		return;		/* the carrier holds it, and took no other reference */
-	ev_switch_mm(v, vm ? ev_vm_mm(vm) : v->tenant.home_mm);
-	if (v->tenant.vm)
-		ev_vm_put(v->tenant.vm);
-	WRITE_ONCE(v->tenant.vm, vm);
-}
-
 /* vm_activate(vm): the carrier adopts vm's address space, or with 0 its own. */
 EV_SERVICE_DEFINE1(vm_activate, unsigned long, handle)
 {
@@ -216,7 +177,7 @@ EV_SERVICE_DEFINE1(vm_activate, unsigned long, handle)
 		if (!vm)
 			return -EBADF;
 	}
-	ev_adopt(v, vm);
+	ev_vm_adopt(v, vm);
 	return 0;
 }
 
@@ -270,7 +231,7 @@ EV_SERVICE_DEFINE3(tenant_run, unsigned long, handle, unsigned long, ctx,
 			return ret;
 		}
 	}
-	ev_adopt(v, vm);
+	ev_vm_adopt(v, vm);
 	if (!v->tenant.home_saved) {
 		static const struct ev_user_segs zero;
 

@@ -4,7 +4,7 @@
  * kernel, kept apart from the rest as gVisor keeps its platform (what
  * catches the application's system calls and faults) apart from its
  * kernel.  Every way back from a tenant ends here: the two tracepoint
- * probes, the fault path (ev_tenant_fault, from vm.c's fault handler), a
+ * probes, the tenant region's fault handler (ev_vm_fault), a
  * kick's interrupt (ev_tenant_kick, from kick.c), and the task work that
  * reports the trap.  tenant.c runs tenants and takes the carrier home.
  *
@@ -44,6 +44,7 @@
 
 #include "endovisor.h"
 #include "ev_stub.h"
+#include "vm.h"
 
 /* The carrier's page faults as Linux counts them: a run's go to ev_tenant_ctx. */
 u64 ev_linux_faults(void)
@@ -81,7 +82,7 @@ static void ev_sys_enter(void *data, struct pt_regs *regs, long id)
 }
 
 /* A page fault in vm's tenant region: a trap if it is the running tenant's. */
-bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write)
+static bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write)
 {
 	struct ev_vcpu *v = this_cpu_read(ev_cur_vcpu);
 
@@ -93,6 +94,31 @@ bool ev_tenant_fault(struct ev_vm *vm, unsigned long addr, bool write)
 	ev_tenant_queue_trap(v, EV_TRAP_FAULT);
 	return true;
 }
+
+/*
+ * A tenant's fault becomes a trap for the kernel proper; Linux is told the
+ * page is there, so that it retries once the tenant resumes.  A fault from
+ * kernel mode (a signal frame, a copy to user on a tenant's behalf) is no
+ * tenant's trap, and the trap would only come at the return to user mode:
+ * retrying would loop for ever, so the access fails as a bad user address.
+ */
+static vm_fault_t ev_vm_fault(struct vm_fault *vmf)
+{
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	struct ev_vm *vm = vmf->vma->vm_private_data;
+
+	/* Linux's fault path allocated the tables on the way here. */
+	ev_vm_sync_tables(vm);
+	if (!(vmf->flags & FAULT_FLAG_USER) || !ev_tenant_fault(vm, vmf->address, write))
+		return VM_FAULT_SIGBUS;
+	return VM_FAULT_NOPAGE;
+}
+
+const struct vm_operations_struct ev_tenant_vm_ops = {
+	.fault = ev_vm_fault,
+	/* A write to a page mapped read-only: without this Linux would make it writable. */
+	.pfn_mkwrite = ev_vm_fault,
+};
 
 #define EV_FAULT_SIGNALS (sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | \
 			  sigmask(SIGFPE) | sigmask(SIGTRAP))

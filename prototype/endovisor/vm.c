@@ -179,29 +179,44 @@ bool ev_vm_tables_full(struct ev_sandbox *sb)
 }
 
 /*
- * A tenant's fault becomes a trap for the kernel proper; Linux is told the
- * page is there, so that it retries once the tenant resumes.  A fault from
- * kernel mode (a signal frame, a copy to user on a tenant's behalf) is no
- * tenant's trap, and the trap would only come at the return to user mode:
- * retrying would loop for ever, so the access fails as a bad user address.
+ * current, a carrier, adopts next as its mm: to run a tenant in it, or to
+ * map into it (vm_create).  The launcher's own mm is the thread's,
+ * whose reference it keeps throughout; any other is referenced while it is
+ * current.
  */
-static vm_fault_t ev_vm_fault(struct vm_fault *vmf)
+void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next)
 {
-	bool write = vmf->flags & FAULT_FLAG_WRITE;
-	struct ev_vm *vm = vmf->vma->vm_private_data;
+	struct mm_struct *prev = current->mm;
 
-	/* Linux's fault path allocated the tables on the way here. */
-	ev_vm_sync_tables(vm);
-	if (!(vmf->flags & FAULT_FLAG_USER) || !ev_tenant_fault(vm, vmf->address, write))
-		return VM_FAULT_SIGBUS;
-	return VM_FAULT_NOPAGE;
+	if (prev == next)
+		return;
+	if (next != v->tenant.home_mm)
+		mmget(next);
+	task_lock(current);
+	local_irq_disable();
+	current->active_mm = next;
+	current->mm = next;
+	ev_linux.switch_mm_irqs_off(prev, next, current);
+	local_irq_enable();
+	task_unlock(current);
+	if (prev != v->tenant.home_mm)
+		mmput(prev);
 }
 
-static const struct vm_operations_struct ev_tenant_vm_ops = {
-	.fault = ev_vm_fault,
-	/* A write to a page mapped read-only: without this Linux would make it writable. */
-	.pfn_mkwrite = ev_vm_fault,
-};
+/*
+ * The carrier adopts vm's mm (its own, for NULL), taking over the
+ * reference to vm the caller took with ev_vm_use (none, if it is the
+ * carrier's already); kernelet_switch_mm comes here.
+ */
+void ev_vm_adopt(struct ev_vcpu *v, struct ev_vm *vm)
+{
+	if (v->tenant.vm == vm)
+		return;		/* the carrier holds it, and took no other reference */
+	ev_switch_mm(v, vm ? ev_vm_mm(vm) : v->tenant.home_mm);
+	if (v->tenant.vm)
+		ev_vm_put(v->tenant.vm);
+	WRITE_ONCE(v->tenant.vm, vm);
+}
 
 static int ev_tenant_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -344,7 +359,7 @@ EV_SERVICE_DEFINE1(vm_destroy, unsigned long, handle)
 
 	if (vm) {
 		if (vm == v->tenant.vm)
-			ev_svc_vm_activate(v, 0, 0, 0, 0, 0);
+			ev_vm_adopt(v, NULL);
 		ev_vm_put(vm);
 	}
 	mutex_lock(&sb->vm_lock);
