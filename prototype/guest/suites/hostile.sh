@@ -79,7 +79,8 @@ pcp_kib() {
 # A quota must bound what the sandbox makes Linux hold.  The hostile kernel
 # fills one and holds it, killed once the figure is taken:
 #   fill WHAT /proc/meminfo FIELD KEY BOUND-KiB
-# MemFree is read as what it lost, the other fields as what they gained.
+# MemFree is read, with the per-CPU lists (pcp_kib), as what free memory
+# lost; the other fields as what they gained.
 fill() {
 	what=$1 field=$2 key=$3 bound=$4
 	cp /proc/meminfo /tmp/meminfo.before
