@@ -135,11 +135,18 @@ func (b *book) explainer(s service) *chapter {
 	return nil
 }
 
+// codeLines are f's lines as the C scanner reads them: a comment's text
+// and an #if 0 block's lines blanked, so that a line there is no code.
+func codeLines(f *srcFile) []string {
+	blanked := strings.Split(blankC(strings.Join(f.Lines, "\n")), "\n")
+	cppLines(blanked)
+	return blanked
+}
+
 // readServices parses the list's lines: those the C scanner reads as
 // code, so that a line in a comment or an #if 0 block is none.
 func readServices(f *srcFile) ([]service, error) {
-	blanked := strings.Split(blankC(strings.Join(f.Lines, "\n")), "\n")
-	cppLines(blanked)
+	blanked := codeLines(f)
 	var svcs []service
 	byNumber := map[int]int{}
 	for i, code := range blanked {

@@ -72,7 +72,7 @@ func (k syscallsKind) resolve(b *book, args []string) (use, error) {
 
 // readSyscalls is every call the files below dir define, by name, each
 // with its LX_PARTIAL note if it has one.
-func readSyscalls(ix *defIndex, dir string) ([]syscallRow, error) {
+func readSyscalls(ix *defIndex, dir string) ([]*syscallRow, error) {
 	byName := map[string]*syscallRow{}
 	var files []string
 	for _, p := range ix.paths {
@@ -103,9 +103,7 @@ func readSyscalls(ix *defIndex, dir string) ([]syscallRow, error) {
 		if f.Lang != "c" {
 			continue
 		}
-		blanked := strings.Split(blankC(strings.Join(f.Lines, "\n")), "\n")
-		cppLines(blanked)
-		for i, code := range blanked {
+		for i, code := range codeLines(f) {
 			if !partialStart.MatchString(code) {
 				continue
 			}
@@ -128,12 +126,8 @@ func readSyscalls(ix *defIndex, dir string) ([]syscallRow, error) {
 			noted[m[1]], r.note = at, note
 		}
 	}
-	out := make([]syscallRow, len(rows))
-	for i, r := range rows {
-		out[i] = *r
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].def.Name < out[j].def.Name })
-	return out, nil
+	sort.Slice(rows, func(i, j int) bool { return rows[i].def.Name < rows[j].def.Name })
+	return rows, nil
 }
 
 // definedByMacro: is d made by a definition macro (its first line is

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"debug/elf"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -147,7 +149,7 @@ func (g *callGraph) cycles() [][]string {
 		index[v], low[v] = len(index), len(index)
 		stack = append(stack, v)
 		onStack[v] = true
-		for _, w := range sortedKeys(g.calls[v]) {
+		for _, w := range slices.Sorted(maps.Keys(g.calls[v])) {
 			if _, seen := index[w]; !seen {
 				visit(w)
 				low[v] = min(low[v], low[w])
@@ -191,7 +193,7 @@ func (g *callGraph) describe(c []string) string {
 	}
 	var b strings.Builder
 	for _, a := range c {
-		for _, callee := range sortedKeys(g.calls[a]) {
+		for _, callee := range slices.Sorted(maps.Keys(g.calls[a])) {
 			if in[callee] {
 				fns := append([]string(nil), g.calls[a][callee]...)
 				sort.Strings(fns)
@@ -200,15 +202,6 @@ func (g *callGraph) describe(c []string) string {
 		}
 	}
 	return b.String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // readLayersAllow reads the cycles layers.allow keeps: a line each, its
