@@ -3,16 +3,20 @@
  * The endovisor's own state: sandboxes, their vCPUs, and the live counts.
  *
  * Layers, each calling only those beneath it (make layers reads who calls
- * whom from the objects and fails on a new cycle of more than three
- * files; prototype/guest/layers.allow lists the one that stays):
+ * whom from the objects and fails on any cycle of more than three files);
+ * the files on one line may call each other:
  *
  *   main.c              /dev/endovisor, sysfs, module load and unload
  *   services.c          the service table; calibrate.c and crossing.c,
  *                       the measurements
- *   sandbox.c, vcpu.c,  the vCPU's run: entering the sandbox kernel,
- *   tenant.c, trap.c,   running its tenants, their traps, suspending a
- *   park.c, kick.c,     vCPU Linux takes, interrupting a running one,
- *   tick.c              and the end of the run (one cycle for now)
+ *   sandbox.c           a sandbox's life: creation, EV_RUN_VCPU, the end
+ *   vcpu.c, tenant.c    the vCPU's run: entering the sandbox kernel and
+ *                       what its return means (vcpu.c); a tenant's run on
+ *                       the carrier, to its trap and back (tenant.c)
+ *   tick.c              the sandbox's tick
+ *   kick.c, park.c      interrupting a running vCPU; suspending one whose
+ *                       carrier Linux takes
+ *   trap.c, regs.c      catching a tenant's traps; its user registers
  *   vm.c, vm_ops.c,     tenant address spaces (vm.h)
  *   vm_copy.c
  *   fpu.c, census.c     FPU contexts; what Linux sees of a sandbox
@@ -388,7 +392,6 @@ struct ev_sandbox *ev_sandbox_create(const char *kernel, unsigned int nr_vcpus,
 void ev_sandbox_destroy(struct ev_sandbox *sb);
 long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 			 unsigned long idx);
-void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret);
 
 /* owns.c: the pointer gate */
 bool ev_sandbox_owns(struct ev_sandbox *sb, const void *p, size_t len, bool write);
@@ -397,6 +400,7 @@ int ev_sandbox_copy(struct ev_vcpu *v, void *dst, const void *src,
 		    const void *sandbox, size_t len, bool write);
 int ev_sandbox_write(struct ev_vcpu *v, void *dst, const void *src, size_t len);
 int ev_sandbox_read(struct ev_vcpu *v, void *dst, const void *src, size_t len);
+bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip);
 
 static inline bool ev_sandbox_ending(struct ev_sandbox *sb)
 {
@@ -407,7 +411,9 @@ static inline bool ev_sandbox_ending(struct ev_sandbox *sb)
 struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id);
 void ev_vcpu_destroy(struct ev_vcpu *v);
 long ev_vcpu_run(struct ev_vcpu *v);
-long ev_vcpu_end(struct ev_vcpu *v, long ret);
+long ev_vcpu_returned(struct ev_vcpu *v, long ret, bool in_work);
+long ev_vcpu_rerun(struct ev_vcpu *v);
+void ev_vcpu_done(struct ev_vcpu *v, long ret);
 
 /*
  * A service's reads and writes of sandbox memory it checked: from
@@ -471,23 +477,26 @@ long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle);
 void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next);
 void ev_vm_adopt(struct ev_vcpu *v, struct ev_vm *vm);
 
-/* tenant.c */
+/* regs.c */
+void ev_load_user_regs(struct pt_regs *regs, const struct ev_tenant_ctx *c);
 void ev_save_user_regs(struct ev_tenant_ctx *c, const struct pt_regs *regs);
+void ev_segs_read(struct ev_user_segs *s);
+void ev_segs_write(const struct ev_user_segs *s);
 u64 ev_segs_scrub(void);
+
+/* tenant.c */
 void ev_tenant_vcpu_init(struct ev_vcpu *v);
 void ev_tenant_carrier_dead(struct ev_vcpu *v);
 long ev_tenant_finish(struct ev_vcpu *v, long ret);
 void ev_tenant_park(struct ev_vcpu *v);
+long ev_tenant_entered(struct ev_vcpu *v);
 
 /* trap.c */
 int ev_trap_module_init(void);
 void ev_trap_module_exit(void);
-void ev_trap_vcpu_init(struct ev_vcpu *v);
-u64 ev_linux_faults(void);
 void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap);
+void ev_trap_report(struct ev_vcpu *v, unsigned long traps, struct ev_tenant_ctx *c);
 extern const struct vm_operations_struct ev_tenant_vm_ops;
-void ev_tenant_kick(struct ev_vcpu *v);
-long ev_tenant_entered(struct ev_vcpu *v);
 
 /* fpu.c */
 int ev_fpu_tenant_start(struct ev_vcpu *v);
@@ -503,7 +512,6 @@ void ev_kick_init(struct ev_vcpu *v);
 void ev_kick_sched_in(struct ev_vcpu *v, int cpu);
 void ev_kick_sched_out(struct ev_vcpu *v);
 void ev_kick_stop(struct ev_vcpu *v);
-bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip);
 bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs);
 void ev_kick_interrupt(struct ev_vcpu *t, int cpu);
 void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs);
@@ -512,8 +520,7 @@ void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs);
 bool ev_park_divert(struct ev_vcpu *v, struct pt_regs *regs);
 void ev_park_request(struct ev_vcpu *v, struct task_struct *c);
 long ev_vcpu_park(struct ev_vcpu *v);
-long ev_vcpu_returned(struct ev_vcpu *v, long ret, bool in_work);
-long ev_park_rerun(struct ev_vcpu *v);
+long ev_park_resume(struct ev_vcpu *v);
 
 /* tick.c */
 void ev_tick_init(struct ev_sandbox *sb);

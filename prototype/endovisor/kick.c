@@ -56,11 +56,6 @@
 #include "endovisor.h"
 #include "ev_stub.h"
 
-bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip)
-{
-	return ev_range_holds(&sb->kernel->text, ip, ip + 1);
-}
-
 /*
  * In an interrupt that came while v's carrier ran sandbox code, with regs
  * the interrupted state: if the carrier must die, send it out for good.
@@ -73,6 +68,13 @@ bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs)
 	regs->ip = (unsigned long)ev_stub_abandon;
 	WRITE_ONCE(v->kick.abandoned, true);
 	return true;
+}
+
+/* A kick's interrupt found the carrier in the tenant: hand the vCPU back. */
+static void ev_tenant_kick(struct ev_vcpu *v)
+{
+	if (READ_ONCE(v->tenant.running) && current == v->carrier)
+		ev_tenant_queue_trap(v, EV_TRAP_KICK);
 }
 
 /*
@@ -242,10 +244,6 @@ void ev_kick_sched_in(struct ev_vcpu *v, int cpu)
 
 void ev_kick_sched_out(struct ev_vcpu *v)
 {
-	if (unlikely(READ_ONCE(current->__state) == TASK_DEAD)) {
-		ev_tenant_carrier_dead(v);
-		return;
-	}
 	if (v->carrying && task_is_running(current)) {
 		/*
 		 * An interrupt from sandbox code stays on the sandbox's stack,

@@ -171,3 +171,9 @@ int ev_sandbox_read(struct ev_vcpu *v, void *dst, const void *src, size_t len)
 {
 	return ev_sandbox_copy(v, dst, src, src, len, false);
 }
+
+/* Is ip in sb's kernel text: where a diverted interrupt may send sandbox code. */
+bool ev_in_kernel_text(struct ev_sandbox *sb, unsigned long ip)
+{
+	return ev_range_holds(&sb->kernel->text, ip, ip + 1);
+}

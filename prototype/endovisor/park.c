@@ -29,8 +29,9 @@
  * EV_RUN_VCPU's result -ERESTARTNOINTR: Linux stops or freezes it there,
  * and when it is continued or thawed it makes the system call again, which
  * finds the vCPU parked by this carrier and resumes the sandbox kernel
- * where it was (ev_park_resume).  A park whose signal is gone by the time
- * the carrier would leave (a stop already continued) resumes at once.
+ * where it was (ev_vcpu_rerun, vcpu.c, through ev_park_resume).  A park
+ * whose signal is gone by the time the carrier would leave (a stop
+ * already continued) resumes at once.
  */
 #include <asm/irq_regs.h>
 #include <linux/sched/signal.h>
@@ -95,47 +96,11 @@ long ev_vcpu_park(struct ev_vcpu *v)
 }
 
 /* Resume the parked vCPU in its crossing: what it returns, as ev_stub_resume. */
-static long ev_park_resume(struct ev_vcpu *v)
+long ev_park_resume(struct ev_vcpu *v)
 {
 	WRITE_ONCE(v->parked, 0);
 	/* A request that came after the park is met already. */
 	cmpxchg(&v->bail, EV_BAIL_PARK, 0);
 	ev_fpu_unpark(v);
 	return ev_stub_resume(v, v->park_ret);
-}
-
-/*
- * The sandbox kernel came back to the frame that entered it, with ret:
- * carry on as what brought it back says.  Its entry returned: the vCPU
- * ends.  A tenant_run suspended it: the carrier goes to the tenant
- * (in_work: it is on its way there already, from a trap's task work).  A
- * park: the carrier goes to user mode as the launcher, with
- * -ERESTARTNOINTR, unless the signal is gone, and then it resumes at once.
- * What EV_RUN_VCPU returns, or, in_work, nothing that matters.
- */
-long ev_vcpu_returned(struct ev_vcpu *v, long ret, bool in_work)
-{
-	while (READ_ONCE(v->parked)) {
-		if (signal_pending(current)) {
-			ev_tenant_park(v);
-			ev_fpu_park(v);
-			v->stat.counts.parks++;
-			return -ERESTARTNOINTR;
-		}
-		ret = ev_park_resume(v);
-	}
-	if (v->suspended)
-		return in_work ? 0 : ev_tenant_entered(v);
-	return ev_vcpu_end(v, ret);
-}
-
-/*
- * EV_RUN_VCPU again, by the carrier of a vCPU it parked: resume it where
- * it was.  -EBUSY for any other thread, or a vCPU not parked.
- */
-long ev_park_rerun(struct ev_vcpu *v)
-{
-	if (v->carrier != current || !READ_ONCE(v->parked))
-		return -EBUSY;
-	return ev_vcpu_returned(v, ev_park_resume(v), false);
 }

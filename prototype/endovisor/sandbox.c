@@ -139,7 +139,7 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 	if (v->state == EV_VCPU_RUNNING) {
 		/* Its carrier, back from a stop or the freezer (park.c)? */
 		mutex_unlock(&sb->lock);
-		return ev_park_rerun(v);
+		return ev_vcpu_rerun(v);
 	}
 	if (v->state != EV_VCPU_READY) {
 		mutex_unlock(&sb->lock);
@@ -156,34 +156,4 @@ long ev_sandbox_run_vcpu(struct ev_sandbox *sb, struct file *file,
 
 	ret = ev_vcpu_run(v);
 	return ev_vcpu_returned(v, ret, false);
-}
-
-/* The vCPU's run is over; its file reference is the last thing to go. */
-void ev_sandbox_vcpu_done(struct ev_vcpu *v, long ret)
-{
-	struct ev_sandbox *sb = v->sb;
-	struct task_struct *carrier = v->carrier;
-	struct file *file = v->file;
-
-	mutex_lock(&sb->lock);
-	v->state = EV_VCPU_DONE;
-	v->exit_code = ret;
-	if (v->id == 0)
-		WRITE_ONCE(sb->ending, true);
-	v->carrier = NULL;
-	v->file = NULL;
-	if (--sb->nr_running == 0)
-		ev_tick_stop(sb);
-	if (++sb->nr_done == sb->nr_vcpus)
-		ev_log_finish(&sb->log);
-	mutex_unlock(&sb->lock);
-	/*
-	 * A carrier that died may have been released already, and then this
-	 * is the last reference: let a tick that still looks at it end
-	 * first.
-	 */
-	if (carrier->flags & PF_EXITING)
-		synchronize_rcu();
-	put_task_struct(carrier);
-	fput(file);
 }

@@ -13,11 +13,12 @@
  * Whatever brings the tenant back into the kernel (a system call, a page
  * fault in the tenant region, a kick's interrupt, any other exception) is
  * turned into a trap by trap.c, the one file that catches user code, and
- * the trap's task work resumes the sandbox kernel's crossing
- * (ev_stub_resume) with the trap as tenant_run's result.  What stays here
- * is the carrier's side of running a tenant: the registers it loads and
- * saves, FS and GS, going home, and the death of a carrier that carried
- * tenants.  The address space it adopts is vm.c's.
+ * the trap's task work here (ev_tenant_trap_work) resumes the sandbox
+ * kernel's crossing (ev_stub_resume) with the trap as tenant_run's result.
+ * This file is the carrier's side of running a tenant: the run and its
+ * end at a trap, going home, and the death of a carrier that carried
+ * tenants.  The registers and FS and GS it loads and saves are regs.c's;
+ * the address space it adopts is vm.c's.
  *
  * When the sandbox kernel's entry finally returns on a vCPU whose carrier
  * ran tenants, the carrier takes back the launcher's mm and registers, and
@@ -56,116 +57,12 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/sched/task_stack.h>
+#include <linux/task_work.h>
 #include <linux/uaccess.h>
-#include <asm/gsseg.h>
-#include <asm/msr.h>
 #include <asm/ptrace.h>
-#include <asm/segment.h>
 
 #include "endovisor.h"
 #include "ev_stub.h"
-
-#define EV_USER_FLAGS (X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | X86_EFLAGS_ZF | \
-		       X86_EFLAGS_SF | X86_EFLAGS_OF | X86_EFLAGS_DF)
-
-static void ev_load_user_regs(struct pt_regs *regs, const struct ev_tenant_ctx *c)
-{
-	regs->ax = c->rax;
-	regs->bx = c->rbx;
-	regs->cx = c->rcx;
-	regs->dx = c->rdx;
-	regs->si = c->rsi;
-	regs->di = c->rdi;
-	regs->bp = c->rbp;
-	regs->sp = c->rsp;
-	regs->r8 = c->r8;
-	regs->r9 = c->r9;
-	regs->r10 = c->r10;
-	regs->r11 = c->r11;
-	regs->r12 = c->r12;
-	regs->r13 = c->r13;
-	regs->r14 = c->r14;
-	regs->r15 = c->r15;
-	regs->ip = c->rip;
-	/* Only the arithmetic flags are the tenant's; no privilege, no trap flag. */
-	regs->flags = (c->rflags & EV_USER_FLAGS) | X86_EFLAGS_IF | X86_EFLAGS_FIXED;
-	regs->cs = __USER_CS;
-	regs->ss = __USER_DS;
-	regs->orig_ax = -1;
-}
-
-void ev_save_user_regs(struct ev_tenant_ctx *c, const struct pt_regs *regs)
-{
-	c->rax = regs->ax;
-	c->rbx = regs->bx;
-	c->rcx = regs->cx;
-	c->rdx = regs->dx;
-	c->rsi = regs->si;
-	c->rdi = regs->di;
-	c->rbp = regs->bp;
-	c->rsp = regs->sp;
-	c->r8 = regs->r8;
-	c->r9 = regs->r9;
-	c->r10 = regs->r10;
-	c->r11 = regs->r11;
-	c->r12 = regs->r12;
-	c->r13 = regs->r13;
-	c->r14 = regs->r14;
-	c->r15 = regs->r15;
-	c->rip = regs->ip;
-	c->rflags = regs->flags;
-}
-
-/* Preemption off: a switch in between would save half of one, half of the other. */
-static void ev_segs_read(struct ev_user_segs *s)
-{
-	savesegment(fs, s->fsindex);
-	savesegment(gs, s->gsindex);
-	rdmsrl(MSR_FS_BASE, s->fsbase);
-	rdmsrl(MSR_KERNEL_GS_BASE, s->gsbase);	/* the user's, while in the kernel */
-}
-
-/* Preemption off; the thread struct too, which Linux restores them from. */
-static void ev_segs_write(const struct ev_user_segs *s)
-{
-	struct thread_struct *t = &current->thread;
-
-	loadsegment(fs, s->fsindex);
-	wrmsrl(MSR_FS_BASE, s->fsbase);
-	load_gs_index(s->gsindex);
-	wrmsrl(MSR_KERNEL_GS_BASE, s->gsbase);
-	t->fsindex = s->fsindex;
-	t->gsindex = s->gsindex;
-	t->fsbase = s->fsbase;
-	t->gsbase = s->gsbase;
-}
-
-/*
- * At a tenant's trap: zero what it left in FS or GS, and return its FS
- * base (with a zero selector; a selector's base is the descriptor's).
- * Without FSGSBASE a tenant reaches the bases only through the selectors,
- * so the FS base is the one tenant_run loaded, kept in the thread struct;
- * with it, the bases are read.
- */
-u64 ev_segs_scrub(void)
-{
-	static const struct ev_user_segs zero;
-	struct ev_user_segs s = {};
-
-	preempt_disable();
-	savesegment(fs, s.fsindex);
-	savesegment(gs, s.gsindex);
-	if (cpu_feature_enabled(X86_FEATURE_FSGSBASE)) {
-		rdmsrl(MSR_FS_BASE, s.fsbase);
-		rdmsrl(MSR_KERNEL_GS_BASE, s.gsbase);
-	} else {
-		s.fsbase = current->thread.fsbase;
-	}
-	if (s.fsindex || s.gsindex || s.fsbase || s.gsbase)
-		ev_segs_write(&zero);
-	preempt_enable();
-	return s.fsindex ? 0 : s.fsbase;
-}
 
 /* vm_activate(vm): the carrier adopts vm's address space, or with 0 its own. */
 EV_SERVICE_DEFINE1(vm_activate, unsigned long, handle)
@@ -179,6 +76,12 @@ EV_SERVICE_DEFINE1(vm_activate, unsigned long, handle)
 	}
 	ev_vm_adopt(v, vm);
 	return 0;
+}
+
+/* The carrier's page faults as Linux counts them: a run's go to ev_tenant_ctx. */
+static u64 ev_linux_faults(void)
+{
+	return current->min_flt + current->maj_flt;
 }
 
 /*
@@ -271,6 +174,97 @@ EV_SERVICE_DEFINE3(tenant_run, unsigned long, handle, unsigned long, ctx,
 	return 0;
 }
 
+/* The first tenant's rax, over the ioctl's result: see ev_tenant_entered. */
+static void ev_entry_rax(struct ev_vcpu *v)
+{
+	if (v->trap.entry_rax_owed) {
+		task_pt_regs(current)->ax = v->trap.entry_rax;
+		v->trap.entry_rax_owed = false;
+	}
+}
+
+static void ev_tenant_entry_work(struct callback_head *cb)
+{
+	ev_entry_rax(container_of(cb, struct ev_vcpu, trap.entry_work));
+}
+
+/*
+ * A vCPU's first tenant_run returns to the tenant through EV_RUN_VCPU's
+ * own return, whose result Linux holds in an int (and rewrites, as
+ * -ENOIOCTLCMD to -ENOTTY): it cannot carry a 64-bit rax.  So the ioctl
+ * returns 0, and a task work, run after Linux has stored that result and
+ * before the return to user mode, puts the tenant's rax back.  A trap work
+ * that happens to run first does the same before it saves the registers.
+ */
+long ev_tenant_entered(struct ev_vcpu *v)
+{
+	v->trap.entry_rax = task_pt_regs(current)->ax;
+	v->trap.entry_rax_owed = true;
+	if (task_work_add(current, &v->trap.entry_work, TWA_RESUME))
+		v->trap.entry_rax_owed = false;	/* exiting: no return to user mode */
+	return 0;
+}
+
+static void ev_tenant_trap_work(struct callback_head *cb)
+{
+	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap.work);
+	unsigned long traps;
+	/* The context, and the readings the run asked for right after it. */
+	struct {
+		struct ev_tenant_ctx c;
+		struct ev_stamp at[EV_STAMPS_MAX];
+	} out = {};
+	struct ev_tenant_ctx *c = &out.c;
+	long ret;
+
+	ev_cal_stamp(&v->stat.stamps, EV_STAMP_WORK);
+	if (!READ_ONCE(v->tenant.running) || current != v->carrier) {
+		atomic_long_set(&v->trap.owed, 0);
+		v->trap.signals = 0;
+		return;
+	}
+	/*
+	 * Over before its traps are taken: a kick that found it running
+	 * after would queue this work again, for the next run to end in.
+	 * Traps are queued on this processor: program order is enough.
+	 */
+	WRITE_ONCE(v->tenant.running, false);
+	barrier();
+	traps = atomic_long_xchg(&v->trap.owed, 0);
+	/*
+	 * A dying carrier runs no more sandbox code: from exit_task_work its
+	 * mm is gone, and from get_signal it would run on with a fatal
+	 * signal pending.  ev_carrier_died ends the vCPU once it is dead.
+	 */
+	if ((current->flags & PF_EXITING) || fatal_signal_pending(current))
+		return;
+	ev_entry_rax(v);
+	c->fs_base = ev_segs_scrub();
+	ev_save_user_regs(c, task_pt_regs(current));
+	ev_trap_report(v, traps, c);
+	ev_cal_stamps_out(&v->stat.stamps, out.at, c->trap);
+	c->linux_faults = ev_linux_faults() - v->stat.faults_at_entry;
+	/*
+	 * Checked again here, not at tenant_run: the kernel's other vCPUs ran
+	 * while the tenant did, and may have freed ctx's block.  The check
+	 * and the write are one read section.  Not one conditional
+	 * expression: -EFAULT beside the u32 trap would become 0xfffffff2.
+	 */
+	ret = c->trap;
+	if (ev_sandbox_write(v, v->tenant.ctx, &out,
+			     sizeof(*c) + v->stat.stamps.wanted * sizeof(out.at[0])))
+		ret = -EFAULT;
+	v->suspended = false;
+	ret = ev_stub_resume(v, ret);
+	if (v->suspended) {
+		/* tenant_run again: its registers and mm are in place */
+		ev_cal_stamp(&v->stat.stamps, EV_STAMP_RESUMED);
+		return;
+	}
+	/* Its entry returned, or it parked for a stop or the freezer. */
+	ev_vcpu_returned(v, ret, true);
+}
+
 /*
  * The vCPU's kernel has returned ret.  If its carrier left the launcher to
  * run tenants, give it back the launcher's mm and registers, with ret as
@@ -348,7 +342,7 @@ static void ev_carrier_died(struct work_struct *work)
 	WRITE_ONCE(v->carrying, false);
 	ev_kick_stop(v);
 	ev_fpu_vcpu_end(v);
-	ev_sandbox_vcpu_done(v, -EINTR);
+	ev_vcpu_done(v, -EINTR);
 }
 
 static void ev_carrier_death_irq(struct irq_work *w)
@@ -368,6 +362,8 @@ void ev_tenant_carrier_dead(struct ev_vcpu *v)
 
 void ev_tenant_vcpu_init(struct ev_vcpu *v)
 {
+	init_task_work(&v->trap.work, ev_tenant_trap_work);
+	init_task_work(&v->trap.entry_work, ev_tenant_entry_work);
 	INIT_WORK(&v->tenant.death_work, ev_carrier_died);
 	init_irq_work(&v->tenant.death_irq, ev_carrier_death_irq);
 	v->tenant.home_mm = NULL;

@@ -3,10 +3,12 @@
  * Traps: catching the sandbox's user code when it comes back into the
  * kernel, kept apart from the rest as gVisor keeps its platform (what
  * catches the application's system calls and faults) apart from its
- * kernel.  Every way back from a tenant ends here: the two tracepoint
- * probes, the tenant region's fault handler (ev_vm_fault), a
- * kick's interrupt (ev_tenant_kick, from kick.c), and the task work that
- * reports the trap.  tenant.c runs tenants and takes the carrier home.
+ * kernel.  Every way back from a tenant is caught here: the two
+ * tracepoint probes and the tenant region's fault handler (ev_vm_fault);
+ * a kick's interrupt queues its trap from kick.c.  What was caught goes
+ * to the sandbox kernel from the trap's task work, in tenant.c, which
+ * runs tenants, ends their runs and takes the carrier home;
+ * ev_trap_report is what it asks of this file.
  *
  * Whatever brings the tenant back into the kernel (a system call, a page
  * fault in the tenant region, a kick's interrupt, any other exception) is
@@ -39,18 +41,10 @@
 #include <linux/string.h>
 #include <linux/task_work.h>
 #include <linux/tracepoint.h>
-#include <asm/msr.h>
 #include <asm/ptrace.h>
 
 #include "endovisor.h"
-#include "ev_stub.h"
 #include "vm.h"
-
-/* The carrier's page faults as Linux counts them: a run's go to ev_tenant_ctx. */
-u64 ev_linux_faults(void)
-{
-	return current->min_flt + current->maj_flt;
-}
 
 /*
  * Where the trap is taken, nothing may sleep: note it, finish it at the
@@ -188,82 +182,14 @@ static u32 ev_trap_reported(unsigned long traps)
 	return EV_TRAP_KICK;
 }
 
-/* The first tenant's rax, over the ioctl's result: see ev_tenant_entered. */
-static void ev_entry_rax(struct ev_vcpu *v)
-{
-	if (v->trap.entry_rax_owed) {
-		task_pt_regs(current)->ax = v->trap.entry_rax;
-		v->trap.entry_rax_owed = false;
-	}
-}
-
-static void ev_tenant_entry_work(struct callback_head *cb)
-{
-	ev_entry_rax(container_of(cb, struct ev_vcpu, trap.entry_work));
-}
-
 /*
- * A vCPU's first tenant_run returns to the tenant through EV_RUN_VCPU's
- * own return, whose result Linux holds in an int (and rewrites, as
- * -ENOIOCTLCMD to -ENOTTY): it cannot carry a 64-bit rax.  So the ioctl
- * returns 0, and a task work, run after Linux has stored that result and
- * before the return to user mode, puts the tenant's rax back.  A trap work
- * that happens to run first does the same before it saves the registers.
+ * The traps owed, as the kernel proper is told of them in c: the one
+ * reported, what it needs, and the signal an exception came with, which
+ * is taken back from Linux here.  From the trap's task work (tenant.c).
  */
-long ev_tenant_entered(struct ev_vcpu *v)
+void ev_trap_report(struct ev_vcpu *v, unsigned long traps, struct ev_tenant_ctx *c)
 {
-	v->trap.entry_rax = task_pt_regs(current)->ax;
-	v->trap.entry_rax_owed = true;
-	if (task_work_add(current, &v->trap.entry_work, TWA_RESUME))
-		v->trap.entry_rax_owed = false;	/* exiting: no return to user mode */
-	return 0;
-}
-
-/* A kick's interrupt found the carrier in the tenant: hand the vCPU back. */
-void ev_tenant_kick(struct ev_vcpu *v)
-{
-	if (READ_ONCE(v->tenant.running) && current == v->carrier)
-		ev_tenant_queue_trap(v, EV_TRAP_KICK);
-}
-
-static void ev_tenant_trap_work(struct callback_head *cb)
-{
-	struct ev_vcpu *v = container_of(cb, struct ev_vcpu, trap.work);
-	unsigned long traps;
-	/* The context, and the readings the run asked for right after it. */
-	struct {
-		struct ev_tenant_ctx c;
-		struct ev_stamp at[EV_STAMPS_MAX];
-	} out = {};
-	struct ev_tenant_ctx *c = &out.c;
-	long ret;
-
-	ev_cal_stamp(&v->stat.stamps, EV_STAMP_WORK);
-	if (!READ_ONCE(v->tenant.running) || current != v->carrier) {
-		atomic_long_set(&v->trap.owed, 0);
-		v->trap.signals = 0;
-		return;
-	}
-	/*
-	 * Over before its traps are taken: a kick that found it running
-	 * after would queue this work again, for the next run to end in.
-	 * Traps are queued on this processor: program order is enough.
-	 */
-	WRITE_ONCE(v->tenant.running, false);
-	barrier();
-	traps = atomic_long_xchg(&v->trap.owed, 0);
-	/*
-	 * A dying carrier runs no more sandbox code: from exit_task_work its
-	 * mm is gone, and from get_signal it would run on with a fatal
-	 * signal pending.  ev_carrier_died ends the vCPU once it is dead.
-	 */
-	if ((current->flags & PF_EXITING) || fatal_signal_pending(current))
-		return;
-	ev_entry_rax(v);
-	c->fs_base = ev_segs_scrub();
-	ev_save_user_regs(c, task_pt_regs(current));
 	c->trap = ev_trap_reported(traps);
-	ev_cal_stamps_out(&v->stat.stamps, out.at, c->trap);
 	if (c->trap == EV_TRAP_SYSCALL) {
 		c->syscall_nr = v->trap.nr;
 		c->rax = v->trap.nr;
@@ -277,26 +203,6 @@ static void ev_tenant_trap_work(struct callback_head *cb)
 		c->signal = v->trap.signal;
 		ev_take_back_signals(v);
 	}
-	c->linux_faults = ev_linux_faults() - v->stat.faults_at_entry;
-	/*
-	 * Checked again here, not at tenant_run: the kernel's other vCPUs ran
-	 * while the tenant did, and may have freed ctx's block.  The check
-	 * and the write are one read section.  Not one conditional
-	 * expression: -EFAULT beside the u32 trap would become 0xfffffff2.
-	 */
-	ret = c->trap;
-	if (ev_sandbox_write(v, v->tenant.ctx, &out,
-			     sizeof(*c) + v->stat.stamps.wanted * sizeof(out.at[0])))
-		ret = -EFAULT;
-	v->suspended = false;
-	ret = ev_stub_resume(v, ret);
-	if (v->suspended) {
-		/* tenant_run again: its registers and mm are in place */
-		ev_cal_stamp(&v->stat.stamps, EV_STAMP_RESUMED);
-		return;
-	}
-	/* Its entry returned, or it parked for a stop or the freezer. */
-	ev_vcpu_returned(v, ret, true);
 }
 
 static struct {
@@ -347,10 +253,4 @@ int ev_trap_module_init(void)
 void ev_trap_module_exit(void)
 {
 	ev_trap_unprobe(ARRAY_SIZE(ev_probes));
-}
-
-void ev_trap_vcpu_init(struct ev_vcpu *v)
-{
-	init_task_work(&v->trap.work, ev_tenant_trap_work);
-	init_task_work(&v->trap.entry_work, ev_tenant_entry_work);
 }

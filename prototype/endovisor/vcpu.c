@@ -6,9 +6,20 @@
  * preempt or migrate the carrier at any point, so the per-CPU ev_cur_vcpu
  * is kept by a preempt notifier: set when the carrier is switched in,
  * cleared when it is switched out.
+ *
+ * The run is one loop between this file and tenant.c: the kernel comes
+ * back to the frame that entered it (ev_stub_enter, or ev_stub_resume
+ * from a tenant's trap), and ev_vcpu_returned says what that means: a
+ * park (park.c), a tenant to run (tenant.c), or the end of the vCPU
+ * (ev_vcpu_end, then ev_vcpu_done).  Parking, kicks and the tick only
+ * interrupt the run; none of them calls back into it.
  */
+#include <linux/file.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -33,8 +44,14 @@ static void ev_vcpu_sched_in(struct preempt_notifier *n, int cpu)
 static void ev_vcpu_sched_out(struct preempt_notifier *n,
 			      struct task_struct *next)
 {
+	struct ev_vcpu *v = container_of(n, struct ev_vcpu, notifier);
+
 	this_cpu_write(ev_cur_vcpu, NULL);
-	ev_kick_sched_out(container_of(n, struct ev_vcpu, notifier));
+	if (unlikely(READ_ONCE(current->__state) == TASK_DEAD)) {
+		ev_tenant_carrier_dead(v);
+		return;
+	}
+	ev_kick_sched_out(v);
 }
 
 static struct preempt_ops ev_vcpu_preempt_ops = {
@@ -130,7 +147,6 @@ struct ev_vcpu *ev_vcpu_create(struct ev_sandbox *sb, unsigned int id)
 	preempt_notifier_init(&v->notifier, &ev_vcpu_preempt_ops);
 	ev_kick_init(v);
 	ev_tenant_vcpu_init(v);
-	ev_trap_vcpu_init(v);
 	atomic_inc(&ev_live.vcpus);
 	return v;
 fail:
@@ -192,7 +208,7 @@ static long ev_run_result(long ret)
 }
 
 /* The vCPU's kernel returned ret: the carrier stops carrying. */
-long ev_vcpu_end(struct ev_vcpu *v, long ret)
+static long ev_vcpu_end(struct ev_vcpu *v, long ret)
 {
 	ret = ev_run_result(ret);
 	ev_fpu_vcpu_end(v);
@@ -213,6 +229,72 @@ long ev_vcpu_end(struct ev_vcpu *v, long ret)
 		       v->sb->id, v->id);
 		ret = -EFAULT;
 	}
-	ev_sandbox_vcpu_done(v, ret);
+	ev_vcpu_done(v, ret);
 	return ret;
+}
+
+/* The vCPU's run is over; its file reference is the last thing to go. */
+void ev_vcpu_done(struct ev_vcpu *v, long ret)
+{
+	struct ev_sandbox *sb = v->sb;
+	struct task_struct *carrier = v->carrier;
+	struct file *file = v->file;
+
+	mutex_lock(&sb->lock);
+	v->state = EV_VCPU_DONE;
+	v->exit_code = ret;
+	if (v->id == 0)
+		WRITE_ONCE(sb->ending, true);
+	v->carrier = NULL;
+	v->file = NULL;
+	if (--sb->nr_running == 0)
+		ev_tick_stop(sb);
+	if (++sb->nr_done == sb->nr_vcpus)
+		ev_log_finish(&sb->log);
+	mutex_unlock(&sb->lock);
+	/*
+	 * A carrier that died may have been released already, and then this
+	 * is the last reference: let a tick that still looks at it end
+	 * first.
+	 */
+	if (carrier->flags & PF_EXITING)
+		synchronize_rcu();
+	put_task_struct(carrier);
+	fput(file);
+}
+
+/*
+ * The sandbox kernel came back to the frame that entered it, with ret:
+ * carry on as what brought it back says.  Its entry returned: the vCPU
+ * ends.  A tenant_run suspended it: the carrier goes to the tenant
+ * (in_work: it is on its way there already, from a trap's task work).  A
+ * park: the carrier goes to user mode as the launcher, with
+ * -ERESTARTNOINTR, unless the signal is gone, and then it resumes at once.
+ * What EV_RUN_VCPU returns, or, in_work, nothing that matters.
+ */
+long ev_vcpu_returned(struct ev_vcpu *v, long ret, bool in_work)
+{
+	while (READ_ONCE(v->parked)) {
+		if (signal_pending(current)) {
+			ev_tenant_park(v);
+			ev_fpu_park(v);
+			v->stat.counts.parks++;
+			return -ERESTARTNOINTR;
+		}
+		ret = ev_park_resume(v);
+	}
+	if (v->suspended)
+		return in_work ? 0 : ev_tenant_entered(v);
+	return ev_vcpu_end(v, ret);
+}
+
+/*
+ * EV_RUN_VCPU again, by the carrier of a vCPU it parked: resume it where
+ * it was.  -EBUSY for any other thread, or a vCPU not parked.
+ */
+long ev_vcpu_rerun(struct ev_vcpu *v)
+{
+	if (v->carrier != current || !READ_ONCE(v->parked))
+		return -EBUSY;
+	return ev_vcpu_returned(v, ev_park_resume(v), false);
 }
