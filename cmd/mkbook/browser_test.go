@@ -93,7 +93,7 @@ func browser(t *testing.T, bin string) context.Context {
 func TestSiteInBrowser(t *testing.T) {
 	bin := chromium(t)
 	root := fixture(t, "good")
-	if code := run([]string{"-root", root, "-logs-only", "build"}, io.Discard, os.Stderr); code != 0 {
+	if code := run([]string{"-root", root, "build"}, io.Discard, os.Stderr); code != 0 {
 		t.Fatalf("mkbook build: exit %d", code)
 	}
 	site := filepath.Join(root, "book", "site")

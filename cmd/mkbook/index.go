@@ -20,7 +20,7 @@ const indexIntro = `# Index
 
 Every chapter, with the files it shows in listings and names in its
 prose; then every directory of the prototype and of the tools, with what
-it is and the chapters that show or name its files. ` + "`go run ./cmd/mkbook -logs-only index`" + `
+it is and the chapters that show or name its files. ` + "`go run ./cmd/mkbook index`" + `
 writes this file from the chapters and ` + "`book/src/directories.txt`" + ` (where each
 directory's description is kept); ` + "`mkbook check`" + ` fails when it is out of
 date. The book's site has the same map, with a page for every file:
@@ -157,7 +157,7 @@ func (b *book) checkIndex() error {
 	}
 	data, err := os.ReadFile(b.path("INDEX.md"))
 	if err != nil {
-		return fmt.Errorf("INDEX.md: %w: run go run ./cmd/mkbook -logs-only index", err)
+		return fmt.Errorf("INDEX.md: %w: run go run ./cmd/mkbook index", err)
 	}
 	if have := string(data); have != want {
 		hl, wl := strings.Split(have, "\n"), strings.Split(want, "\n")
@@ -165,7 +165,7 @@ func (b *book) checkIndex() error {
 		for n < len(hl) && n < len(wl) && hl[n] == wl[n] {
 			n++
 		}
-		return fmt.Errorf("INDEX.md:%d: not what mkbook index writes from the chapters and %s: run go run ./cmd/mkbook -logs-only index",
+		return fmt.Errorf("INDEX.md:%d: not what mkbook index writes from the chapters and %s: run go run ./cmd/mkbook index",
 			n+1, filepath.ToSlash(filepath.Join(b.c.src, dirsFile)))
 	}
 	return nil

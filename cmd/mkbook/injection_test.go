@@ -36,7 +36,7 @@ func TestInjectionInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if code := run([]string{"-root", root, "-logs-only", "build"}, io.Discard, os.Stderr); code != 0 {
+	if code := run([]string{"-root", root, "build"}, io.Discard, os.Stderr); code != 0 {
 		t.Fatalf("mkbook build: exit %d", code)
 	}
 	site := filepath.Join(root, "book", "site")

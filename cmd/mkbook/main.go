@@ -48,14 +48,12 @@ import (
 const defaultLogs = "prototype/.build"
 
 type config struct {
-	root     string // repository root; the other paths are relative to it
-	logs     string
-	runs     string // margins: pool the runs kept under this directory
-	src      string
-	out      string
-	logsOnly bool    // never run a suite
-	margin   float64 // margins: the least a strict claim may hold by
-	fresh    bool    // run every suite the book uses, even those with logs
+	root   string // repository root; the other paths are relative to it
+	logs   string
+	runs   string // margins: pool the runs kept under this directory
+	src    string
+	out    string
+	margin float64 // margins: the least a strict claim may hold by
 }
 
 func main() {
@@ -71,8 +69,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.src, "src", "book/src", "directory of the chapter sources")
 	fs.StringVar(&c.out, "out", "book/site", "directory the site is written to")
 	fs.StringVar(&c.runs, "runs", "", "margins: pool every run kept under this directory (one directory of logs each)")
-	fs.BoolVar(&c.logsOnly, "logs-only", false, "read existing logs only; run no suite")
-	fs.BoolVar(&c.fresh, "fresh", false, "run every suite the book uses, even those with logs")
 	fs.Float64Var(&c.margin, "margin", 0, "margins: fail on a strict claim that holds by less than this fraction in any boot")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mkbook [flags] build|check|figures|margins|index")
@@ -102,12 +98,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd == "build" {
 		intr = onInterrupt(stderr)
 		defer intr.stop()
-	}
-	if cmd == "build" && !c.logsOnly {
-		if err := runSuites(c, stderr); err != nil {
-			fmt.Fprintf(stderr, "mkbook: %v\n", err)
-			return 1
-		}
 	}
 	b, err := load(c)
 	if err == nil && cmd == "index" {
@@ -175,7 +165,7 @@ func marginsOfRuns(c config, stdout, stderr io.Writer) int {
 	var runs [][]trial
 	for _, d := range dirs {
 		rc := c
-		rc.logs, rc.logsOnly = d, true
+		rc.logs = d
 		b, err := load(rc)
 		if err == nil {
 			err = b.check()

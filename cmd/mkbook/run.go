@@ -2,14 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 
 	"endovisor/internal/figlog"
-	"endovisor/internal/guest"
 )
 
 // A boot's number at the end of a log's name: SUITE-3.log.
@@ -83,67 +80,4 @@ func logfileSuite(c config, ref string) string {
 		return ""
 	}
 	return base
-}
-
-// bootSuite runs one suite's boots, its logs going to logs, and reports
-// each boot to progress.  Tests put a fake in its place.
-var bootSuite = func(root, logs, suite string, progress guest.Progress) error {
-	p, err := guest.New(root, progress)
-	if err != nil {
-		return err
-	}
-	unlock, err := p.Lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	_, err = p.Run(suite, guest.PlanOf(suite), filepath.Join(logs, suite+".log"))
-	return err
-}
-
-// runSuites runs, through the guest pipeline (internal/guest), every suite
-// the book uses that has no logs yet (every one, with -fresh), printing a
-// line per boot and per suite.
-func runSuites(c config, progress io.Writer) error {
-	suites, err := referencedSuites(c)
-	if err != nil {
-		return err
-	}
-	b := &book{c: c}
-	for _, s := range suites {
-		logs, err := figlog.SuiteLogs(b.path(c.logs), s)
-		if err != nil {
-			return err
-		}
-		if !c.fresh && len(logs) > 0 {
-			continue
-		}
-		start := time.Now()
-		fmt.Fprintf(progress, "mkbook: suite %s: running its boots\n", s)
-		if err := bootSuite(b.path("."), b.path(c.logs), s, suiteProgress{progress, s}); err != nil {
-			return fmt.Errorf("suite %s: %w", s, err)
-		}
-		fmt.Fprintf(progress, "mkbook: suite %s: done in %s\n", s, time.Since(start).Round(time.Second))
-	}
-	return nil
-}
-
-// suiteProgress prints what the guest pipeline reports of one suite's
-// run, a line each.
-type suiteProgress struct {
-	w     io.Writer
-	suite string
-}
-
-func (p suiteProgress) Step(msg string) {
-	fmt.Fprintf(p.w, "mkbook: suite %s: %s\n", p.suite, msg)
-}
-
-func (p suiteProgress) Booted(b guest.Boot) {
-	fmt.Fprintf(p.w, "mkbook: suite %s: boot %d/%d ok in %.1fs\n", b.Suite, b.N, b.Of, b.Elapsed.Seconds())
-}
-
-func (p suiteProgress) Retried(b guest.Boot) {
-	fmt.Fprintf(p.w, "mkbook: suite %s: boot %d/%d broken by the emulator (%s), booting again; its console is in %s\n",
-		b.Suite, b.N, b.Of, b.Emulator, b.Log)
 }

@@ -2,17 +2,14 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"endovisor/internal/figcheck"
-	"endovisor/internal/guest"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -20,37 +17,9 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"mkbook": func() {
-			bootSuite = fakeBoots
 			os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 		},
 	})
-}
-
-// fakeBoots stands for the guest pipeline in the scripts: a suite's boots
-// are the files boots/SUITE.log or boots/SUITE-N.log of the book's root,
-// copied into the logs directory, each reported as a boot that passed.
-func fakeBoots(root, logs, suite string, progress guest.Progress) error {
-	single := filepath.Join(root, "boots", suite+".log")
-	names, _ := filepath.Glob(filepath.Join(root, "boots", suite+"-*.log"))
-	if _, err := os.Stat(single); err == nil {
-		names = []string{single}
-	}
-	if len(names) == 0 {
-		return fmt.Errorf("no boots/%s.log or boots/%s-N.log to stand for its boots", suite, suite)
-	}
-	sort.Strings(names)
-	for i, name := range names {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		log := filepath.Join(logs, filepath.Base(name))
-		if err := os.WriteFile(log, data, 0o644); err != nil {
-			return err
-		}
-		progress.Booted(guest.Boot{Suite: suite, N: i + 1, Of: len(names), Attempt: 1, Log: log})
-	}
-	return nil
 }
 
 // TestScripts runs testdata/scripts/*.txtar, each on a book of its own.

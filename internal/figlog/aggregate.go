@@ -106,7 +106,7 @@ func ReadSuite(dir, suite string) (*Suite, error) {
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("no log of suite %s: want %s or %s",
+		return nil, fmt.Errorf("no log of suite %s: want %s or %s (make runs the suites: make book)",
 			suite, filepath.Join(dir, suite+".log"), filepath.Join(dir, suite+"-1.log"))
 	}
 	s := &Suite{Name: suite}
