@@ -1,7 +1,8 @@
 # vOSTD's objects, for the Kbuild file of every sandbox kernel built on it.
 vostd-objs := vostd/boot.o vostd/format.o vostd/log.o vostd/upcall.o \
 	      vostd/heap.o vostd/slab.o vostd/task.o vostd/cpu.o vostd/stats.o vostd/mm.o \
-	      vostd/report.o vostd/string.o vostd/switch.o vostd/sanitize.o
+	      vostd/report.o vostd/string.o vostd/switch.o vostd/sanitize.o \
+	      vostd/sanitize_report.o
 
 # Sandbox code is not Linux's to trace or to panic over: no ftrace entry
 # calls, and no stack protector calling Linux's __stack_chk_fail (vOSTD
@@ -9,7 +10,7 @@ vostd-objs := vostd/boot.o vostd/format.o vostd/log.o vostd/upcall.o \
 # Nor may the compiler turn a loop into a call to memset: it would find
 # vOSTD's own (vostd/string.c), never Linux's, but a loop stays a loop.
 # The checking mode's reports name sources from prototype/, as
-# kernels/mem/main.c, not from wherever the build tree is.
+# kernels/mem/bugs.c, not from wherever the build tree is.
 vostd-ccflags := -I$(src)/abi -I$(src)/vostd -I$(src)/kernelet -fno-stack-protector \
 		 -fno-tree-loop-distribute-patterns -fmacro-prefix-map=$(src)/=
 vostd-ccflags-remove := $(CC_FLAGS_FTRACE) -fstack-protector -fstack-protector-strong
