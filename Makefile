@@ -202,7 +202,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./internal/figlog
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFields$$' -fuzztime $(FUZZTIME) ./internal/figlog
 	$(GO) test -run '^$$' -fuzz '^FuzzExpand$$' -fuzztime $(FUZZTIME) ./cmd/mkbook
-	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./cmd/mkbook
+	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./internal/srcindex
 
 clean:
 	rm -rf $(BUILD) book/site

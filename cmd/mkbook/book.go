@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"endovisor/internal/figlog"
+	"endovisor/internal/srcindex"
 )
 
 // chapter is one source file of the book, with its placeholders resolved.
@@ -50,7 +51,7 @@ type book struct {
 	scanned     int64                        // bytes of logs read for placeholders and pages
 	listingRead int                          // bytes of sources the listings' regexps read
 	ncodenames  int                          // code names checked
-	index       *defIndex                    // the sources' definitions, read once
+	index       *srcindex.Index              // the sources' definitions, read once
 	hl          map[string][]string          // each source file's lines, highlighted
 	srcGroups   []*srcGroup                  // the source index's groups (dirs.go)
 	external    map[string]int               // book/src/external.txt: names, by line
@@ -144,7 +145,7 @@ func load(c config) (*book, error) {
 		return nil, err
 	}
 	b.chapters = chapters
-	if b.index, err = buildIndex(b.path(".")); err != nil {
+	if b.index, err = srcindex.Build(b.path(".")); err != nil {
 		return nil, fmt.Errorf("reading the sources: %w", err)
 	}
 	if b.srcGroups, err = b.sourceGroups(b.index); err != nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"endovisor/internal/srcindex"
 )
 
 // The checks of the book against the code, each failure naming a file and
@@ -48,8 +50,8 @@ func (b *book) checkExternal() error {
 	}
 	sort.Slice(names, func(i, j int) bool { return ext[names[i]] < ext[names[j]] })
 	for _, n := range names {
-		for _, d := range ix.lookup(n) {
-			if d.Kind != kDecl {
+		for _, d := range ix.Lookup(n) {
+			if d.Kind != srcindex.KindDecl {
 				return fmt.Errorf("%s:%d: %s is defined in the sources, at %s:%d: the list is of names that are not",
 					filepath.Join(b.c.src, "external.txt"), ext[n], n, d.File, d.Start)
 			}

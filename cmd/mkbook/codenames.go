@@ -7,11 +7,11 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
 	"endovisor/internal/figlog"
+	"endovisor/internal/srcindex"
 )
 
 // The prose's code names, paths and chapter numbers, resolved and linked:
@@ -144,14 +144,14 @@ func (b *book) linkNames(ch *chapter) ([]edit, error) {
 func (b *book) codeName(text, qual string) (*link, error) {
 	ix := b.index
 	if m := makeTarget.FindStringSubmatch(text); m != nil {
-		for _, d := range ix.lookup(m[1]) {
-			if d.Kind == kTarget && d.File == "Makefile" {
+		for _, d := range ix.Lookup(m[1]) {
+			if d.Kind == srcindex.KindTarget && d.File == "Makefile" {
 				return defLink(d), nil
 			}
 		}
 		return nil, fmt.Errorf("the Makefile has no target %s", m[1])
 	}
-	if pathName.MatchString(text) || ix.files[text] != nil {
+	if pathName.MatchString(text) || ix.Files[text] != nil {
 		return b.pathLink(text)
 	}
 	// A word without an underscore (mm, lock, hello) that names only
@@ -163,14 +163,14 @@ func (b *book) codeName(text, qual string) (*link, error) {
 		name = text
 	case dotted.MatchString(text):
 		m := dotted.FindStringSubmatch(text)
-		if len(ix.lookup(text)) == 0 && !ix.goType(m[1]) {
+		if len(ix.Lookup(text)) == 0 && !ix.GoType(m[1]) {
 			return nil, nil // a figure's key, a file's name: not Go
 		}
 		name = strings.TrimSuffix(text, "()")
 	case identifier.MatchString(text):
 		name = strings.TrimSuffix(text, "()")
 		generic = !strings.Contains(text, "_") && !strings.HasSuffix(text, "()")
-		if generic && len(ix.lookup(name)) == 0 {
+		if generic && len(ix.Lookup(name)) == 0 {
 			return nil, nil // an instruction, a register, a word
 		}
 	default:
@@ -183,7 +183,7 @@ func (b *book) codeName(text, qual string) (*link, error) {
 	if _, ok := ext[name]; ok {
 		return nil, nil
 	}
-	ds := best(ix.lookup(name))
+	ds := srcindex.Best(ix.Lookup(name))
 	if generic && qual == "" {
 		ds = notWords(ds)
 		if len(ds) == 0 {
@@ -191,7 +191,7 @@ func (b *book) codeName(text, qual string) (*link, error) {
 		}
 	}
 	if len(ds) > 1 && qual != "" {
-		q := qualified(ds, qual)
+		q := srcindex.Qualified(ds, qual)
 		if len(q) == 0 {
 			return nil, fmt.Errorf("%s has %d definitions, and none is in `%s`: %s", name, len(ds), qual, defList(ds))
 		}
@@ -200,7 +200,7 @@ func (b *book) codeName(text, qual string) (*link, error) {
 	switch len(ds) {
 	case 0:
 		hint := ""
-		if c := closest(name, ix.names()); len(c) > 0 {
+		if c := srcindex.Closest(name, ix.Names()); len(c) > 0 {
 			hint = " (did you mean " + strings.Join(c, ", ") + "?)"
 		}
 		return nil, fmt.Errorf("no definition in the sources%s, and not listed in %s",
@@ -214,20 +214,20 @@ func (b *book) codeName(text, qual string) (*link, error) {
 
 // notWords drops the members, the Go methods and the tests, whose names
 // without an underscore are words of the prose too.
-func notWords(ds []*def) []*def {
-	var out []*def
+func notWords(ds []*srcindex.Def) []*srcindex.Def {
+	var out []*srcindex.Def
 	for _, d := range ds {
-		if d.Kind != kMember && d.Kind != kMethod && d.Kind != kTest {
+		if d.Kind != srcindex.KindMember && d.Kind != srcindex.KindMethod && d.Kind != srcindex.KindTest {
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
-func defList(ds []*def) string {
+func defList(ds []*srcindex.Def) string {
 	var s []string
 	for _, d := range ds {
-		s = append(s, fmt.Sprintf("%s (%s) at %s:%d", d.display(), d.Kind, d.File, d.Start))
+		s = append(s, fmt.Sprintf("%s (%s) at %s:%d", d.Display(), d.Kind, d.File, d.Start))
 	}
 	return strings.Join(s, ", ")
 }
@@ -235,51 +235,31 @@ func defList(ds []*def) string {
 // qualifierFor is a qualifier that tells d from the others: its
 // container, its file's base name, the base name with its directory, or
 // its path.
-func qualifierFor(d *def, ds []*def) string {
+func qualifierFor(d *srcindex.Def, ds []*srcindex.Def) string {
 	for _, q := range []string{d.Container, path.Base(d.File), path.Join(path.Base(path.Dir(d.File)), path.Base(d.File)), d.File} {
-		if q != "" && len(qualified(ds, q)) == 1 {
+		if q != "" && len(srcindex.Qualified(ds, q)) == 1 {
 			return q
 		}
 	}
 	return d.File
 }
 
-func defLink(d *def) *link {
-	title := d.Kind + " " + d.display()
-	if tagKind[d.Kind] {
-		title = d.display()
+func defLink(d *srcindex.Def) *link {
+	title := d.Kind + " " + d.Display()
+	if srcindex.TagKind[d.Kind] {
+		title = d.Display()
 	}
 	return &link{class: "code", href: fmt.Sprintf("%s#L%d", srcPage(d.File), d.Start),
 		title: fmt.Sprintf("%s, %s:%d", title, d.File, d.Start),
 		ref:   &srcRef{file: d.File, start: d.Start, end: d.End}}
 }
 
-// goType: is name a Go type or package of the sources?
-func (ix *defIndex) goType(name string) bool {
-	for _, d := range ix.byName[name] {
-		if d.Kind == kType {
-			return true
-		}
-	}
-	return ix.packages[name]
-}
-
-// names is every name the sources define, for suggestions.
-func (ix *defIndex) names() []string {
-	var names []string
-	for n := range ix.byName {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // pathLink links a path: a source file to its page, a directory to its
 // group on the source index, a chapter's source to the chapter.
 func (b *book) pathLink(p string) (*link, error) {
 	ix := b.index
-	if ix.files[p] != nil {
-		return &link{class: "path", href: srcPage(p), title: fmt.Sprintf("%s, %d lines", p, len(ix.files[p].Lines)),
+	if ix.Files[p] != nil {
+		return &link{class: "path", href: srcPage(p), title: fmt.Sprintf("%s, %d lines", p, len(ix.Files[p].Lines)),
 			ref: &srcRef{file: p}}, nil
 	}
 	if bare := strings.TrimSuffix(p, "/"); path.Clean(bare) != bare || !filepath.IsLocal(bare) {
@@ -325,7 +305,7 @@ func (b *book) fileEndLink(name string) *link {
 		return nil
 	}
 	var found []string
-	for _, p := range b.index.paths {
+	for _, p := range b.index.Paths {
 		if strings.HasSuffix("/"+p, "/"+name) {
 			found = append(found, p)
 		}

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"endovisor/internal/srcindex"
 )
 
 // {{const NAME}} prints the value of a constant of the sources: a C macro
@@ -79,18 +81,18 @@ var (
 )
 
 // constValue evaluates the constant name: its value and its definition.
-func (b *book) constValue(name, qual string, depth int) (int64, *def, error) {
+func (b *book) constValue(name, qual string, depth int) (int64, *srcindex.Def, error) {
 	if depth > 8 {
 		return 0, nil, fmt.Errorf("%s: constants defined in terms of each other too deeply", name)
 	}
-	var ds []*def
-	for _, d := range best(b.index.lookup(name)) {
-		if d.Kind == kMacro || d.Kind == kEnumConst || d.Kind == kConst {
+	var ds []*srcindex.Def
+	for _, d := range srcindex.Best(b.index.Lookup(name)) {
+		if d.Kind == srcindex.KindMacro || d.Kind == srcindex.KindEnumConst || d.Kind == srcindex.KindConst {
 			ds = append(ds, d)
 		}
 	}
 	if len(ds) > 1 && qual != "" {
-		ds = qualified(ds, qual)
+		ds = srcindex.Qualified(ds, qual)
 	}
 	switch len(ds) {
 	case 0:
@@ -100,7 +102,7 @@ func (b *book) constValue(name, qual string, depth int) (int64, *def, error) {
 		return 0, nil, fmt.Errorf("%s has %d definitions as a constant: %s; qualify it (NAME in FILE)", name, len(ds), defList(ds))
 	}
 	d := ds[0]
-	f := b.index.files[d.File] // the index read the file already
+	f := b.index.Files[d.File] // the index read the file already
 	if f == nil {
 		return 0, nil, fmt.Errorf("%s: not a file of the index", d)
 	}
@@ -112,13 +114,13 @@ func (b *book) constValue(name, qual string, depth int) (int64, *def, error) {
 	text = strings.ReplaceAll(text, "\\ ", " ")
 	var expr string
 	switch d.Kind {
-	case kMacro:
+	case srcindex.KindMacro:
 		m := cDefine.FindStringSubmatch(text)
 		if m == nil || m[1] != name {
 			return 0, nil, fmt.Errorf("%s: %s is not a #define of a value", d, name)
 		}
 		expr = m[2]
-	case kEnumConst:
+	case srcindex.KindEnumConst:
 		m := enumValue.FindStringSubmatch(text)
 		if m == nil || m[1] != name {
 			return 0, nil, fmt.Errorf("%s: %s has no value written", d, name)
@@ -149,7 +151,7 @@ func (b *book) constValue(name, qual string, depth int) (int64, *def, error) {
 }
 
 // evalConst evaluates an integer expression of literals and constants.
-func (b *book) evalConst(e ast.Expr, d *def, depth int) (constant.Value, error) {
+func (b *book) evalConst(e ast.Expr, d *srcindex.Def, depth int) (constant.Value, error) {
 	switch e := e.(type) {
 	case *ast.BasicLit:
 		if e.Kind != token.INT {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"endovisor/internal/srcindex"
 )
 
 // The directories of the sources, each with what it is, written by hand
@@ -93,14 +95,14 @@ func (b *book) readDirs() ([]*srcGroup, error) {
 // sourceGroups sorts the source files into the groups of
 // directories.txt; a file in none of its directories goes to a last
 // group, by its directory.
-func (b *book) sourceGroups(ix *defIndex) ([]*srcGroup, error) {
+func (b *book) sourceGroups(ix *srcindex.Index) ([]*srcGroup, error) {
 	groups, err := b.readDirs()
 	if err != nil {
 		return nil, err
 	}
 	other := &srcGroup{id: otherGroup, title: "Other files"}
 	byDir := map[string]*srcDir{}
-	for _, p := range ix.paths {
+	for _, p := range ix.Paths {
 		home := homeDir(groups, p)
 		if home == nil {
 			dir := path.Dir(p) + "/"

@@ -8,6 +8,8 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+
+	"endovisor/internal/srcindex"
 )
 
 // Highlighting of the sources, a line at a time, so that a listing can
@@ -82,14 +84,14 @@ func (b *book) highlighted(file string) []string {
 	if h, ok := b.hl[file]; ok {
 		return h
 	}
-	h := highlightLines(b.index.files[file])
+	h := highlightLines(b.index.Files[file])
 	b.hl[file] = h
 	return h
 }
 
 // highlightLines renders each line of a file as HTML, highlighted by its
 // language (plain, escaped, if chroma has no lexer for it).
-func highlightLines(f *srcFile) []string {
+func highlightLines(f *srcindex.File) []string {
 	lines := make([]string, len(f.Lines))
 	for i, l := range f.Lines {
 		lines[i] = expandTabs(l)

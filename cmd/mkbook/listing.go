@@ -7,6 +7,8 @@ import (
 	"regexp/syntax"
 	"sort"
 	"strings"
+
+	"endovisor/internal/srcindex"
 )
 
 // Listings, spliced from the real source when the book is built:
@@ -310,32 +312,32 @@ func (l *listing) shown() int {
 }
 
 // symbolIn finds the one definition of a symbol in a file.
-func (b *book) symbolIn(file, symbol string) (*def, error) {
+func (b *book) symbolIn(file, symbol string) (*srcindex.Def, error) {
 	ix := b.index
-	var here []*def
-	for _, d := range ix.lookup(symbol) {
+	var here []*srcindex.Def
+	for _, d := range ix.Lookup(symbol) {
 		if d.File == file {
 			here = append(here, d)
 		}
 	}
-	here = best(here)
+	here = srcindex.Best(here)
 	switch len(here) {
 	case 1:
 		return here[0], nil
 	case 0:
 		var names []string
-		for _, d := range ix.inFile(file) {
-			names = append(names, d.display())
+		for _, d := range ix.InFile(file) {
+			names = append(names, d.Display())
 		}
 		hint := ""
-		if c := closest(symbol, names); len(c) > 0 {
+		if c := srcindex.Closest(symbol, names); len(c) > 0 {
 			hint = ": did you mean " + strings.Join(c, ", ") + "?"
 		}
 		return nil, fmt.Errorf("%s defines no %s%s", file, symbol, hint)
 	}
 	var at []string
 	for _, d := range here {
-		at = append(at, fmt.Sprintf("%s (%s) at line %d", d.display(), d.Kind, d.Start))
+		at = append(at, fmt.Sprintf("%s (%s) at line %d", d.Display(), d.Kind, d.Start))
 	}
 	return nil, fmt.Errorf("%s is ambiguous in %s: %s", symbol, file, strings.Join(at, "; "))
 }
@@ -343,7 +345,7 @@ func (b *book) symbolIn(file, symbol string) (*def, error) {
 // renderListing is the listing's HTML: a figure with its caption, each
 // line with its number, a link to that line of the file's page.
 func (b *book) renderListing(l *listing) string {
-	lines, raw := b.highlighted(l.file), b.index.files[l.file].Lines
+	lines, raw := b.highlighted(l.file), b.index.Files[l.file].Lines
 	page := html.EscapeString(srcPage(l.file))
 	width := len(fmt.Sprint(l.hi))
 	var s strings.Builder

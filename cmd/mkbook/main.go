@@ -2,7 +2,7 @@
 // replaces every placeholder with a figure measured by the prototype (read
 // from the logs in prototype/.build/, running the suites that have none)
 // or a listing of the sources, resolves every code name of the prose to
-// its definition (defs.go, codenames.go), checks the prose against the
+// its definition (internal/srcindex, codenames.go), checks the prose against the
 // code, and renders the site into book/site/: a page per chapter, one per
 // source file, one per log, the provenance and the whole book to print.
 //
@@ -148,7 +148,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		for _, f := range contra {
 			fmt.Fprintf(stderr, "mkbook: marked on its page, as the logs contradict it: %s\n", f)
 		}
-		fmt.Fprintf(stdout, "mkbook: %s, %d source pages: written to %s\n", counts, len(b.index.paths), c.out)
+		fmt.Fprintf(stdout, "mkbook: %s, %d source pages: written to %s\n", counts, len(b.index.Paths), c.out)
 	}
 	return 0
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+
+	"endovisor/internal/srcindex"
 )
 
 // The search index: built here, loaded by searchindex.js as a plain script
@@ -57,7 +59,7 @@ func sectionDocs(n int, body string) []searchDoc {
 // A definition is a name, its kind and its place, a few bytes each: the
 // members of structs and the declarations are left out, as their structs
 // and their definitions are there.
-func searchIndex(chapters []*chapter, docs []searchDoc, ix *defIndex) ([]byte, error) {
+func searchIndex(chapters []*chapter, docs []searchDoc, ix *srcindex.Index) ([]byte, error) {
 	var idx struct {
 		C [][2]string `json:"c"`
 		D [][4]any    `json:"d"`
@@ -81,11 +83,11 @@ func searchIndex(chapters []*chapter, docs []searchDoc, ix *defIndex) ([]byte, e
 		}
 		return n
 	}
-	for _, d := range ix.defs {
-		if d.Kind == kMember || d.Kind == kDecl {
+	for _, d := range ix.Defs {
+		if d.Kind == srcindex.KindMember || d.Kind == srcindex.KindDecl {
 			continue
 		}
-		idx.S = append(idx.S, [4]any{d.display(), number(kinds, &idx.K, d.Kind), number(files, &idx.F, d.File), d.Start})
+		idx.S = append(idx.S, [4]any{d.Display(), number(kinds, &idx.K, d.Kind), number(files, &idx.F, d.File), d.Start})
 	}
 	data, err := json.Marshal(idx)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"endovisor/internal/srcindex"
 )
 
 // {{services HEADER}}, alone on its line, is the table of the services
@@ -24,7 +26,7 @@ import (
 // numbers run from 0 without a gap or a repeat (the C build checks that
 // EV_NR_SERVICES counts them); a line the parser does not understand
 // fails with its header:line.  The header is a file of the sources
-// (defs.go), and a line of the list is one the C scanner reads as code,
+// (internal/srcindex), and a line of the list is one the C scanner reads as code,
 // not one in a comment or an #if 0 block.  The table's
 // last column is the chapter that explains each service: the first
 // chapter, other than the table's own and chapter 1, whose prose names
@@ -137,15 +139,15 @@ func (b *book) explainer(s service) *chapter {
 
 // codeLines are f's lines as the C scanner reads them: a comment's text
 // and an #if 0 block's lines blanked, so that a line there is no code.
-func codeLines(f *srcFile) []string {
-	blanked := strings.Split(blankC(strings.Join(f.Lines, "\n")), "\n")
-	cppLines(blanked)
+func codeLines(f *srcindex.File) []string {
+	blanked := strings.Split(srcindex.BlankC(strings.Join(f.Lines, "\n")), "\n")
+	srcindex.CppLines(blanked)
 	return blanked
 }
 
 // readServices parses the list's lines: those the C scanner reads as
 // code, so that a line in a comment or an #if 0 block is none.
-func readServices(f *srcFile) ([]service, error) {
+func readServices(f *srcindex.File) ([]service, error) {
 	blanked := codeLines(f)
 	var svcs []service
 	byNumber := map[int]int{}
@@ -233,7 +235,7 @@ func splitList(s string, sep rune) []string {
 		return 0
 	}
 	var out []string
-	for _, p := range splitOutside([]rune(s), func(r rune) bool { return r == sep }, paren) {
+	for _, p := range srcindex.SplitOutside([]rune(s), func(r rune) bool { return r == sep }, paren) {
 		out = append(out, string(p))
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
+
+	"endovisor/internal/srcindex"
 )
 
 // maxSource bounds a chapter or the table of contents: a book's chapter is
@@ -259,4 +262,26 @@ func (s *source) line(i int) int {
 	}
 	n, _ := slices.BinarySearch(s.lines, i+1)
 	return n
+}
+
+// sourceFile finds a file of the index, or says what became of it.
+func (b *book) sourceFile(p string) (*srcindex.File, error) {
+	ix := b.index
+	if f, ok := ix.Files[p]; ok {
+		return f, nil
+	}
+	if why, ok := ix.Skipped[p]; ok {
+		return nil, fmt.Errorf("%s is not among the sources: %s", p, why)
+	}
+	var same []string
+	for _, q := range ix.Paths {
+		if path.Base(q) == path.Base(p) {
+			same = append(same, q)
+		}
+	}
+	hint := ""
+	if len(same) > 0 && len(same) <= 3 {
+		hint = " (the sources have " + strings.Join(same, ", ") + ")"
+	}
+	return nil, fmt.Errorf("no such file %s among the sources%s", p, hint)
 }

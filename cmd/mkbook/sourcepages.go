@@ -90,7 +90,7 @@ func citedSources(cs []srcCite, up string) string {
 // writeSources writes the page of every source file.
 func (b *book) writeSources(dir string, cites map[string][]srcCite) error {
 	ix := b.index
-	for _, p := range ix.paths {
+	for _, p := range ix.Paths {
 		if err := b.writeSource(dir, p, cites[p]); err != nil {
 			return err
 		}
@@ -137,7 +137,7 @@ func (b *book) writeSourceIndex(dir string, cites map[string][]srcCite) error {
 				}
 				fmt.Fprintf(&s, "<tr><td><a href=\"%s\"><code>%s</code></a></td><td>%d</td><td>%s</td></tr>\n",
 					html.EscapeString(strings.TrimPrefix(srcPage(f), "src/")), html.EscapeString(name),
-					len(ix.files[f].Lines), b.chapterLinks(cites[f], "../"))
+					len(ix.Files[f].Lines), b.chapterLinks(cites[f], "../"))
 			}
 			s.WriteString("</tbody>\n</table>\n</section>\n")
 		}

@@ -8,12 +8,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"endovisor/internal/srcindex"
 )
 
 // {{syscalls DIR}}, alone on its line, is the table of the system calls
 // the linux kernel proper in DIR defines, generated from its sources so
 // that it cannot drift from them: each call a definition macro makes
-// (LX_SYSCALL_DEFINE2(kill, ...) defines lx_sys_kill, cdefs.go's
+// (LX_SYSCALL_DEFINE2(kill, ...) defines lx_sys_kill, srcindex's
 // definers), linked to its definition, with the file it is in and its
 // support.  A call is partial when the line
 //
@@ -33,7 +35,7 @@ var (
 const lxPrefix = "lx_sys_"
 
 type syscallRow struct {
-	def  *def
+	def  *srcindex.Def
 	note string // "" for a call that does what Linux's does
 }
 
@@ -72,10 +74,10 @@ func (k syscallsKind) resolve(b *book, args []string) (use, error) {
 
 // readSyscalls is every call the files below dir define, by name, each
 // with its LX_PARTIAL note if it has one.
-func readSyscalls(ix *defIndex, dir string) ([]*syscallRow, error) {
+func readSyscalls(ix *srcindex.Index, dir string) ([]*syscallRow, error) {
 	byName := map[string]*syscallRow{}
 	var files []string
-	for _, p := range ix.paths {
+	for _, p := range ix.Paths {
 		if strings.HasPrefix(p, dir+"/") {
 			files = append(files, p)
 		}
@@ -84,9 +86,9 @@ func readSyscalls(ix *defIndex, dir string) ([]*syscallRow, error) {
 		return nil, fmt.Errorf("no sources below %s", dir)
 	}
 	var rows []*syscallRow
-	for _, d := range ix.defs {
-		if strings.HasPrefix(d.File, dir+"/") && d.Kind == kFunc && strings.HasPrefix(d.Name, lxPrefix) &&
-			d.Name != lxPrefix+"ni_syscall" && definedByMacro(ix.files[d.File], d) {
+	for _, d := range ix.Defs {
+		if strings.HasPrefix(d.File, dir+"/") && d.Kind == srcindex.KindFunc && strings.HasPrefix(d.Name, lxPrefix) &&
+			d.Name != lxPrefix+"ni_syscall" && definedByMacro(ix.Files[d.File], d) {
 			if prev := byName[d.Name]; prev != nil {
 				return nil, fmt.Errorf("%s:%d: %s is defined twice, and at %s:%d", d.File, d.Start, d.Name, prev.def.File, prev.def.Start)
 			}
@@ -99,7 +101,7 @@ func readSyscalls(ix *defIndex, dir string) ([]*syscallRow, error) {
 	}
 	noted := map[string]string{}
 	for _, p := range files {
-		f := ix.files[p]
+		f := ix.Files[p]
 		if f.Lang != "c" {
 			continue
 		}
@@ -132,11 +134,11 @@ func readSyscalls(ix *defIndex, dir string) ([]*syscallRow, error) {
 
 // definedByMacro: is d made by a definition macro (its first line is
 // the macro's call), not written out as a function?
-func definedByMacro(f *srcFile, d *def) bool {
+func definedByMacro(f *srcindex.File, d *srcindex.Def) bool {
 	if f == nil || d.Start < 1 || d.Start > len(f.Lines) {
 		return false
 	}
 	head, _, _ := strings.Cut(strings.TrimSpace(f.Lines[d.Start-1]), "(")
-	_, ok := definer(head)
+	_, ok := srcindex.Definer(head)
 	return ok
 }

@@ -1,4 +1,4 @@
-package main
+package srcindex
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // defLine is a definition as the tests write it: name kind start-end
 // [container].
-func defLine(d *def) string {
+func defLine(d *Def) string {
 	s := fmt.Sprintf("%s %s %d-%d", d.Name, d.Kind, d.Start, d.End)
 	if d.Container != "" {
 		s += " [" + d.Container + "]"
@@ -82,7 +82,7 @@ func TestScanC(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, d := range scanC(tt.src) {
+			for _, d := range ScanC(tt.src) {
 				got = append(got, defLine(d))
 			}
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
@@ -159,16 +159,16 @@ func (m Pair[K, V]) Get(k K) V {
 `
 	shell := "#!/bin/sh\nfail() {\n\techo x\n\t{ nested; }\n}\none() { true; }\n"
 	mk := ".PHONY: all\nall: book\n\nbook hello:\n\tgo run x \\\n\t  y\n$(BUILD)/x.log:\n\ttrue\nV := 1\n"
-	gd, err := scanGo("p.go", []byte(gosrc))
+	gd, err := ScanGo("p.go", []byte(gosrc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
 		name string
-		defs []*def
+		defs []*Def
 		want []string
 	}{
-		{"asm", scanAsm(asm), []string{"TENANT macro 2-3", "EV_UNWIND asm macro 4-6", "ev_enter asm symbol 8-10",
+		{"asm", ScanAsm(asm), []string{"TENANT macro 2-3", "EV_UNWIND asm macro 4-6", "ev_enter asm symbol 8-10",
 			"ev_resume asm symbol 12-15", "first asm symbol 18-21", "second asm symbol 23-25",
 			"helper asm symbol 28-31", "ev_local asm symbol 32-34", "ev_old asm symbol 35-37"}},
 		{"go", gd, []string{"F function 4-5", "T type 7-7", "M method 9-9 [T]", "V variable 12-12", "W variable 13-13", "C const 16-16",
@@ -187,21 +187,21 @@ func (m Pair[K, V]) Get(k K) V {
 }
 
 func TestLookup(t *testing.T) {
-	ix := &defIndex{byName: map[string][]*def{}}
-	for _, d := range []*def{
-		{Name: "ev_vm", Kind: kStruct, File: "a/vm.c"},
-		{Name: "lock", Kind: kMember, File: "a/vm.c", Container: "struct ev_vm"},
-		{Name: "lock", Kind: kMember, File: "a/vcpu.h", Container: "struct ev_vcpu"},
-		{Name: "run", Kind: kFunc, File: "a/x.c"},
-		{Name: "run", Kind: kDecl, File: "a/x.h"},
-		{Name: "check", Kind: kMethod, File: "c/m.go", Container: "book", Pkg: "main"},
-		{Name: "Within", Kind: kFunc, File: "t/f.go", Pkg: "figlog"},
-		{Name: "only_tag", Kind: kStruct, File: "a/t.h"},
-		{Name: "ev_vm", Kind: kFunc, File: "a/f.c"},
+	ix := &Index{ByName: map[string][]*Def{}}
+	for _, d := range []*Def{
+		{Name: "ev_vm", Kind: KindStruct, File: "a/vm.c"},
+		{Name: "lock", Kind: KindMember, File: "a/vm.c", Container: "struct ev_vm"},
+		{Name: "lock", Kind: KindMember, File: "a/vcpu.h", Container: "struct ev_vcpu"},
+		{Name: "run", Kind: KindFunc, File: "a/x.c"},
+		{Name: "run", Kind: KindDecl, File: "a/x.h"},
+		{Name: "check", Kind: KindMethod, File: "c/m.go", Container: "book", Pkg: "main"},
+		{Name: "Within", Kind: KindFunc, File: "t/f.go", Pkg: "figlog"},
+		{Name: "only_tag", Kind: KindStruct, File: "a/t.h"},
+		{Name: "ev_vm", Kind: KindFunc, File: "a/f.c"},
 	} {
-		ix.byName[d.Name] = append(ix.byName[d.Name], d)
+		ix.ByName[d.Name] = append(ix.ByName[d.Name], d)
 	}
-	names := func(ds []*def) string {
+	names := func(ds []*Def) string {
 		var s []string
 		for _, d := range ds {
 			s = append(s, d.String())
@@ -221,15 +221,15 @@ func TestLookup(t *testing.T) {
 		{"figlog.Within", "", "Within at t/f.go:0"},
 		{"union ev_vm", "", ""},
 	} {
-		got := best(ix.lookup(tt.name))
+		got := Best(ix.Lookup(tt.name))
 		if tt.qual != "" {
-			got = qualified(got, tt.qual)
+			got = Qualified(got, tt.qual)
 		}
 		if names(got) != tt.want {
 			t.Errorf("%s in %q: got %q, want %q", tt.name, tt.qual, names(got), tt.want)
 		}
 	}
-	if c := closest("ev_stub_crosss", []string{"ev_stub_cross", "ev_stub_enter", "vm_map"}); len(c) == 0 || c[0] != "ev_stub_cross" {
+	if c := Closest("ev_stub_crosss", []string{"ev_stub_cross", "ev_stub_enter", "vm_map"}); len(c) == 0 || c[0] != "ev_stub_cross" {
 		t.Errorf("closest: %q", c)
 	}
 }
@@ -239,13 +239,13 @@ func TestLookup(t *testing.T) {
 // found, from a line that names it to a line that closes it, and the
 // listings' candidates are where they are.
 func TestIndexOfTheTree(t *testing.T) {
-	ix, err := buildIndex("../..")
+	ix, err := Build("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	opening := regexp.MustCompile(`(?m)^\{`)
-	for _, p := range ix.paths {
-		f := ix.files[p]
+	for _, p := range ix.Paths {
+		f := ix.Files[p]
 		if f.Lang != "c" {
 			continue
 		}
@@ -254,8 +254,8 @@ func TestIndexOfTheTree(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := 0
-		for _, d := range ix.inFile(p) {
-			if d.Kind == kFunc && d.Start != d.End {
+		for _, d := range ix.InFile(p) {
+			if d.Kind == KindFunc && d.Start != d.End {
 				n++
 				head := strings.Join(f.Lines[d.Start-1:min(d.Start+2, len(f.Lines))], "\n")
 				// A definition macro names its function without the
@@ -276,22 +276,22 @@ func TestIndexOfTheTree(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct{ file, name, kind string }{
-		{"prototype/stub/cross.S", "ev_stub_cross", kAsm},
-		{"prototype/endovisor/vcpu.c", "ev_cur_vcpu", kVar},
-		{"prototype/endovisor/registry.c", "ev_registry_lock", kVar},
-		{"prototype/kernelet/sched.c", "kl_schedule", kFunc},
-		{"internal/guest/build.go", "buildTenants", kFunc},
-		{"Makefile", "bench", kTarget},
+		{"prototype/stub/cross.S", "ev_stub_cross", KindAsm},
+		{"prototype/endovisor/vcpu.c", "ev_cur_vcpu", KindVar},
+		{"prototype/endovisor/registry.c", "ev_registry_lock", KindVar},
+		{"prototype/kernelet/sched.c", "kl_schedule", KindFunc},
+		{"internal/guest/build.go", "buildTenants", KindFunc},
+		{"Makefile", "bench", KindTarget},
 	} {
 		found := false
-		for _, d := range ix.lookup(tt.name) {
+		for _, d := range ix.Lookup(tt.name) {
 			found = found || d.File == tt.file && d.Kind == tt.kind
 		}
 		if !found {
 			t.Errorf("%s: no %s %s", tt.file, tt.kind, tt.name)
 		}
 	}
-	t.Logf("%d files, %d definitions", len(ix.paths), len(ix.defs))
+	t.Logf("%d files, %d definitions", len(ix.Paths), len(ix.Defs))
 }
 
 // TestIndexSkips: a file below the roots that is too big, not text, or a
@@ -318,39 +318,19 @@ func TestIndexSkips(t *testing.T) {
 	if err := os.Symlink("/etc", filepath.Join(root, "prototype/etc")); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := buildIndex(root)
+	ix, err := Build(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(ix.paths, " ") != "prototype/ok.c" {
-		t.Errorf("sources %q, want only prototype/ok.c", ix.paths)
+	if strings.Join(ix.Paths, " ") != "prototype/ok.c" {
+		t.Errorf("sources %q, want only prototype/ok.c", ix.Paths)
 	}
 	for name, why := range map[string]string{
 		"prototype/big.c": "over 1 MiB", "prototype/bin.c": "not UTF-8", "prototype/latin1.c": "not UTF-8",
 		"prototype/out.c": "symbolic link", "prototype/etc": "symbolic link",
 	} {
-		if !strings.Contains(ix.skipped[name], why) {
-			t.Errorf("%s skipped for %q, want %q", name, ix.skipped[name], why)
+		if !strings.Contains(ix.Skipped[name], why) {
+			t.Errorf("%s skipped for %q, want %q", name, ix.Skipped[name], why)
 		}
-	}
-}
-
-// TestListingReadBound: once the book's listings have read their bound
-// of the sources, a listing is refused.
-func TestListingReadBound(t *testing.T) {
-	b, err := load(config{root: fixture(t, "good"), logs: "prototype/.build", src: "book/src"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := parseListing("prototype/stub/cross.S /ev_stub_cross:/ /ret/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.listing(spec); err != nil {
-		t.Fatal(err)
-	}
-	b.listingRead = maxListingRead + 1
-	if _, err := b.listing(spec); err == nil || !strings.Contains(err.Error(), "have read more than 16 MiB") {
-		t.Errorf("a listing past the bound: %v", err)
 	}
 }

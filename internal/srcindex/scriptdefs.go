@@ -1,4 +1,4 @@
-package main
+package srcindex
 
 import (
 	"regexp"
@@ -14,14 +14,14 @@ var (
 
 // scanShell lists a shell script's functions, name() {, each to the
 // closing brace at its own indentation.
-func scanShell(lines []string) []*def {
-	var defs []*def
+func scanShell(lines []string) []*Def {
+	var defs []*Def
 	for i, l := range lines {
 		m := shellFunc.FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
-		d := &def{Name: m[2], Kind: kShell, Start: i + 1, End: i + 1}
+		d := &Def{Name: m[2], Kind: KindShell, Start: i + 1, End: i + 1}
 		if !strings.HasSuffix(strings.TrimSpace(l), "}") {
 			for k := i + 1; k < len(lines); k++ {
 				if strings.TrimSpace(lines[k]) == "}" && strings.HasPrefix(lines[k], m[1]+"}") {
@@ -37,8 +37,8 @@ func scanShell(lines []string) []*def {
 
 // scanMake lists a makefile's targets, each with its recipe; not the
 // special ones (.PHONY) nor files named by a variable.
-func scanMake(lines []string) []*def {
-	var defs []*def
+func scanMake(lines []string) []*Def {
+	var defs []*Def
 	for i := 0; i < len(lines); i++ {
 		m := makeRuleRE.FindStringSubmatch(lines[i])
 		if m == nil {
@@ -50,7 +50,7 @@ func scanMake(lines []string) []*def {
 		}
 		for _, t := range strings.Fields(m[1]) {
 			if !strings.HasPrefix(t, ".") {
-				defs = append(defs, &def{Name: t, Kind: kTarget, Start: i + 1, End: end + 1})
+				defs = append(defs, &Def{Name: t, Kind: KindTarget, Start: i + 1, End: end + 1})
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package srcindex
 
 import (
 	"regexp"
@@ -19,14 +19,14 @@ var (
 	asmTrailer = regexp.MustCompile(`^\s*(\.(globl|global|type|align|p2align|balign)\b.*)?$`)
 )
 
-// scanAsm lists the symbols of an assembly source (run through the C
+// ScanAsm lists the symbols of an assembly source (run through the C
 // preprocessor): its global labels, the functions .type or
 // SYM_FUNC_START_LOCAL names, local or not, each to its .size, its
 // SYM_*_END or the next symbol; and its macros, of the preprocessor and
 // of the assembler.  Local labels (.L1, 1:) are part of their symbol.
-func scanAsm(src string) []*def {
-	lines := strings.Split(blankC(src), "\n")
-	defs := cppLines(lines)
+func ScanAsm(src string) []*Def {
+	lines := strings.Split(BlankC(src), "\n")
+	defs := CppLines(lines)
 	symbol := map[string]bool{}
 	for _, l := range lines {
 		if m := globlRE.FindStringSubmatch(l); m != nil {
@@ -36,7 +36,7 @@ func scanAsm(src string) []*def {
 			symbol[m[1]] = true
 		}
 	}
-	var open *def // the symbol being read
+	var open *Def // the symbol being read
 	closeAt := func(n int) {
 		if open == nil {
 			return
@@ -54,7 +54,7 @@ func scanAsm(src string) []*def {
 		switch m := []string(nil); {
 		case macroRE.MatchString(l):
 			m = macroRE.FindStringSubmatch(l)
-			d := &def{Name: m[1], Kind: kAsmMacro, Start: n, End: n}
+			d := &Def{Name: m[1], Kind: KindAsmMacro, Start: n, End: n}
 			for i+1 < len(lines) && !endmRE.MatchString(lines[i]) {
 				i++
 			}
@@ -63,11 +63,11 @@ func scanAsm(src string) []*def {
 		case symStart.MatchString(l):
 			m = symStart.FindStringSubmatch(l)
 			closeAt(n - 1)
-			open = &def{Name: m[1], Kind: kAsm, Start: n}
+			open = &Def{Name: m[1], Kind: KindAsm, Start: n}
 		case labelRE.MatchString(l) && symbol[labelRE.FindStringSubmatch(l)[1]]:
 			m = labelRE.FindStringSubmatch(l)
 			closeAt(n - 1)
-			open = &def{Name: m[1], Kind: kAsm, Start: n}
+			open = &Def{Name: m[1], Kind: KindAsm, Start: n}
 		case symEnd.MatchString(l) || sizeRE.MatchString(l):
 			if m = symEnd.FindStringSubmatch(l); m == nil {
 				m = sizeRE.FindStringSubmatch(l)

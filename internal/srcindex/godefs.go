@@ -1,4 +1,4 @@
-package main
+package srcindex
 
 import (
 	"go/ast"
@@ -8,10 +8,10 @@ import (
 
 // The definitions of a Go source, read by go/parser.
 
-// scanGo lists a Go file's top-level declarations: funcs, methods (named
+// ScanGo lists a Go file's top-level declarations: funcs, methods (named
 // by the method, with the receiver's type as container), types, vars and
 // consts.
-func scanGo(name string, data []byte) ([]*def, error) {
+func ScanGo(name string, data []byte) ([]*Def, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, data, parser.SkipObjectResolution)
 	if err != nil {
@@ -19,13 +19,13 @@ func scanGo(name string, data []byte) ([]*def, error) {
 	}
 	pkg := f.Name.Name
 	line := func(p token.Pos) int { return fset.Position(p).Line }
-	var defs []*def
+	var defs []*Def
 	for _, decl := range f.Decls {
 		switch d := decl.(type) {
 		case *ast.FuncDecl:
-			df := &def{Name: d.Name.Name, Kind: kFunc, Start: line(d.Pos()), End: line(d.End()), Pkg: pkg}
+			df := &Def{Name: d.Name.Name, Kind: KindFunc, Start: line(d.Pos()), End: line(d.End()), Pkg: pkg}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
-				df.Kind, df.Container = kMethod, recvType(d.Recv.List[0].Type)
+				df.Kind, df.Container = KindMethod, recvType(d.Recv.List[0].Type)
 			}
 			defs = append(defs, df)
 		case *ast.GenDecl:
@@ -36,15 +36,15 @@ func scanGo(name string, data []byte) ([]*def, error) {
 				}
 				switch s := spec.(type) {
 				case *ast.TypeSpec:
-					defs = append(defs, &def{Name: s.Name.Name, Kind: kType, Start: start, End: end, Pkg: pkg})
+					defs = append(defs, &Def{Name: s.Name.Name, Kind: KindType, Start: start, End: end, Pkg: pkg})
 				case *ast.ValueSpec:
-					kind := kVar
+					kind := KindVar
 					if d.Tok == token.CONST {
-						kind = kConst
+						kind = KindConst
 					}
 					for _, n := range s.Names {
 						if n.Name != "_" {
-							defs = append(defs, &def{Name: n.Name, Kind: kind, Start: start, End: end, Pkg: pkg})
+							defs = append(defs, &Def{Name: n.Name, Kind: kind, Start: start, End: end, Pkg: pkg})
 						}
 					}
 				}

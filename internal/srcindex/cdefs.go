@@ -1,4 +1,4 @@
-package main
+package srcindex
 
 import (
 	"regexp"
@@ -17,9 +17,9 @@ import (
 // prototypes and externs as declarations.  What it does not read: K&R
 // parameter lists.
 
-// blankC replaces comments, string and character literals with spaces,
+// BlankC replaces comments, string and character literals with spaces,
 // keeping every newline, so that lines and columns stay where they were.
-func blankC(src string) string {
+func BlankC(src string) string {
 	b := []byte(src)
 	const (
 		code = iota
@@ -100,15 +100,15 @@ var (
 	conditional = regexp.MustCompile(`^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b\s*(.*?)\s*$`)
 )
 
-// cppLines takes the preprocessor's lines out of blanked C: each #define
+// CppLines takes the preprocessor's lines out of blanked C: each #define
 // becomes a macro, through its continuation lines, and every directive is
 // blanked for the declarations' scan.  Of an #if the scan follows the
 // first branch only, as ctags does, so that two branches that each open
 // a function's brace do not unbalance the rest; an #if 0 block is
 // skipped, its #else followed.  What a branch not followed holds is
 // blanked, its #defines too.
-func cppLines(lines []string) []*def {
-	var defs []*def
+func CppLines(lines []string) []*Def {
+	var defs []*Def
 	// For each #if open: is the branch being read skipped, and is it an #if 0's?
 	type cond struct{ skip, zero bool }
 	var conds []cond
@@ -147,7 +147,7 @@ func cppLines(lines []string) []*def {
 				}
 			}
 		} else if m := defineRE.FindStringSubmatch(lines[start]); m != nil && !skipping() {
-			defs = append(defs, &def{Name: m[1], Kind: kMacro, Start: start + 1, End: i + 1})
+			defs = append(defs, &Def{Name: m[1], Kind: KindMacro, Start: start + 1, End: i + 1})
 		}
 		for k := start; k <= i; k++ {
 			lines[k] = ""
@@ -292,13 +292,13 @@ func dropAttrs(toks []ctok) []ctok {
 
 // splitTop splits tokens at a separator outside brackets.
 func splitTop(toks []ctok, sep string) [][]ctok {
-	return splitOutside(toks, func(t ctok) bool { return t.s == sep }, func(t ctok) int { return bracket(t.s) })
+	return SplitOutside(toks, func(t ctok) bool { return t.s == sep }, func(t ctok) int { return bracket(t.s) })
 }
 
-// splitOutside splits xs at each separator outside brackets: bracket
+// SplitOutside splits xs at each separator outside brackets: bracket
 // says +1 of an opening bracket, -1 of a closing one.  A closing bracket
 // with none open is taken as text.
-func splitOutside[T any](xs []T, sep func(T) bool, bracket func(T) int) [][]T {
+func SplitOutside[T any](xs []T, sep func(T) bool, bracket func(T) int) [][]T {
 	var parts [][]T
 	depth, last := 0, 0
 	for i, x := range xs {
@@ -373,9 +373,9 @@ var definers = []struct {
 	{regexp.MustCompile(`^LX_SYSCALL_DEFINE[0-6]$`), "lx_sys_"},
 }
 
-// definer is the prefix of the function a macro's call defines, if macro
+// Definer is the prefix of the function a macro's call defines, if macro
 // is a definition macro.
-func definer(macro string) (string, bool) {
+func Definer(macro string) (string, bool) {
 	for _, d := range definers {
 		if d.macro.MatchString(macro) {
 			return d.prefix, true
@@ -390,7 +390,7 @@ func defined(head []ctok) (ctok, bool) {
 	if len(head) < 4 || head[1].s != "(" || group(head, 1) != len(head) {
 		return ctok{}, false
 	}
-	prefix, ok := definer(head[0].s)
+	prefix, ok := Definer(head[0].s)
 	if !ok || !isIdent(head[2].s) || (head[3].s != "," && head[3].s != ")") {
 		return ctok{}, false
 	}
@@ -403,8 +403,8 @@ var testCall = regexp.MustCompile(`\b(check|expect)\(\s*"([A-Za-z_][A-Za-z0-9_]*
 
 // tests lists the tests a C file names, each where it is first named: the
 // code around the call is the test.
-func tests(raw, blanked []string) []*def {
-	var defs []*def
+func tests(raw, blanked []string) []*Def {
+	var defs []*Def
 	seen := map[string]bool{}
 	for n, l := range raw {
 		for _, m := range testCall.FindAllStringSubmatchIndex(l, -1) {
@@ -414,17 +414,17 @@ func tests(raw, blanked []string) []*def {
 				continue
 			}
 			seen[name] = true
-			defs = append(defs, &def{Name: name, Kind: kTest, Start: n + 1, End: n + 1})
+			defs = append(defs, &Def{Name: name, Kind: KindTest, Start: n + 1, End: n + 1})
 		}
 	}
 	return defs
 }
 
-// scanC lists the definitions of a C source or header.
-func scanC(src string) []*def {
-	lines := strings.Split(blankC(src), "\n")
+// ScanC lists the definitions of a C source or header.
+func ScanC(src string) []*Def {
+	lines := strings.Split(BlankC(src), "\n")
 	defs := tests(strings.Split(src, "\n"), lines)
-	defs = append(defs, cppLines(lines)...)
+	defs = append(defs, CppLines(lines)...)
 	defs = append(defs, listedServices(lines)...)
 	toks := ctokens(lines)
 	for i := 0; i < len(toks); {
@@ -451,7 +451,7 @@ func scanC(src string) []*def {
 			defs = append(defs, cStatement(head, toks[start].line, toks[i].line)...)
 			i++
 		default:
-			var ds []*def
+			var ds []*Def
 			ds, i = cBody(toks, start, head, i)
 			defs = append(defs, ds...)
 		}
@@ -466,7 +466,7 @@ func scanC(src string) []*def {
 // the declaration.
 func pastMacroCalls(toks []ctok, start, end int) int {
 	for start+1 < end && isIdent(toks[start].s) && !cKeywords[toks[start].s] && !cAttrs[toks[start].s] && toks[start+1].s == "(" {
-		if _, ok := definer(toks[start].s); ok {
+		if _, ok := Definer(toks[start].s); ok {
 			break // its call is the function's head
 		}
 		close := group(toks, start+1)
@@ -479,7 +479,7 @@ func pastMacroCalls(toks []ctok, start, end int) int {
 }
 
 // cStatement reads a declaration ended by a semicolon.
-func cStatement(head []ctok, first, last int) []*def {
+func cStatement(head []ctok, first, last int) []*Def {
 	if len(head) == 0 {
 		return nil
 	}
@@ -505,37 +505,37 @@ func cStatement(head []ctok, first, last int) []*def {
 		if !ok {
 			return nil
 		}
-		kind := kVar
+		kind := KindVar
 		if strings.HasPrefix(m, "DECLARE_PER_CPU") {
-			kind = kDecl
+			kind = KindDecl
 		}
-		return []*def{{Name: name.s, Kind: kind, Start: first, End: last}}
+		return []*Def{{Name: name.s, Kind: kind, Start: first, End: last}}
 	}
 	return cDeclarators(head, first, last)
 }
 
 // cDeclarators names what a declaration declares: typedefs, variables,
 // or, for prototypes and externs, declarations.
-func cDeclarators(head []ctok, first, last int) []*def {
+func cDeclarators(head []ctok, first, last int) []*Def {
 	typedef, extern := false, false
 	for _, t := range head {
 		typedef = typedef || t.s == "typedef"
 		extern = extern || t.s == "extern"
 	}
-	var defs []*def
+	var defs []*Def
 	for _, d := range splitTop(head, ",") {
 		name, fn, ok := declarator(d)
 		if !ok {
 			continue
 		}
-		kind := kVar
+		kind := KindVar
 		switch {
 		case typedef:
-			kind = kTypedef
+			kind = KindTypedef
 		case fn || extern:
-			kind = kDecl
+			kind = KindDecl
 		}
-		defs = append(defs, &def{Name: name.s, Kind: kind, Start: first, End: last})
+		defs = append(defs, &Def{Name: name.s, Kind: kind, Start: first, End: last})
 	}
 	return defs
 }
@@ -543,7 +543,7 @@ func cDeclarators(head []ctok, first, last int) []*def {
 // cBody reads a declaration whose head is followed by a brace at toks[i]:
 // a struct, union or enum; an initialized variable; or a function.  It
 // returns where the scan goes on.
-func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
+func cBody(toks []ctok, start int, head []ctok, i int) ([]*Def, int) {
 	body, end := inside(toks, i)
 	last := toks[end-1].line
 	first := toks[start].line
@@ -562,12 +562,12 @@ func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
 	}
 	if tag >= 0 && !hasEq && (tag == len(head)-1 || isIdent(head[len(head)-1].s)) {
 		kind := head[tag].s
-		var defs []*def
+		var defs []*Def
 		container := ""
 		if tag < len(head)-1 {
 			name := head[len(head)-1].s
 			container = kind + " " + name
-			defs = append(defs, &def{Name: name, Kind: kind, Start: first, End: last})
+			defs = append(defs, &Def{Name: name, Kind: kind, Start: first, End: last})
 		}
 		if kind == "enum" {
 			defs = append(defs, enumConsts(body, container)...)
@@ -593,11 +593,11 @@ func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
 	}
 	// A function a definition macro makes.
 	if name, ok := defined(head); ok {
-		return []*def{{Name: name.s, Kind: kFunc, Start: first, End: last}}, end
+		return []*Def{{Name: name.s, Kind: KindFunc, Start: first, End: last}}, end
 	}
 	// A function, which its declarator names.
 	if name, fn, ok := declarator(head); ok && fn {
-		return []*def{{Name: name.s, Kind: kFunc, Start: first, End: last}}, end
+		return []*Def{{Name: name.s, Kind: KindFunc, Start: first, End: last}}, end
 	}
 	return nil, end
 }
@@ -605,8 +605,8 @@ func cBody(toks []ctok, start int, head []ctok, i int) ([]*def, int) {
 // members lists the members of a struct's or union's body, those of an
 // anonymous struct or union within it too; a named one within it is a
 // struct of its own.
-func members(body []ctok, container string) []*def {
-	var defs []*def
+func members(body []ctok, container string) []*Def {
+	var defs []*Def
 	for i := 0; i < len(body); {
 		start := i
 		for i < len(body) && body[i].s != ";" && body[i].s != "{" {
@@ -629,7 +629,7 @@ func members(body []ctok, container string) []*def {
 			inner := container
 			if n := len(decl); n >= 2 && (decl[n-2].s == "struct" || decl[n-2].s == "union") {
 				inner = decl[n-2].s + " " + decl[n-1].s
-				defs = append(defs, &def{Name: decl[n-1].s, Kind: decl[n-2].s, Start: body[start].line, End: body[end-1].line})
+				defs = append(defs, &Def{Name: decl[n-1].s, Kind: decl[n-2].s, Start: body[start].line, End: body[end-1].line})
 			}
 			defs = append(defs, members(in, inner)...)
 			j := end
@@ -638,7 +638,7 @@ func members(body []ctok, container string) []*def {
 			}
 			for _, d := range splitTop(body[end:j], ",") {
 				if name, _, ok := declarator(d); ok {
-					defs = append(defs, &def{Name: name.s, Kind: kMember, Container: container, Start: name.line, End: body[min(j, len(body)-1)].line})
+					defs = append(defs, &Def{Name: name.s, Kind: KindMember, Container: container, Start: name.line, End: body[min(j, len(body)-1)].line})
 				}
 			}
 			i = j + 1
@@ -646,7 +646,7 @@ func members(body []ctok, container string) []*def {
 		}
 		for _, d := range splitTop(decl, ",") {
 			if name, _, ok := declarator(d); ok {
-				defs = append(defs, &def{Name: name.s, Kind: kMember, Container: container, Start: decl[0].line, End: body[i].line})
+				defs = append(defs, &Def{Name: name.s, Kind: KindMember, Container: container, Start: decl[0].line, End: body[i].line})
 			}
 		}
 		i++
@@ -655,12 +655,12 @@ func members(body []ctok, container string) []*def {
 }
 
 // enumConsts lists an enum's constants.
-func enumConsts(body []ctok, container string) []*def {
-	var defs []*def
+func enumConsts(body []ctok, container string) []*Def {
+	var defs []*Def
 	for _, item := range splitTop(body, ",") {
 		if len(item) > 0 && isIdent(item[0].s) {
 			last := item[len(item)-1].line
-			defs = append(defs, &def{Name: item[0].s, Kind: kEnumConst, Container: container, Start: item[0].line, End: last})
+			defs = append(defs, &Def{Name: item[0].s, Kind: KindEnumConst, Container: container, Start: item[0].line, End: last})
 		}
 	}
 	return defs

@@ -1,4 +1,11 @@
-package main
+// Package srcindex is the definition index: every name the sources
+// define, with its file and lines, read from prototype/, cmd/, internal/,
+// tools/ and the top Makefile (not tests, fixtures or the build's
+// output).  mkbook's listings ({{code}}) and the code names of the prose
+// resolve through it.  C and assembly are read by a scanner at file scope
+// (cdefs.go, asmdefs.go), Go by go/parser (godefs.go), shell scripts and
+// makefiles line by line (scriptdefs.go).
+package srcindex
 
 import (
 	"bytes"
@@ -13,40 +20,33 @@ import (
 	"unicode/utf8"
 )
 
-// The definition index: every name the sources define, with its file and
-// lines, read from prototype/, cmd/, internal/, tools/ and the top Makefile (not
-// tests, fixtures or the build's output).  Listings ({{code}}) and the
-// code names of the prose resolve through it.  C and assembly are read by
-// a scanner at file scope (cdefs.go, asmdefs.go), Go by go/parser
-// (godefs.go), shell scripts and makefiles line by line (scriptdefs.go).
-
 // The kinds of definition.
 const (
-	kFunc      = "function"
-	kStruct    = "struct"
-	kUnion     = "union"
-	kEnum      = "enum"
-	kMember    = "member"
-	kEnumConst = "enum constant"
-	kMacro     = "macro"
-	kTypedef   = "typedef"
-	kVar       = "variable"
-	kDecl      = "declaration" // a prototype or an extern: loses to a definition
-	kAsm       = "asm symbol"
-	kAsmMacro  = "asm macro"
-	kMethod    = "method"
-	kType      = "type"
-	kConst     = "const"
-	kShell     = "shell function"
-	kTarget    = "make target"
-	kService   = "service"
-	kTest      = "test" // a kernel's test, by the name its log reports
+	KindFunc      = "function"
+	KindStruct    = "struct"
+	KindUnion     = "union"
+	KindEnum      = "enum"
+	KindMember    = "member"
+	KindEnumConst = "enum constant"
+	KindMacro     = "macro"
+	KindTypedef   = "typedef"
+	KindVar       = "variable"
+	KindDecl      = "declaration" // a prototype or an extern: loses to a definition
+	KindAsm       = "asm symbol"
+	KindAsmMacro  = "asm macro"
+	KindMethod    = "method"
+	KindType      = "type"
+	KindConst     = "const"
+	KindShell     = "shell function"
+	KindTarget    = "make target"
+	KindService   = "service"
+	KindTest      = "test" // a kernel's test, by the name its log reports
 )
 
-// tagKind: a struct, union or enum tag, named "struct X" and not "X".
-var tagKind = map[string]bool{kStruct: true, kUnion: true, kEnum: true}
+// TagKind: a struct, union or enum tag, named "struct X" and not "X".
+var TagKind = map[string]bool{KindStruct: true, KindUnion: true, KindEnum: true}
 
-type def struct {
+type Def struct {
 	Name       string
 	Kind       string
 	File       string // slash path from the root
@@ -56,16 +56,16 @@ type def struct {
 }
 
 // String names a definition as the errors do: "struct ev_vm at prototype/endovisor/endovisor.h:40".
-func (d *def) String() string {
-	return fmt.Sprintf("%s at %s:%d", d.display(), d.File, d.Start)
+func (d *Def) String() string {
+	return fmt.Sprintf("%s at %s:%d", d.Display(), d.File, d.Start)
 }
 
-// display is how the prose would write the name.
-func (d *def) display() string {
+// Display is how the prose would write the name.
+func (d *Def) Display() string {
 	switch {
-	case tagKind[d.Kind]:
+	case TagKind[d.Kind]:
 		return d.Kind + " " + d.Name
-	case d.Kind == kMethod:
+	case d.Kind == KindMethod:
 		return d.Container + "." + d.Name
 	case d.Container != "":
 		return d.Name + " in " + d.Container
@@ -73,20 +73,20 @@ func (d *def) display() string {
 	return d.Name
 }
 
-// srcFile is a source file: its lines, and the language it is highlighted as.
-type srcFile struct {
+// File is a source file: its lines, and the language it is highlighted as.
+type File struct {
 	Path  string
 	Lines []string
 	Lang  string // a chroma lexer's name; "" for plain text
 }
 
-type defIndex struct {
-	files    map[string]*srcFile
-	paths    []string // sorted
-	defs     []*def
-	byName   map[string][]*def
-	skipped  map[string]string // a file below the roots that is no source, and why
-	packages map[string]bool   // the Go packages' names
+type Index struct {
+	Files    map[string]*File
+	Paths    []string // sorted
+	Defs     []*Def
+	ByName   map[string][]*Def
+	Skipped  map[string]string // a file below the roots that is no source, and why
+	Packages map[string]bool   // the Go packages' names
 }
 
 // maxSourceFile bounds a source file the index reads; a larger one, or
@@ -106,9 +106,9 @@ func isSourcePath(p string) bool {
 	return !strings.HasSuffix(p, "_test.go")
 }
 
-// buildIndex reads every source file below root.
-func buildIndex(root string) (*defIndex, error) {
-	ix := &defIndex{files: map[string]*srcFile{}, byName: map[string][]*def{}, skipped: map[string]string{}, packages: map[string]bool{}}
+// Build reads every source file below root.
+func Build(root string) (*Index, error) {
+	ix := &Index{Files: map[string]*File{}, ByName: map[string][]*Def{}, Skipped: map[string]string{}, Packages: map[string]bool{}}
 	for _, top := range sourceRoots {
 		start := filepath.Join(root, top)
 		if _, err := os.Lstat(start); os.IsNotExist(err) {
@@ -130,7 +130,7 @@ func buildIndex(root string) (*defIndex, error) {
 				return nil
 			}
 			if !d.Type().IsRegular() {
-				ix.skipped[rel] = "it is a symbolic link or a special file"
+				ix.Skipped[rel] = "it is a symbolic link or a special file"
 				return nil
 			}
 			return ix.addFile(name, rel)
@@ -139,23 +139,23 @@ func buildIndex(root string) (*defIndex, error) {
 			return nil, err
 		}
 	}
-	sort.Strings(ix.paths)
-	for _, d := range ix.defs {
-		ix.byName[d.Name] = append(ix.byName[d.Name], d)
+	sort.Strings(ix.Paths)
+	for _, d := range ix.Defs {
+		ix.ByName[d.Name] = append(ix.ByName[d.Name], d)
 		if d.Pkg != "" {
-			ix.packages[d.Pkg] = true
+			ix.Packages[d.Pkg] = true
 		}
 	}
 	return ix, nil
 }
 
-func (ix *defIndex) addFile(name, rel string) error {
+func (ix *Index) addFile(name, rel string) error {
 	st, err := os.Stat(name)
 	if err != nil {
 		return err
 	}
 	if st.Size() > maxSourceFile {
-		ix.skipped[rel] = fmt.Sprintf("it is over %d MiB", maxSourceFile>>20)
+		ix.Skipped[rel] = fmt.Sprintf("it is over %d MiB", maxSourceFile>>20)
 		return nil
 	}
 	data, err := os.ReadFile(name)
@@ -163,21 +163,21 @@ func (ix *defIndex) addFile(name, rel string) error {
 		return err
 	}
 	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
-		ix.skipped[rel] = "it is not UTF-8 text"
+		ix.Skipped[rel] = "it is not UTF-8 text"
 		return nil
 	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	f := &srcFile{Path: rel, Lines: strings.Split(strings.TrimSuffix(text, "\n"), "\n"), Lang: langOf(rel)}
-	ix.files[rel] = f
-	ix.paths = append(ix.paths, rel)
-	var defs []*def
+	f := &File{Path: rel, Lines: strings.Split(strings.TrimSuffix(text, "\n"), "\n"), Lang: langOf(rel)}
+	ix.Files[rel] = f
+	ix.Paths = append(ix.Paths, rel)
+	var defs []*Def
 	switch f.Lang {
 	case "c":
-		defs = scanC(text)
+		defs = ScanC(text)
 	case "gas":
-		defs = scanAsm(text)
+		defs = ScanAsm(text)
 	case "go":
-		defs, err = scanGo(rel, data)
+		defs, err = ScanGo(rel, data)
 		if err != nil {
 			return err
 		}
@@ -188,7 +188,7 @@ func (ix *defIndex) addFile(name, rel string) error {
 	}
 	for _, d := range defs {
 		d.File = rel
-		ix.defs = append(ix.defs, d)
+		ix.Defs = append(ix.Defs, d)
 	}
 	return nil
 }
@@ -202,16 +202,16 @@ var listedService = regexp.MustCompile(`^\s*EV_SERVICE\(\s*([0-9]+)\s*,\s*([A-Z]
 // defines the service (vm_map) and the constant that numbers it
 // (EV_SVC_VM_MAP), which the ABI's header makes from the list.  A line
 // in a comment, or in an #if 0 block, is blank already.
-func listedServices(blanked []string) []*def {
-	var defs []*def
+func listedServices(blanked []string) []*Def {
+	var defs []*Def
 	for n, l := range blanked {
 		m := listedService.FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
 		defs = append(defs,
-			&def{Name: "EV_SVC_" + m[2], Kind: kEnumConst, Start: n + 1, End: n + 1},
-			&def{Name: m[3], Kind: kService, Start: n + 1, End: n + 1})
+			&Def{Name: "EV_SVC_" + m[2], Kind: KindEnumConst, Start: n + 1, End: n + 1},
+			&Def{Name: m[3], Kind: KindService, Start: n + 1, End: n + 1})
 	}
 	return defs
 }
@@ -248,54 +248,32 @@ func langOf(p string) string {
 	return ""
 }
 
-// sourceFile finds a file of the index, or says what became of it.
-func (b *book) sourceFile(p string) (*srcFile, error) {
-	ix := b.index
-	if f, ok := ix.files[p]; ok {
-		return f, nil
-	}
-	if why, ok := ix.skipped[p]; ok {
-		return nil, fmt.Errorf("%s is not among the sources: %s", p, why)
-	}
-	var same []string
-	for _, q := range ix.paths {
-		if path.Base(q) == path.Base(p) {
-			same = append(same, q)
-		}
-	}
-	hint := ""
-	if len(same) > 0 && len(same) <= 3 {
-		hint = " (the sources have " + strings.Join(same, ", ") + ")"
-	}
-	return nil, fmt.Errorf("no such file %s among the sources%s", p, hint)
-}
-
-// lookup finds the definitions a name stands for, as the prose or a
+// Lookup finds the definitions a name stands for, as the prose or a
 // listing writes it: "x", "x()", "struct x" (union, enum), or "T.M" (a Go
 // method, or a package's name).  A bare name is looked for among the
 // ordinary names first, then among the tags.
-func (ix *defIndex) lookup(name string) []*def {
+func (ix *Index) Lookup(name string) []*Def {
 	name = strings.TrimSuffix(name, "()")
-	var out []*def
+	var out []*Def
 	if kind, tag, ok := strings.Cut(name, " "); ok {
-		for _, d := range ix.byName[tag] {
-			if d.Kind == kind && tagKind[kind] {
+		for _, d := range ix.ByName[tag] {
+			if d.Kind == kind && TagKind[kind] {
 				out = append(out, d)
 			}
 		}
 		return out
 	}
 	if t, m, ok := strings.Cut(name, "."); ok {
-		for _, d := range ix.byName[m] {
-			if d.Container == t && d.Kind == kMethod || d.Pkg == t && d.Container == "" {
+		for _, d := range ix.ByName[m] {
+			if d.Container == t && d.Kind == KindMethod || d.Pkg == t && d.Container == "" {
 				out = append(out, d)
 			}
 		}
 		return out
 	}
-	var tags []*def
-	for _, d := range ix.byName[name] {
-		if tagKind[d.Kind] {
+	var tags []*Def
+	for _, d := range ix.ByName[name] {
+		if TagKind[d.Kind] {
 			tags = append(tags, d)
 		} else {
 			out = append(out, d)
@@ -307,12 +285,12 @@ func (ix *defIndex) lookup(name string) []*def {
 	return out
 }
 
-// best drops the declarations when there is a definition: what is left
+// Best drops the declarations when there is a definition: what is left
 // is what the name means, ambiguous if more than one.
-func best(defs []*def) []*def {
-	var out []*def
+func Best(defs []*Def) []*Def {
+	var out []*Def
 	for _, d := range defs {
-		if d.Kind != kDecl {
+		if d.Kind != KindDecl {
 			out = append(out, d)
 		}
 	}
@@ -322,11 +300,11 @@ func best(defs []*def) []*def {
 	return out
 }
 
-// qualified keeps the definitions a qualifier names: a file's path, or
+// Qualified keeps the definitions a qualifier names: a file's path, or
 // its end (main.c, mem/main.c), a directory's path ending in /, or a
 // container.
-func qualified(defs []*def, q string) []*def {
-	var out []*def
+func Qualified(defs []*Def, q string) []*Def {
+	var out []*Def
 	for _, d := range defs {
 		if strings.HasSuffix("/"+d.File, "/"+q) || d.Container == q ||
 			strings.HasSuffix(q, "/") && strings.HasPrefix(d.File, q) {
@@ -336,10 +314,10 @@ func qualified(defs []*def, q string) []*def {
 	return out
 }
 
-// inFile is the names a file defines, for suggestions.
-func (ix *defIndex) inFile(file string) []*def {
-	var out []*def
-	for _, d := range ix.defs {
+// InFile is the names a file defines, for suggestions.
+func (ix *Index) InFile(file string) []*Def {
+	var out []*Def
+	for _, d := range ix.Defs {
 		if d.File == file {
 			out = append(out, d)
 		}
@@ -347,8 +325,8 @@ func (ix *defIndex) inFile(file string) []*def {
 	return out
 }
 
-// closest are up to three of names nearest to s, nearest first.
-func closest(s string, names []string) []string {
+// Closest are up to three of names nearest to s, nearest first.
+func Closest(s string, names []string) []string {
 	type cand struct {
 		name string
 		d    int
@@ -391,4 +369,24 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// GoType: is name a Go type or package of the sources?
+func (ix *Index) GoType(name string) bool {
+	for _, d := range ix.ByName[name] {
+		if d.Kind == KindType {
+			return true
+		}
+	}
+	return ix.Packages[name]
+}
+
+// Names is every name the sources define, for suggestions.
+func (ix *Index) Names() []string {
+	var names []string
+	for n := range ix.ByName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
