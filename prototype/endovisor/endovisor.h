@@ -15,8 +15,9 @@
  *                       the carrier, to its trap and back (tenant.c)
  *   tick.c              the sandbox's tick
  *   kick.c, park.c      interrupting a running vCPU; suspending one whose
- *                       carrier Linux takes
+ *                       carrier Linux takes (kick.h, with tick.c)
  *   trap.c, regs.c      catching a tenant's traps; its user registers
+ *                       (tenant.h, with tenant.c)
  *   vm.c, vm_ops.c,     tenant address spaces (vm.h)
  *   vm_copy.c
  *   fpu.c, census.c     FPU contexts; what Linux sees of a sandbox
@@ -477,55 +478,12 @@ long ev_vm_bytes(struct ev_vcpu *v, unsigned long handle);
 void ev_switch_mm(struct ev_vcpu *v, struct mm_struct *next);
 void ev_vm_adopt(struct ev_vcpu *v, struct ev_vm *vm);
 
-/* regs.c */
-void ev_load_user_regs(struct pt_regs *regs, const struct ev_tenant_ctx *c);
-void ev_save_user_regs(struct ev_tenant_ctx *c, const struct pt_regs *regs);
-void ev_segs_read(struct ev_user_segs *s);
-void ev_segs_write(const struct ev_user_segs *s);
-u64 ev_segs_scrub(void);
-
-/* tenant.c */
-void ev_tenant_vcpu_init(struct ev_vcpu *v);
-void ev_tenant_carrier_dead(struct ev_vcpu *v);
-long ev_tenant_finish(struct ev_vcpu *v, long ret);
-void ev_tenant_park(struct ev_vcpu *v);
-long ev_tenant_entered(struct ev_vcpu *v);
-
-/* trap.c */
-int ev_trap_module_init(void);
-void ev_trap_module_exit(void);
-void ev_tenant_queue_trap(struct ev_vcpu *v, u32 trap);
-void ev_trap_report(struct ev_vcpu *v, unsigned long traps, struct ev_tenant_ctx *c);
-extern const struct vm_operations_struct ev_tenant_vm_ops;
-
 /* fpu.c */
 int ev_fpu_tenant_start(struct ev_vcpu *v);
 void ev_fpu_vcpu_end(struct ev_vcpu *v);
 void ev_fpu_park(struct ev_vcpu *v);
 void ev_fpu_unpark(struct ev_vcpu *v);
 void ev_fpu_teardown(struct ev_sandbox *sb);
-
-/* kick.c */
-int ev_kick_module_init(void);
-void ev_kick_module_exit(void);
-void ev_kick_init(struct ev_vcpu *v);
-void ev_kick_sched_in(struct ev_vcpu *v, int cpu);
-void ev_kick_sched_out(struct ev_vcpu *v);
-void ev_kick_stop(struct ev_vcpu *v);
-bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs);
-void ev_kick_interrupt(struct ev_vcpu *t, int cpu);
-void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs);
-
-/* park.c */
-bool ev_park_divert(struct ev_vcpu *v, struct pt_regs *regs);
-void ev_park_request(struct ev_vcpu *v, struct task_struct *c);
-long ev_vcpu_park(struct ev_vcpu *v);
-long ev_park_resume(struct ev_vcpu *v);
-
-/* tick.c */
-void ev_tick_init(struct ev_sandbox *sb);
-void ev_tick_start(struct ev_sandbox *sb);
-void ev_tick_stop(struct ev_sandbox *sb);
 
 /* census.c */
 void ev_census_sample(struct ev_sandbox *sb);

@@ -55,6 +55,8 @@
 
 #include "endovisor.h"
 #include "ev_stub.h"
+#include "tenant.h"
+#include "kick.h"
 
 /*
  * In an interrupt that came while v's carrier ran sandbox code, with regs

@@ -16,6 +16,8 @@
 
 #include "endovisor.h"
 #include "ev_ioctl.h"
+#include "tenant.h"
+#include "kick.h"
 
 struct ev_file {
 	struct mutex lock;	/* creation */

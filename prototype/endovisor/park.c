@@ -38,6 +38,7 @@
 
 #include "endovisor.h"
 #include "ev_stub.h"
+#include "kick.h"
 
 /*
  * Should v's carrier, current, park?  A signal is pending that is not

@@ -14,6 +14,7 @@
 #include <asm/segment.h>
 
 #include "endovisor.h"
+#include "tenant.h"
 
 #define EV_USER_FLAGS (X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | X86_EFLAGS_ZF | \
 		       X86_EFLAGS_SF | X86_EFLAGS_OF | X86_EFLAGS_DF)

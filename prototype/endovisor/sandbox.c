@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 
 #include "endovisor.h"
+#include "kick.h"
 
 #define EV_LOG_SIZE	(1 << 20)
 

@@ -63,6 +63,8 @@
 
 #include "endovisor.h"
 #include "ev_stub.h"
+#include "tenant.h"
+#include "kick.h"
 
 /* vm_activate(vm): the carrier adopts vm's address space, or with 0 its own. */
 EV_SERVICE_DEFINE1(vm_activate, unsigned long, handle)

@@ -31,6 +31,7 @@
 
 #include "endovisor.h"
 #include "ev_stub.h"
+#include "kick.h"
 
 #define EV_TICK_PERIOD_NS	NSEC_PER_MSEC
 

@@ -45,6 +45,7 @@
 
 #include "endovisor.h"
 #include "vm.h"
+#include "tenant.h"
 
 /*
  * Where the trap is taken, nothing may sleep: note it, finish it at the

@@ -27,6 +27,8 @@
 
 #include "endovisor.h"
 #include "ev_stub.h"
+#include "tenant.h"
+#include "kick.h"
 
 DEFINE_PER_CPU(struct ev_vcpu *, ev_cur_vcpu);
 

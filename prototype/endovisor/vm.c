@@ -61,6 +61,7 @@
 #include "endovisor.h"
 #include "grant.h"
 #include "vm.h"
+#include "tenant.h"
 
 struct mm_struct *ev_vm_mm(struct ev_vm *vm)
 {
