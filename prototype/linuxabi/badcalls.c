@@ -35,6 +35,106 @@ static void want(const char *what, long got, int err)
 	failed |= !ok;
 }
 
+/* A case that must succeed, with the result asked for. */
+static void want_ok(const char *what, int ok)
+{
+	printf("badcalls: %s: %s\n", what, ok ? "ok" : "FAIL");
+	failed |= !ok;
+}
+
+/*
+ * Signals to processes and groups that are not there, or with a number
+ * that is not a signal, in Linux's order: no target is ESRCH before a
+ * bad signal is EINVAL.  A child that has exited and is not yet reaped
+ * still takes a signal, as a zombie does.
+ */
+static void kills(void)
+{
+	struct timespec wait = { 0, 200 * 1000 * 1000 };
+	pid_t child;
+
+	want("kill of a pid nobody has", kill(99999, 0), ESRCH);
+	want("kill of a pid nobody has, with a bad signal", kill(99999, 99), ESRCH);
+	want("kill of itself with a bad signal", kill(getpid(), 99), EINVAL);
+	want("kill of a group nobody is in", kill(-99999, 0), ESRCH);
+	want("kill of group -INT_MIN", syscall(SYS_kill, -2147483647 - 1, 0), ESRCH);
+	want_ok("kill of its own group with signal 0", kill(0, 0) == 0);
+	child = fork();
+	if (!child)
+		_exit(0);
+	nanosleep(&wait, NULL);
+	want_ok("kill of a child exited and not yet reaped", kill(child, 0) == 0);
+	waitpid(child, NULL, 0);
+	want("kill of a child reaped", kill(child, 0), ESRCH);
+	want("tkill of thread 0", syscall(SYS_tkill, 0, 0), EINVAL);
+	want("tkill of a thread nobody has", syscall(SYS_tkill, 99999, 0), ESRCH);
+	want("tgkill of a thread nobody has", syscall(SYS_tgkill, getpid(), 99999, 0), ESRCH);
+	want("tgkill of its thread in another process",
+	     syscall(SYS_tgkill, 99999, syscall(SYS_gettid), 0), ESRCH);
+	want("tgkill of its thread with a bad signal",
+	     syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), 99), EINVAL);
+	want_ok("tgkill of its own thread with signal 0",
+		syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), 0) == 0);
+}
+
+/*
+ * Process groups: a group or a pid that is not there, and a child that
+ * has run execve, which its parent may move no more.  The child's end of
+ * the pipe closes on its exec.
+ */
+static void groups(void)
+{
+	struct timespec wait = { 0, 100 * 1000 * 1000 };
+	int fds[2];
+	char c;
+	pid_t child;
+
+	if (!pipe2(fds, O_CLOEXEC)) {
+		child = fork();
+		if (!child) {
+			execl("/bin/busybox", "busybox", "sleep", "5", (char *)NULL);
+			_exit(127);
+		}
+		close(fds[1]);
+		read(fds[0], &c, 1);
+		nanosleep(&wait, NULL);
+		want("setpgid of a child that has run execve", setpgid(child, child), EACCES);
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		close(fds[0]);
+	}
+	want("setpgid to a negative group", setpgid(0, -1), EINVAL);
+	want("setpgid of a pid nobody has", setpgid(99999, 0), ESRCH);
+	want("getpgid of a pid nobody has", getpgid(99999), ESRCH);
+	want("getsid of a pid nobody has", getsid(99999), ESRCH);
+	want_ok("getpgid of itself is its group", getpgid(0) == getpgrp());
+}
+
+/* The alternate signal stack: kept, given back, and checked as Linux checks it. */
+static void altstacks(void)
+{
+	static char stack[65536];
+	stack_t ss = { .ss_sp = stack, .ss_size = sizeof(stack) }, old;
+
+	want_ok("sigaltstack at first is disabled",
+		!sigaltstack(NULL, &old) && old.ss_flags == SS_DISABLE && !old.ss_size);
+	want("sigaltstack from an unmapped address", syscall(SYS_sigaltstack, UNMAPPED, NULL),
+	     EFAULT);
+	ss.ss_flags = 99;
+	want("sigaltstack with a bad flag", sigaltstack(&ss, NULL), EINVAL);
+	ss.ss_flags = 0;
+	ss.ss_size = 100;
+	want("sigaltstack smaller than MINSIGSTKSZ", sigaltstack(&ss, NULL), ENOMEM);
+	ss.ss_size = sizeof(stack);
+	want_ok("sigaltstack set, and given back",
+		!sigaltstack(&ss, NULL) && !sigaltstack(NULL, &old) &&
+		old.ss_sp == stack && old.ss_size == sizeof(stack) && !old.ss_flags);
+	want("sigaltstack to an unmapped old stack",
+	     syscall(SYS_sigaltstack, NULL, UNMAPPED), EFAULT);
+	ss.ss_flags = SS_DISABLE;
+	want_ok("sigaltstack disabled", !sigaltstack(&ss, &old) && old.ss_sp == stack);
+}
+
 /*
  * The program's code is its file's frames, which every process running it
  * shares: a child that makes its code writable and writes to it changes
@@ -137,6 +237,9 @@ int main(int argc, char **argv, char **envp)
 	want("mmap neither private nor shared",
 	     (long)mmap(NULL, 4096, PROT_READ, MAP_ANONYMOUS, -1, 0), EINVAL);
 	want("tgkill of thread 0", syscall(SYS_tgkill, getpid(), 0, 0), EINVAL);
+	kills();
+	groups();
+	altstacks();
 	sigmask_bad_how();
 	futexes();
 	want("clone of a thread that does not share the signal handlers",
@@ -144,6 +247,8 @@ int main(int argc, char **argv, char **envp)
 	want("clone of a thread with a kernel address for its TLS",
 	     syscall(SYS_clone, CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | CLONE_SETTLS,
 		     NULL, NULL, NULL, KERNEL_VA), EPERM);
+	want("clone of a process that shares the handlers but not the memory",
+	     syscall(SYS_clone, SIGCHLD | CLONE_SIGHAND, NULL, NULL, NULL, 0), EINVAL);
 	want("clone of a process with a kernel address for its TLS",
 	     syscall(SYS_clone, SIGCHLD | CLONE_SETTLS, NULL, NULL, NULL, KERNEL_VA), EPERM);
 	code_stays_own();

@@ -295,6 +295,8 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	/* The file's own path, not /proc/self/exe's: a link names its target. */
 	vostd_memcpy(lp->exe, nd->path, nd->path_len + 1);
 	lx_name(p);
+	/* Before the close on exec, which a parent may wait for: read by its setpgid. */
+	WRITE_ONCE(lp->execed, true);
 	lx_close_on_exec(p);
 	/* Handlers are the old program's: back to the default, but what is ignored stays so. */
 	for (i = 0; i < LX_NSIG; i++)

@@ -210,9 +210,12 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		fdt_copy(&lp->files, &lxp(parent)->files);
 		lp->con_lock = (vostd_spinlock_t){};
 		lp->line_len = 0;
+		lp->execed = false;	/* a child runs its parent's program until its own exec */
 		/* Only the calling thread is copied, and it is not asleep. */
-		for (i = 0; i < LX_THREADS_MAX; i++)
+		for (i = 0; i < LX_THREADS_MAX; i++) {
 			lp->sleeping[i] = 0;
+			lp->tids[i] = 0;
+		}
 	} else {
 		struct lx_file *con = file_new(&lx_console_fops);
 
@@ -228,6 +231,7 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		lp->cwd[0] = '/';
 		lp->umask = 022;
 		lp->pgid = p->pid;
+		lp->sid = p->pid;
 	}
 	p->os = lp;
 	return 0;

@@ -193,6 +193,7 @@ void lx_thread_exit(struct thread *t)
 {
 	u32 zero = 0;
 
+	lx_tid_remove(t->p, t->tid);	/* tgkill finds it no more */
 	if (!t->clear_tid || READ_ONCE(t->p->killed) || READ_ONCE(t->p->threads) <= 1)
 		return;
 	if (!mem_user_copy(t->p, t->clear_tid, &zero, sizeof(zero), MEM_WRITE))

@@ -123,7 +123,10 @@ struct lx_proc {
 	struct lx_sigaction act[LX_NSIG];
 	u64 sigmask;
 	u32 umask;
-	long pgid;
+	long pgid, sid;			/* its process group and session (sys.c) */
+	bool execed;			/* it has run execve: setpgid moves it no more */
+	/* its live threads but the first, whose id is its pid (sys_signal.c) */
+	long tids[LX_THREADS_MAX];
 	vostd_spinlock_t con_lock;	/* line and line_len, written by any of its threads */
 	char line[200];			/* console output not yet ended by a newline */
 	unsigned int line_len;
@@ -203,6 +206,8 @@ const char *syscall_name(unsigned long nr);
 
 /* sys_signal.c */
 void lx_kill(struct proc *p, long sig, const char *why, long from);
+void lx_tid_add(struct proc *p, long tid);
+void lx_tid_remove(struct proc *p, long tid);
 
 /* sys_time.c */
 u64 lx_now_ns(void);

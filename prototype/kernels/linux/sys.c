@@ -38,11 +38,56 @@ LX_SYSCALL_DEFINE0(getegid)
 	return 0;
 }
 
-/* One group: a move to another is taken and nothing changes. */
-LX_PARTIAL(setpgid, "a no-op returning 0: the group never changes, pid and pgid unchecked");
+/*
+ * Process groups and the one session, as Linux keeps them.  A process is
+ * found by its pid while it is in the table: alive, or exited and not yet
+ * reaped, as a zombie is found in Linux.  The caller holds the table's
+ * lock.
+ */
+static struct proc *pid_find(long pid)
+{
+	struct proc *c;
+
+	for (c = procs()->list; c; c = c->next)
+		if (c->pid == pid && c->os)
+			return c;
+	return NULL;
+}
+
+/* Linux's setpgid, check for check: only the caller or a child not yet exec'd moves. */
 LX_SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 {
-	return 0;
+	struct lx_proc *self = lxp(t->p);
+	struct proc *p, *c;
+	long err = 0;
+
+	if (!pid)
+		pid = t->p->pid;
+	if (!pgid)
+		pgid = pid;
+	if (pgid < 0)
+		return -EINVAL;
+	procs_lock();
+	p = pid_find(pid);
+	if (!p || (p != t->p && p->parent != t->p))
+		err = -ESRCH;
+	else if (p != t->p && lxp(p)->sid != self->sid)
+		err = -EPERM;
+	else if (p != t->p && READ_ONCE(lxp(p)->execed))
+		err = -EACCES;
+	else if (lxp(p)->sid == p->pid)
+		err = -EPERM;		/* a session's leader stays in its group */
+	if (!err && pgid != pid) {
+		for (c = procs()->list; c; c = c->next)
+			if (c->os && lxp(c)->pgid == pgid && lxp(c)->sid == self->sid)
+				break;
+		if (!c)
+			err = -EPERM;	/* no such group in the session */
+	}
+	if (!err)
+		lxp(p)->pgid = pgid;
+	procs_unlock();
+	return err;
 }
 
 LX_SYSCALL_DEFINE0(getpgrp)
@@ -50,16 +95,29 @@ LX_SYSCALL_DEFINE0(getpgrp)
 	return lxp(t->p)->pgid;
 }
 
-LX_PARTIAL(getpgid, "pid unchecked: any pid, even one not alive, gets the caller's group");
-LX_SYSCALL_DEFINE1(getpgid, int, pid)
+/* pid's group (sid false) or session (true), or -ESRCH. */
+static long pid_group(struct thread *t, long pid, bool sid)
 {
-	return lxp(t->p)->pgid;
+	struct proc *p;
+	long r;
+
+	if (!pid)
+		pid = t->p->pid;
+	procs_lock();
+	p = pid_find(pid);
+	r = !p ? -ESRCH : sid ? lxp(p)->sid : lxp(p)->pgid;
+	procs_unlock();
+	return r;
 }
 
-LX_PARTIAL(getsid, "pid unchecked: any pid, even one not alive, gets the caller's group id");
+LX_SYSCALL_DEFINE1(getpgid, int, pid)
+{
+	return pid_group(t, pid, false);
+}
+
 LX_SYSCALL_DEFINE1(getsid, int, pid)
 {
-	return lxp(t->p)->pgid;
+	return pid_group(t, pid, true);
 }
 
 LX_SYSCALL_DEFINE1(umask, unsigned long, mask)

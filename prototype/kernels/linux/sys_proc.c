@@ -42,6 +42,7 @@ static long lx_thread(struct thread *t, unsigned long flags, unsigned long newsp
 	const unsigned long need = CLONE_VM | CLONE_SIGHAND | CLONE_THREAD;
 	struct ev_tenant_ctx ctx = t->ctx;
 	struct thread *c;
+	long err;
 	u32 tid;
 
 	if ((flags & need) != need || (flags & CLONE_VFORK))
@@ -67,7 +68,12 @@ static long lx_thread(struct thread *t, unsigned long flags, unsigned long newsp
 		put_user_bytes(t, ptid, &tid, sizeof(tid));
 	if (flags & CLONE_CHILD_SETTID)
 		put_user_bytes(t, ctid, &tid, sizeof(tid));
-	return thread_start(c);
+	/* Before it runs: its end (lx_thread_exit) takes the id out again. */
+	lx_tid_add(t->p, tid);
+	err = thread_start(c);
+	if (err < 0)
+		lx_tid_remove(t->p, tid);	/* it never ran */
+	return err;
 }
 
 /*
@@ -86,6 +92,9 @@ static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
 
 	if (flags & CLONE_THREAD)
 		return lx_thread(t, flags, newsp, ptid, ctid, tls);
+	/* Linux's copy_process: the handlers are shared only with the memory. */
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
 	if (flags & CLONE_VM)
 		return -ENOSYS;		/* a process sharing its parent's memory: not here */
 	if (READ_ONCE(procs()->live_procs) >= LX_PROCS_MAX) {

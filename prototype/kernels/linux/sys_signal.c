@@ -10,57 +10,143 @@
 #define LX_SIGSTOP		19
 #define LX_SIG_IGN		1
 
-/* The live process pid, with a reference for the caller to put; NULL if none. */
-static struct proc *lx_find_proc(long pid)
+/*
+ * Who a kill of pid reaches (Linux's kill_something_info): pid > 0 that
+ * process, 0 the caller's process group, -1 every process but the first
+ * (Linux's init) and the caller, -pgid that group.  A process that has
+ * exited and is not yet reaped is still there, as a zombie is in Linux:
+ * a signal to it is taken and does nothing.
+ */
+static bool kill_reaches(struct proc *c, struct proc *self, long pid)
 {
-	struct proc *c, *found = NULL;
-
-	procs_lock();
-	for (c = procs()->list; c && !found; c = c->next)
-		if (c->pid == pid && !c->exited && c->os)
-			found = c;
-	if (found)
-		proc_get(found);
-	procs_unlock();
-	return found;
+	if (!c->os)
+		return false;		/* the kernel's own */
+	if (pid > 0)
+		return c->pid == pid;
+	if (pid == -1)
+		return c->pid != 1 && c != self;
+	return lxp(c)->pgid == (pid ? -pid : lxp(self)->pgid);
 }
 
+/* Whether sig kills: not 0, not ignored, nor ignored by default (SIGCHLD, SIGURG, SIGWINCH). */
+static bool sig_kills(struct proc *p, long sig)
+{
+	return sig && READ_ONCE(lxp(p)->act[sig - 1].handler) != LX_SIG_IGN &&
+	       sig != 17 && sig != 23 && sig != 28;
+}
+
+/*
+ * No handler ever runs here: a signal that is not ignored kills.  The
+ * targets are gathered under the table's lock, each with a reference,
+ * and killed after it: proc_kill takes locks of its own.  A target may
+ * exit meanwhile, which the reference makes harmless.  As in Linux, no
+ * target is -ESRCH before a bad signal is -EINVAL: the signal is checked
+ * against each target found.
+ */
 static long do_kill(struct thread *t, long pid, long sig)
 {
-	struct proc *target;
-	u64 handler;
+	struct proc *c, *hit[LX_PROCS_MAX];
+	unsigned int n = 0, i;
+	bool found = false;
 
-	if (sig < 0 || sig > LX_NSIG)
-		return -EINVAL;
-	if (pid <= 0)
-		pid = pid == 0 || pid == -1 ? t->p->pid : -pid;	/* a group is its leader here */
-	/* The target may exit and be reaped meanwhile: the reference keeps it. */
-	target = lx_find_proc(pid);
-	if (!target)
+	if (pid == INT_MIN)
+		return -ESRCH;		/* Linux's: -INT_MIN names no group */
+	procs_lock();
+	for (c = procs()->list; c; c = c->next) {
+		if (!kill_reaches(c, t->p, pid))
+			continue;
+		found = true;
+		if (sig >= 0 && sig <= LX_NSIG && !c->exited && sig_kills(c, sig) &&
+		    n < LX_PROCS_MAX) {
+			proc_get(c);
+			hit[n++] = c;
+		}
+	}
+	procs_unlock();
+	for (i = 0; i < n; i++) {
+		lx_kill(hit[i], sig, "signal", t->p->pid);
+		proc_put(hit[i]);
+	}
+	if (!found)
 		return -ESRCH;
-	handler = sig ? READ_ONCE(lxp(target)->act[sig - 1].handler) : 0;
-	/*
-	 * Nothing for 0; ignored, or ignored by default: SIGCHLD, SIGURG,
-	 * SIGWINCH.  No handler ever runs here: a signal that is not ignored
-	 * kills.
-	 */
-	if (sig && handler != LX_SIG_IGN && sig != 17 && sig != 23 && sig != 28)
-		lx_kill(target, sig, "signal", t->p->pid);
-	proc_put(target);
-	return 0;
+	return sig < 0 || sig > LX_NSIG ? -EINVAL : 0;
 }
 
-LX_PARTIAL(kill, "no handler runs, masks ignored: a signal not ignored kills; pid 0 or -1 is self");
+LX_PARTIAL(kill, "no handler runs and masks are ignored: a signal not ignored kills");
 LX_SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
 	return do_kill(t, pid, sig);
 }
 
-LX_PARTIAL(tgkill, "tid not matched to tgid; no handler runs, so an unignored signal kills");
-LX_SYSCALL_DEFINE3(tgkill, int, tgid, int, pid, int, sig)
+/* A process's threads but its first (whose id is its pid), for tgkill. */
+void lx_tid_add(struct proc *p, long tid)
 {
-	/* As Linux's: only a single thread, named by both ids, is a target. */
-	return tgid > 0 && pid > 0 ? do_kill(t, tgid, sig) : -EINVAL;
+	struct lx_proc *lp = lxp(p);
+	int i;
+
+	procs_lock();
+	for (i = 0; i < LX_THREADS_MAX; i++)
+		if (!lp->tids[i]) {
+			lp->tids[i] = tid;
+			break;
+		}
+	procs_unlock();
+}
+
+void lx_tid_remove(struct proc *p, long tid)
+{
+	struct lx_proc *lp = lxp(p);
+	int i;
+
+	procs_lock();
+	for (i = 0; i < LX_THREADS_MAX; i++)
+		if (lp->tids[i] == tid)
+			lp->tids[i] = 0;
+	procs_unlock();
+}
+
+/* The live process whose thread tid is (tgid > 0: of that process), or 0. */
+static long tid_process(long tgid, long tid)
+{
+	struct proc *c;
+	long found = 0;
+	int i;
+
+	procs_lock();
+	for (c = procs()->list; c && !found; c = c->next) {
+		if (!c->os || c->exited || (tgid > 0 && c->pid != tgid))
+			continue;
+		if (c->pid == tid)
+			found = c->pid;
+		for (i = 0; i < LX_THREADS_MAX && !found; i++)
+			if (lxp(c)->tids[i] == tid)
+				found = c->pid;
+	}
+	procs_unlock();
+	return found;
+}
+
+/* A signal to one thread: with no handler to run, it kills its process. */
+static long do_tkill(struct thread *t, long tgid, long tid, long sig)
+{
+	long pid;
+
+	if (tid <= 0)
+		return -EINVAL;
+	pid = tid_process(tgid, tid);
+	return pid ? do_kill(t, pid, sig) : -ESRCH;
+}
+
+LX_PARTIAL(tkill, "no handler runs: a signal not ignored kills the thread's process");
+LX_SYSCALL_DEFINE2(tkill, int, tid, int, sig)
+{
+	return do_tkill(t, -1, tid, sig);
+}
+
+LX_PARTIAL(tgkill, "no handler runs: a signal not ignored kills the thread's process");
+LX_SYSCALL_DEFINE3(tgkill, int, tgid, int, tid, int, sig)
+{
+	return tgid <= 0 ? -EINVAL : do_tkill(t, tgid, tid, sig);
 }
 
 /* Kill p with sig; proc's end_hook wakes each of its threads asleep. */
@@ -123,9 +209,61 @@ LX_SYSCALL_DEFINE4(rt_sigprocmask, int, how, unsigned long, uset, unsigned long,
 	return put_user_bytes(t, uold, &old, 8);
 }
 
-/* No handler runs, so none needs a stack of its own. */
-LX_PARTIAL(sigaltstack, "a no-op: no stack is kept, and the old one is not written to uoss");
+#define LX_SS_ONSTACK		1
+#define LX_SS_DISABLE		2
+#define LX_SS_AUTODISARM	BIT(31)
+#define LX_MINSIGSTKSZ		2048
+
+/* Linux's stack_t. */
+struct lx_stack {
+	u64 sp;
+	s32 flags;
+	u32 pad;
+	u64 size;
+};
+
+static bool on_altstack(struct thread *t)
+{
+	return !(t->altstack.flags & LX_SS_AUTODISARM) &&
+	       t->ctx.rsp - t->altstack.sp < t->altstack.size;
+}
+
+/*
+ * Linux's do_sigaltstack: the stack is kept, and given back, though no
+ * handler ever runs on it here.  The new one is read before anything
+ * changes; the old one written after, so a bad uoss fails a call whose
+ * change is made, as in Linux.
+ */
+LX_PARTIAL(sigaltstack, "kept per thread, but no handler runs on it; a forked child has none");
 LX_SYSCALL_DEFINE2(sigaltstack, unsigned long, uss, unsigned long, uoss)
 {
+	struct lx_stack ss, old = {
+		.sp = t->altstack.sp,
+		.size = t->altstack.size,
+		.flags = (!t->altstack.size ? LX_SS_DISABLE : on_altstack(t) ? LX_SS_ONSTACK : 0) |
+			 (t->altstack.flags & LX_SS_AUTODISARM),
+	};
+
+	if (uss && mem_user_copy(t->p, uss, &ss, sizeof(ss), MEM_READ))
+		return -EFAULT;
+	if (uss) {
+		u32 mode = ss.flags & ~LX_SS_AUTODISARM;
+
+		if (on_altstack(t))
+			return -EPERM;
+		if (mode != LX_SS_DISABLE && mode != LX_SS_ONSTACK && mode != 0)
+			return -EINVAL;
+		if (mode == LX_SS_DISABLE) {
+			ss.sp = 0;
+			ss.size = 0;
+		} else if (ss.size < LX_MINSIGSTKSZ) {
+			return -ENOMEM;
+		}
+		t->altstack.sp = ss.sp;
+		t->altstack.size = ss.size;
+		t->altstack.flags = ss.flags & LX_SS_AUTODISARM;
+	}
+	if (uoss && put_user_bytes(t, uoss, &old, sizeof(old)))
+		return -EFAULT;
 	return 0;
 }

@@ -100,6 +100,10 @@ struct thread {
 	unsigned long fault_va;		/* the last fault, to catch one that repeats */
 	unsigned int fault_repeats;
 	unsigned long clear_tid;	/* linux: the word to zero and wake as it ends */
+	struct {			/* linux: sigaltstack's, none at first */
+		unsigned long sp, size;
+		u32 flags;
+	} altstack;
 };
 
 /* tenant_run writes the readings right after the context. */
