@@ -110,6 +110,21 @@ static void groups(void)
 	want_ok("getpgid of itself is its group", getpgid(0) == getpgrp());
 }
 
+/* pread of what cannot seek: a pipe, either end, and the console. */
+static void pread_pipes(void)
+{
+	int fds[2];
+	char c;
+
+	if (pipe(fds))
+		return;
+	want("pread of a pipe", pread(fds[0], &c, 1, 0), ESPIPE);
+	want("pread of a pipe's write end", pread(fds[1], &c, 1, 0), ESPIPE);
+	want("pread at a negative offset", pread(fds[0], &c, 1, -1), EINVAL);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 /* The alternate signal stack: kept, given back, and checked as Linux checks it. */
 static void altstacks(void)
 {
@@ -233,6 +248,7 @@ int main(int argc, char **argv, char **envp)
 	     open("/etc/motd", O_CREAT | O_EXCL | O_RDONLY, 0644), EEXIST);
 	want("open with O_CREAT of a directory", open("/etc", O_CREAT | O_RDONLY, 0644), EISDIR);
 	want("lseek to the end of a directory", lseek(dir, 0, SEEK_END), EINVAL);
+	pread_pipes();
 	want("clock_gettime of the retired clock 10", syscall(SYS_clock_gettime, 10, &ts), EINVAL);
 	want("mmap neither private nor shared",
 	     (long)mmap(NULL, 4096, PROT_READ, MAP_ANONYMOUS, -1, 0), EINVAL);

@@ -139,10 +139,11 @@ static long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf,
 	return done;
 }
 
+/* No pread reaches here: a pipe cannot seek (do_read, sys_fs.c). */
 static long pipe_file_read(struct thread *t, struct lx_file *f, unsigned long buf,
 			   unsigned long len, long off)
 {
-	return off >= 0 ? -ESPIPE : pipe_read(t->p, f->pipe, buf, len);
+	return pipe_read(t->p, f->pipe, buf, len);
 }
 
 static long pipe_file_write(struct thread *t, struct lx_file *f, unsigned long buf,

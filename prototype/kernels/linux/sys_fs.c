@@ -51,7 +51,11 @@ static long file_read(struct thread *t, struct lx_file *f, unsigned long buf, un
 	return f->ops->read(t, f, buf, len, off);
 }
 
-/* read and pread64 (off >= 0): f is held across a pipe's sleep. */
+/*
+ * read and pread64 (off >= 0): f is held across a pipe's sleep.  As in
+ * Linux, a file that cannot seek (a pipe, the console) has no position to
+ * read at: pread64 is -ESPIPE before anything else is checked of it.
+ */
 static long do_read(struct thread *t, long fd, unsigned long buf, unsigned long len, long off)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -59,7 +63,10 @@ static long do_read(struct thread *t, long fd, unsigned long buf, unsigned long 
 
 	if (!f)
 		return -EBADF;
-	r = file_read(t, f, buf, len, off);
+	if (off >= 0 && f->ops->lseek == lx_no_lseek)
+		r = -ESPIPE;
+	else
+		r = file_read(t, f, buf, len, off);
 	fd_put(f);
 	return r;
 }
@@ -70,7 +77,7 @@ LX_SYSCALL_DEFINE3(read, int, fd, unsigned long, buf, unsigned long, len)
 	return do_read(t, fd, buf, len, -1);
 }
 
-LX_PARTIAL(pread64, "at most 1 MiB a call; the console reads 0 bytes, not -ESPIPE");
+LX_PARTIAL(pread64, "at most 1 MiB a call");
 LX_SYSCALL_DEFINE4(pread64, int, fd, unsigned long, buf, unsigned long, len, long, pos)
 {
 	return pos < 0 ? -EINVAL : do_read(t, fd, buf, len, pos);
