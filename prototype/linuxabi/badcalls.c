@@ -110,6 +110,32 @@ static void groups(void)
 	want_ok("getpgid of itself is its group", getpgid(0) == getpgrp());
 }
 
+/*
+ * Linux's O_LARGEFILE on x86-64, which glibc defines as 0 there: a 64-bit
+ * kernel sets it on every open of a file, and F_GETFL shows it.
+ */
+#define KERNEL_O_LARGEFILE	0100000
+
+/* A file's flags as fcntl reads and sets them. */
+static void file_flags(void)
+{
+	int fd = open("/etc/motd", O_RDONLY | O_CLOEXEC), fds[2];
+
+	want_ok("F_GETFL of a file opened O_CLOEXEC is O_LARGEFILE",
+		fcntl(fd, F_GETFL) == KERNEL_O_LARGEFILE);
+	want_ok("F_SETFL of O_APPEND and O_NONBLOCK, read back",
+		!fcntl(fd, F_SETFL, O_APPEND | O_NONBLOCK | O_CREAT) &&
+		fcntl(fd, F_GETFL) == (KERNEL_O_LARGEFILE | O_APPEND | O_NONBLOCK));
+	close(fd);
+	if (pipe2(fds, O_NONBLOCK))
+		return;
+	want_ok("F_GETFL of a pipe's ends",
+		fcntl(fds[0], F_GETFL) == O_NONBLOCK &&
+		fcntl(fds[1], F_GETFL) == (O_WRONLY | O_NONBLOCK));
+	close(fds[0]);
+	close(fds[1]);
+}
+
 /* pread of what cannot seek: a pipe, either end, and the console. */
 static void pread_pipes(void)
 {
@@ -249,6 +275,7 @@ int main(int argc, char **argv, char **envp)
 	want("open with O_CREAT of a directory", open("/etc", O_CREAT | O_RDONLY, 0644), EISDIR);
 	want("lseek to the end of a directory", lseek(dir, 0, SEEK_END), EINVAL);
 	pread_pipes();
+	file_flags();
 	want("clock_gettime of the retired clock 10", syscall(SYS_clock_gettime, 10, &ts), EINVAL);
 	want("mmap neither private nor shared",
 	     (long)mmap(NULL, 4096, PROT_READ, MAP_ANONYMOUS, -1, 0), EINVAL);

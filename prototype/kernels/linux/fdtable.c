@@ -223,7 +223,7 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 			vostd_free(lp);
 			return -ENOMEM;
 		}
-		con->flags = 2;		/* O_RDWR */
+		con->flags = O_RDWR | O_LARGEFILE;	/* as a tty opened on 64-bit Linux */
 		con->refs = 3;
 		lp->files.fd[0] = con;
 		lp->files.fd[1] = con;
@@ -324,6 +324,22 @@ LX_SYSCALL_DEFINE3(dup3, int, from, int, to, int, flags)
 	return do_dup3(t, from, to, flags, false);
 }
 
+/*
+ * Linux's setfl: only these flags change; no file here can do O_DIRECT.
+ * They are kept for F_GETFL, not acted on: writes do not append, and
+ * reads of an empty pipe still block.
+ */
+#define LX_SETFL_MASK	(O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME)
+
+static long file_setfl(struct lx_file *f, unsigned long arg)
+{
+	if (arg & O_DIRECT)
+		return -EINVAL;
+	/* Two threads may set at once: the last one wins, as in Linux. */
+	WRITE_ONCE(f->flags, (arg & LX_SETFL_MASK) | (READ_ONCE(f->flags) & ~LX_SETFL_MASK));
+	return 0;
+}
+
 static long do_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 {
 	struct lx_fdtable *ft = &lxp(t->p)->files;
@@ -352,17 +368,17 @@ static long do_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 		r = 0;
 		break;
 	case 3:		/* F_GETFL */
-		r = f->flags & ~O_CLOEXEC;
+		r = READ_ONCE(f->flags);
 		break;
-	case 4:		/* F_SETFL: only O_APPEND, O_NONBLOCK and the like, ignored */
-		r = 0;
+	case 4:		/* F_SETFL */
+		r = file_setfl(f, arg);
 		break;
 	}
 	fd_put(f);
 	return r;
 }
 
-LX_PARTIAL(fcntl, "F_SETFL is a no-op; locks, F_SETOWN, pipe sizes, seals and the rest -EINVAL");
+LX_PARTIAL(fcntl, "F_SETFL's flags kept, not acted on; locks, F_SETOWN, pipe sizes, seals -EINVAL");
 LX_SYSCALL_DEFINE3(fcntl, int, fd, int, cmd, unsigned long, arg)
 {
 	return do_fcntl(t, fd, cmd, arg);

@@ -96,7 +96,7 @@ long lx_no_lseek(struct lx_file *f, long off, long whence);	/* sys_fs.c: -ESPIPE
 struct lx_file {
 	u32 refs;
 	const struct lx_file_ops *ops;
-	u32 flags;			/* O_* it was opened with */
+	u32 flags;			/* O_* flags, as F_GETFL reads them */
 	const struct lx_node *node;	/* a node's, and /dev/null's */
 	unsigned long pos;		/* a file's offset; a directory's next entry */
 	struct lx_pipe *pipe;

@@ -179,7 +179,7 @@ static long do_pipe2(struct thread *t, unsigned long ufds, long flags)
 	int fds[2];
 	long err;
 
-	if (flags & ~(O_CLOEXEC | 04000))	/* O_NONBLOCK is taken and ignored */
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK))	/* O_NONBLOCK is kept, not acted on */
 		return -EINVAL;
 	pp = vostd_alloc(sizeof(*pp), true);
 	r = file_new(&lx_pipe_read_fops);
@@ -194,7 +194,8 @@ static long do_pipe2(struct thread *t, unsigned long ufds, long flags)
 	pp->writers = 1;
 	r->pipe = pp;
 	w->pipe = pp;
-	w->flags = 1;		/* O_WRONLY */
+	r->flags = flags & O_NONBLOCK;	/* O_RDONLY, as F_GETFL says */
+	w->flags = O_WRONLY | (flags & O_NONBLOCK);
 	/*
 	 * The numbers are reserved and copied out before the files go in, as
 	 * in Linux: a copy that fails leaves behind no descriptor that another
@@ -224,7 +225,7 @@ LX_SYSCALL_DEFINE1(pipe, unsigned long, ufds)
 	return do_pipe2(t, ufds, 0);
 }
 
-LX_PARTIAL(pipe2, "O_NONBLOCK taken and ignored; O_DIRECT -EINVAL; a 4 KiB buffer, not 64 KiB");
+LX_PARTIAL(pipe2, "O_NONBLOCK kept but not acted on; O_DIRECT -EINVAL; a 4 KiB buffer");
 LX_SYSCALL_DEFINE2(pipe2, unsigned long, ufds, int, flags)
 {
 	return do_pipe2(t, ufds, flags);

@@ -164,7 +164,8 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 	if (!f)
 		return -ENOMEM;
 	f->node = nd;
-	f->flags = flags;
+	/* As Linux's do_dentry_open keeps them; a 64-bit open is O_LARGEFILE. */
+	f->flags = (flags | O_LARGEFILE) & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);
 	fd = fd_install(t->p, f, 0, flags & O_CLOEXEC);
 	if (fd < 0)
 		file_put(f);
