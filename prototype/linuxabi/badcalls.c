@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
@@ -53,10 +54,10 @@ static void kills(void)
 	struct timespec wait = { 0, 200 * 1000 * 1000 };
 	pid_t child;
 
-	want("kill of a pid nobody has", kill(99999, 0), ESRCH);
-	want("kill of a pid nobody has, with a bad signal", kill(99999, 99), ESRCH);
+	want("kill of a pid nobody has", kill(INT_MAX, 0), ESRCH);
+	want("kill of a pid nobody has, with a bad signal", kill(INT_MAX, 99), ESRCH);
 	want("kill of itself with a bad signal", kill(getpid(), 99), EINVAL);
-	want("kill of a group nobody is in", kill(-99999, 0), ESRCH);
+	want("kill of a group nobody is in", kill(-INT_MAX, 0), ESRCH);
 	want("kill of group -INT_MIN", syscall(SYS_kill, -2147483647 - 1, 0), ESRCH);
 	want_ok("kill of its own group with signal 0", kill(0, 0) == 0);
 	child = fork();
@@ -64,13 +65,15 @@ static void kills(void)
 		_exit(0);
 	nanosleep(&wait, NULL);
 	want_ok("kill of a child exited and not yet reaped", kill(child, 0) == 0);
+	want_ok("tgkill of a child exited and not yet reaped",
+		syscall(SYS_tgkill, child, child, 0) == 0);
 	waitpid(child, NULL, 0);
 	want("kill of a child reaped", kill(child, 0), ESRCH);
 	want("tkill of thread 0", syscall(SYS_tkill, 0, 0), EINVAL);
-	want("tkill of a thread nobody has", syscall(SYS_tkill, 99999, 0), ESRCH);
-	want("tgkill of a thread nobody has", syscall(SYS_tgkill, getpid(), 99999, 0), ESRCH);
+	want("tkill of a thread nobody has", syscall(SYS_tkill, INT_MAX, 0), ESRCH);
+	want("tgkill of a thread nobody has", syscall(SYS_tgkill, getpid(), INT_MAX, 0), ESRCH);
 	want("tgkill of its thread in another process",
-	     syscall(SYS_tgkill, 99999, syscall(SYS_gettid), 0), ESRCH);
+	     syscall(SYS_tgkill, INT_MAX, syscall(SYS_gettid), 0), ESRCH);
 	want("tgkill of its thread with a bad signal",
 	     syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), 99), EINVAL);
 	want_ok("tgkill of its own thread with signal 0",
@@ -104,9 +107,9 @@ static void groups(void)
 		close(fds[0]);
 	}
 	want("setpgid to a negative group", setpgid(0, -1), EINVAL);
-	want("setpgid of a pid nobody has", setpgid(99999, 0), ESRCH);
-	want("getpgid of a pid nobody has", getpgid(99999), ESRCH);
-	want("getsid of a pid nobody has", getsid(99999), ESRCH);
+	want("setpgid of a pid nobody has", setpgid(INT_MAX, 0), ESRCH);
+	want("getpgid of a pid nobody has", getpgid(INT_MAX), ESRCH);
+	want("getsid of a pid nobody has", getsid(INT_MAX), ESRCH);
 	want_ok("getpgid of itself is its group", getpgid(0) == getpgrp());
 }
 

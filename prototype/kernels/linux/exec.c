@@ -384,6 +384,8 @@ LX_SYSCALL_DEFINE3(execve, unsigned long, upath, unsigned long, uargv, unsigned 
 		vostd_fpu_destroy(fpu);
 	else
 		thread_set_fpu(t, fpu);
+	if (!err)	/* Linux's exec drops the alternate signal stack too */
+		t->altstack = (typeof(t->altstack)){};
 	return err;
 }
 

@@ -85,14 +85,14 @@ LX_SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 			err = -EPERM;	/* no such group in the session */
 	}
 	if (!err)
-		lxp(p)->pgid = pgid;
+		WRITE_ONCE(lxp(p)->pgid, pgid);	/* getpgrp reads it without the lock */
 	procs_unlock();
 	return err;
 }
 
 LX_SYSCALL_DEFINE0(getpgrp)
 {
-	return lxp(t->p)->pgid;
+	return READ_ONCE(lxp(t->p)->pgid);
 }
 
 /* pid's group (sid false) or session (true), or -ESRCH. */

@@ -143,6 +143,10 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 	struct lx_file *f;
 	long err, fd;
 
+	/* As Linux's open: bits it does not know are dropped, O_SYNC implies O_DSYNC. */
+	flags &= VALID_OPEN_FLAGS;
+	if (flags & __O_SYNC)
+		flags |= O_DSYNC;
 	nd = fs_lookup_at(t->p, dfd, upath, !(flags & O_NOFOLLOW) && !excl, false, &err);
 	if (!nd)
 		return err == -ENOENT && (flags & O_CREAT) ? -EROFS : err;
@@ -163,6 +167,10 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 	}
 	if (!f)
 		return -ENOMEM;
+	if (flags & O_DIRECT) {
+		file_put(f);	/* nothing here can do it, as Linux's do_dentry_open finds */
+		return -EINVAL;
+	}
 	f->node = nd;
 	/* As Linux's do_dentry_open keeps them; a 64-bit open is O_LARGEFILE. */
 	f->flags = (flags | O_LARGEFILE) & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);

@@ -63,13 +63,16 @@ static long lx_thread(struct thread *t, unsigned long flags, unsigned long newsp
 	tid = c->tid;
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_tid = ctid;
+	/*
+	 * Before its id is told or it runs, as Linux attaches a pid first:
+	 * its end (lx_thread_exit) takes the id out again.
+	 */
+	lx_tid_add(t->p, tid);
 	/* As in Linux, a bad address here goes unreported. */
 	if (flags & CLONE_PARENT_SETTID)
 		put_user_bytes(t, ptid, &tid, sizeof(tid));
 	if (flags & CLONE_CHILD_SETTID)
 		put_user_bytes(t, ctid, &tid, sizeof(tid));
-	/* Before it runs: its end (lx_thread_exit) takes the id out again. */
-	lx_tid_add(t->p, tid);
 	err = thread_start(c);
 	if (err < 0)
 		lx_tid_remove(t->p, tid);	/* it never ran */

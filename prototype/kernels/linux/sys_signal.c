@@ -10,6 +10,16 @@
 #define LX_SIGSTOP		19
 #define LX_SIG_IGN		1
 
+static bool has_tid(struct proc *c, long tid)
+{
+	int i;
+
+	for (i = 0; i < LX_THREADS_MAX; i++)
+		if (lxp(c)->tids[i] == tid)
+			return true;
+	return false;
+}
+
 /*
  * Who a kill of pid reaches (Linux's kill_something_info): pid > 0 that
  * process, 0 the caller's process group, -1 every process but the first
@@ -21,8 +31,8 @@ static bool kill_reaches(struct proc *c, struct proc *self, long pid)
 {
 	if (!c->os)
 		return false;		/* the kernel's own */
-	if (pid > 0)
-		return c->pid == pid;
+	if (pid > 0)	/* a thread's id names its process */
+		return c->pid == pid || has_tid(c, pid);
 	if (pid == -1)
 		return c->pid != 1 && c != self;
 	return lxp(c)->pgid == (pid ? -pid : lxp(self)->pgid);
@@ -110,17 +120,14 @@ static long tid_process(long tgid, long tid)
 {
 	struct proc *c;
 	long found = 0;
-	int i;
 
 	procs_lock();
 	for (c = procs()->list; c && !found; c = c->next) {
-		if (!c->os || c->exited || (tgid > 0 && c->pid != tgid))
+		if (!c->os || (tgid > 0 && c->pid != tgid))
 			continue;
-		if (c->pid == tid)
+		/* A zombie's first thread is still found, as Linux finds its leader. */
+		if (c->pid == tid || (!c->exited && has_tid(c, tid)))
 			found = c->pid;
-		for (i = 0; i < LX_THREADS_MAX && !found; i++)
-			if (lxp(c)->tids[i] == tid)
-				found = c->pid;
 	}
 	procs_unlock();
 	return found;
@@ -224,8 +231,9 @@ struct lx_stack {
 
 static bool on_altstack(struct thread *t)
 {
-	return !(t->altstack.flags & LX_SS_AUTODISARM) &&
-	       t->ctx.rsp - t->altstack.sp < t->altstack.size;
+	/* Linux's on_sig_stack, for a stack that grows down. */
+	return !(t->altstack.flags & LX_SS_AUTODISARM) && t->ctx.rsp > t->altstack.sp &&
+	       t->ctx.rsp - t->altstack.sp <= t->altstack.size;
 }
 
 /*
