@@ -139,6 +139,7 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 {
 	/* O_CREAT | O_EXCL follows no symbolic link, and fails on anything there. */
 	bool excl = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+	const struct lx_file_ops *ops = &lx_node_fops;
 	const struct lx_node *nd;
 	struct lx_file *f;
 	long err, fd;
@@ -158,19 +159,16 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 		return -ELOOP;
 	if ((flags & O_DIRECTORY) && (nd->mode & S_IFMT) != S_IFDIR)
 		return -ENOTDIR;
-	if ((nd->mode & S_IFMT) == S_IFCHR) {
-		f = file_new(&lx_null_fops);
-	} else {
-		if ((flags & O_ACCMODE) || (flags & O_TRUNC))
-			return (nd->mode & S_IFMT) == S_IFDIR ? -EISDIR : -EROFS;
-		f = file_new(&lx_node_fops);
-	}
+	if ((nd->mode & S_IFMT) == S_IFCHR)
+		ops = &lx_null_fops;
+	else if ((flags & O_ACCMODE) || (flags & O_TRUNC))
+		return (nd->mode & S_IFMT) == S_IFDIR ? -EISDIR : -EROFS;
+	/* Nothing here can do O_DIRECT, as Linux's do_dentry_open finds. */
+	if (flags & O_DIRECT)
+		return -EINVAL;
+	f = file_new(ops);
 	if (!f)
 		return -ENOMEM;
-	if (flags & O_DIRECT) {
-		file_put(f);	/* nothing here can do it, as Linux's do_dentry_open finds */
-		return -EINVAL;
-	}
 	f->node = nd;
 	/* As Linux's do_dentry_open keeps them; a 64-bit open is O_LARGEFILE. */
 	f->flags = (flags | O_LARGEFILE) & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);

@@ -10,29 +10,32 @@
 #define LX_SIGSTOP		19
 #define LX_SIG_IGN		1
 
-static bool has_tid(struct proc *c, long tid)
+/* The slot of lp's thread list that holds tid (0: a free one), or -1. */
+static int tid_slot(struct lx_proc *lp, long tid)
 {
 	int i;
 
 	for (i = 0; i < LX_THREADS_MAX; i++)
-		if (lxp(c)->tids[i] == tid)
-			return true;
-	return false;
+		if (lp->tids[i] == tid)
+			return i;
+	return -1;
 }
 
 /*
  * Who a kill of pid reaches (Linux's kill_something_info): pid > 0 that
- * process, 0 the caller's process group, -1 every process but the first
- * (Linux's init) and the caller, -pgid that group.  A process that has
- * exited and is not yet reaped is still there, as a zombie is in Linux:
- * a signal to it is taken and does nothing.
+ * process, or the process of the thread pid names, 0 the caller's process
+ * group, -1 every process but the first (Linux's init) and the caller,
+ * -pgid that group; tgid > 0 (tgkill) only that process.  A process that
+ * has exited and is not yet reaped is still there, as a zombie is in
+ * Linux: a signal to it is taken and does nothing.  Its threads have all
+ * left its list, so only its pid finds it.
  */
-static bool kill_reaches(struct proc *c, struct proc *self, long pid)
+static bool kill_reaches(struct proc *c, struct proc *self, long pid, long tgid)
 {
-	if (!c->os)
-		return false;		/* the kernel's own */
-	if (pid > 0)	/* a thread's id names its process */
-		return c->pid == pid || has_tid(c, pid);
+	if (!c->os || (tgid > 0 && c->pid != tgid))
+		return false;		/* the kernel's own, or not the named process */
+	if (pid > 0)
+		return c->pid == pid || tid_slot(lxp(c), pid) >= 0;
 	if (pid == -1)
 		return c->pid != 1 && c != self;
 	return lxp(c)->pgid == (pid ? -pid : lxp(self)->pgid);
@@ -53,7 +56,7 @@ static bool sig_kills(struct proc *p, long sig)
  * target is -ESRCH before a bad signal is -EINVAL: the signal is checked
  * against each target found.
  */
-static long do_kill(struct thread *t, long pid, long sig)
+static long do_kill(struct thread *t, long pid, long tgid, long sig)
 {
 	struct proc *c, *hit[LX_PROCS_MAX];
 	unsigned int n = 0, i;
@@ -63,7 +66,7 @@ static long do_kill(struct thread *t, long pid, long sig)
 		return -ESRCH;		/* Linux's: -INT_MIN names no group */
 	procs_lock();
 	for (c = procs()->list; c; c = c->next) {
-		if (!kill_reaches(c, t->p, pid))
+		if (!kill_reaches(c, t->p, pid, tgid))
 			continue;
 		found = true;
 		if (sig >= 0 && sig <= LX_NSIG && !c->exited && sig_kills(c, sig) &&
@@ -85,7 +88,7 @@ static long do_kill(struct thread *t, long pid, long sig)
 LX_PARTIAL(kill, "no handler runs and masks are ignored: a signal not ignored kills");
 LX_SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
-	return do_kill(t, pid, sig);
+	return do_kill(t, pid, 0, sig);
 }
 
 /* A process's threads but its first (whose id is its pid), for tgkill. */
@@ -95,11 +98,9 @@ void lx_tid_add(struct proc *p, long tid)
 	int i;
 
 	procs_lock();
-	for (i = 0; i < LX_THREADS_MAX; i++)
-		if (!lp->tids[i]) {
-			lp->tids[i] = tid;
-			break;
-		}
+	i = tid_slot(lp, 0);
+	if (i >= 0)
+		lp->tids[i] = tid;
 	procs_unlock();
 }
 
@@ -109,39 +110,16 @@ void lx_tid_remove(struct proc *p, long tid)
 	int i;
 
 	procs_lock();
-	for (i = 0; i < LX_THREADS_MAX; i++)
-		if (lp->tids[i] == tid)
-			lp->tids[i] = 0;
+	i = tid_slot(lp, tid);
+	if (i >= 0)
+		lp->tids[i] = 0;
 	procs_unlock();
-}
-
-/* The live process whose thread tid is (tgid > 0: of that process), or 0. */
-static long tid_process(long tgid, long tid)
-{
-	struct proc *c;
-	long found = 0;
-
-	procs_lock();
-	for (c = procs()->list; c && !found; c = c->next) {
-		if (!c->os || (tgid > 0 && c->pid != tgid))
-			continue;
-		/* A zombie's first thread is still found, as Linux finds its leader. */
-		if (c->pid == tid || (!c->exited && has_tid(c, tid)))
-			found = c->pid;
-	}
-	procs_unlock();
-	return found;
 }
 
 /* A signal to one thread: with no handler to run, it kills its process. */
 static long do_tkill(struct thread *t, long tgid, long tid, long sig)
 {
-	long pid;
-
-	if (tid <= 0)
-		return -EINVAL;
-	pid = tid_process(tgid, tid);
-	return pid ? do_kill(t, pid, sig) : -ESRCH;
+	return tid <= 0 ? -EINVAL : do_kill(t, tid, tgid, sig);
 }
 
 LX_PARTIAL(tkill, "no handler runs: a signal not ignored kills the thread's process");
