@@ -19,12 +19,14 @@
 #include <linux/const.h>
 
 /*
+ * 8: fpu_read and fpu_write, and an exception's si_code in the tenant
+ * context, which a kernel with signal handlers needs;
  * 7: the shared page says what the sandbox may write (ev_sfi); 6: the
  * shared page carries the creation flags; 5: the tenant context carries
  * the FS base; 4: the trap path's readings left it for tenant_run's
  * optional trailer
  */
-#define EV_ABI_VERSION		7
+#define EV_ABI_VERSION		8
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		16
 
@@ -64,7 +66,7 @@ enum ev_service {
 };
 #endif
 /* as many as ev_services.h lists: checked in endovisor/services.c */
-#define EV_NR_SERVICES		24
+#define EV_NR_SERVICES		26
 
 /* mem_alloc flags, and its limits. */
 #define EV_MEM_ZERO		1UL
@@ -130,9 +132,9 @@ enum ev_service {
 
 /* Why tenant_run returned. */
 #define EV_TRAP_SYSCALL		1	/* the tenant made a system call */
-#define EV_TRAP_FAULT		2	/* a page fault in the tenant region */
+#define EV_TRAP_FAULT		2	/* a page fault in the tenant region, at fault_addr */
 #define EV_TRAP_KICK		3	/* a kick arrived while it ran */
-/* any other fault: fault_addr, and the signal Linux would have sent */
+/* any other fault: fault_addr, and the signal and si_code Linux would have sent */
 #define EV_TRAP_EXCEPTION	4
 
 /* calibrate(what, ...) */
@@ -263,7 +265,7 @@ struct ev_tenant_ctx {
 	__u64 syscall_nr;
 	__u64 linux_faults;	/* faults Linux counted for the carrier in the run */
 	__u32 signal;		/* EV_TRAP_EXCEPTION: SIGSEGV, SIGILL, ... */
-	__u32 pad;
+	__s32 signal_code;	/* and Linux's si_code for it (SEGV_MAPERR, ...) */
 	/*
 	 * In and out: the tenant thread's FS base (its thread-local storage),
 	 * a user address; tenant_run loads it with a zero selector, and the

@@ -42,3 +42,5 @@ EV_SERVICE(20, FPU_DESTROY, fpu_destroy, 1)	/* (fpu): 0; -EBADF, -EBUSY loaded o
 EV_SERVICE(21, FPU_SWITCH, fpu_switch, 1)	/* (fpu): 0, the carrier's user FPU state saved and fpu's loaded; -EBADF, -EBUSY loaded on another vCPU's carrier, -ENOMEM */
 EV_SERVICE(22, VM_QUERY, vm_query, 2)		/* (vm, va): the frame mapped at va | its EV_PROT_* bits; -EBADF, -EINVAL, -ENOENT nothing mapped */
 EV_SERVICE(23, VM_SHARE, vm_share, 5)		/* (dst, src, va, pages, prot): the pages shared, each mapped page of src's range set to prot there and mapped with prot in dst; -EBADF, -EINVAL, -EEXIST, -ENOSPC as vm_map */
+EV_SERVICE(24, FPU_READ, fpu_read, 2)		/* (fpu, buf): 0, its x87 and SSE registers in buf as FXSAVE's 512 bytes; -EBADF, -EBUSY loaded on another vCPU's carrier, -EFAULT */
+EV_SERVICE(25, FPU_WRITE, fpu_write, 2)		/* (fpu, buf): 0, its x87 and SSE registers buf's, AVX and on initial; -EBADF, -EBUSY, -EFAULT, -EINVAL MXCSR bits the processor lacks */

@@ -144,6 +144,7 @@ struct ev_vcpu_trap {
 	unsigned long signals;		/* sigmask()s of exceptions' signals to take back */
 	u32 signal;			/* the first of them, for the kernel proper */
 	unsigned long signal_addr;	/* and its si_addr */
+	int signal_code;		/* and its si_code */
 	u64 nr;				/* the system call's number */
 	unsigned long fault_addr;
 	bool fault_write;

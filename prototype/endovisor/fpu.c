@@ -244,6 +244,125 @@ EV_SERVICE_DEFINE1(fpu_switch, unsigned long, handle)
 }
 
 /*
+ * The bits of MXCSR this processor has: FXSAVE reports them in its
+ * mxcsr_mask field, 0 meaning the old default without DAZ.  Read once, in
+ * a kernel FPU section of its own; two first readers write the same value.
+ */
+static u32 ev_mxcsr_mask(void)
+{
+	static u32 mask;
+	struct fxregs_state fx __aligned(16) = {};
+
+	if (READ_ONCE(mask))
+		return mask;
+	kernel_fpu_begin_mask(0);
+	asm volatile("fxsaveq %0" : "=m" (fx));
+	kernel_fpu_end();
+	WRITE_ONCE(mask, fx.mxcsr_mask ?: 0xffbf);
+	return mask;
+}
+
+/* What FXRSTOR reads of an image: the registers, not the bytes after them. */
+#define EV_FPU_LEGACY	offsetof(struct fxregs_state, padding)
+
+/*
+ * The x87 and SSE part of regs, as the registers are: an XSAVE image
+ * leaves a component it found in its initial state unwritten, and its
+ * header says so, so such a component is given as its initial state.
+ */
+static void ev_fpu_legacy_get(struct fxregs_state *fx, const union fpregs_state *regs)
+{
+	u64 in_use = XFEATURE_MASK_FPSSE;
+
+	memcpy(fx, &regs->fxsave, EV_FPU_LEGACY);
+	if (cpu_feature_enabled(X86_FEATURE_XSAVE))
+		in_use = regs->xsave.header.xfeatures;
+	if (!(in_use & XFEATURE_MASK_FP)) {
+		fx->cwd = 0x37f;
+		fx->swd = 0;
+		fx->twd = 0;
+		fx->fop = 0;
+		fx->rip = 0;
+		fx->rdp = 0;
+		memset(fx->st_space, 0, sizeof(fx->st_space));
+	}
+	if (!(in_use & XFEATURE_MASK_SSE))
+		memset(fx->xmm_space, 0, sizeof(fx->xmm_space));
+}
+
+/*
+ * The x87 and SSE part of regs becomes fx's, and every later component
+ * (AVX and on) its initial state, as Linux restores a signal frame that
+ * holds FXSAVE's image alone.
+ */
+static void ev_fpu_legacy_set(union fpregs_state *regs, const struct fxregs_state *fx)
+{
+	memcpy(&regs->fxsave, fx, EV_FPU_LEGACY);
+	if (cpu_feature_enabled(X86_FEATURE_XSAVE))
+		regs->xsave.header.xfeatures = XFEATURE_MASK_FPSSE;
+}
+
+/*
+ * fpu_read(fpu, buf) and fpu_write(fpu, buf): a context's x87 and SSE
+ * registers as FXSAVE lays them out, 512 bytes to or from the sandbox's
+ * buf: what a kernel proper puts in a signal frame and takes back at
+ * sigreturn.  A context loaded on another vCPU's carrier has no current
+ * image here (-EBUSY).  fpu_write refuses what FXRSTOR would fault on,
+ * MXCSR bits the processor lacks (-EINVAL), and changes nothing then; the
+ * bytes after the registers are the kernel's to use and are not kept.
+ */
+static long ev_fpu_legacy(struct ev_vcpu *v, unsigned long handle, unsigned long buf,
+			  bool write)
+{
+	struct fxregs_state fx;
+	union fpregs_state *regs;
+	struct ev_fpu *f;
+	bool live;
+	long ret = 0;
+
+	if (write && ev_sandbox_read(v, &fx, (const void *)buf, sizeof(fx)))
+		return -EFAULT;
+	mutex_lock(&v->sb->lock);	/* against fpu_destroy and a switch */
+	f = ev_fpu_lookup(v->sb, handle);
+	live = f && f == v->fpu.cur;
+	if (!f)
+		ret = -EBADF;
+	else if (!live && ev_fpu_loaded_elsewhere(v, f))
+		ret = -EBUSY;
+	else if (write && (fx.mxcsr & ~ev_mxcsr_mask()))
+		ret = -EINVAL;
+	if (!ret) {
+		if (live) {
+			ev_fpu_to_memory();
+			fpregs_lock();
+		}
+		regs = live ? &ev_fpstate()->regs : &f->regs;
+		if (write) {
+			ev_fpu_legacy_set(regs, &fx);
+		} else {
+			memset(&fx, 0, sizeof(fx));
+			ev_fpu_legacy_get(&fx, regs);
+		}
+		if (live)
+			fpregs_unlock();
+	}
+	mutex_unlock(&v->sb->lock);
+	if (!ret && !write && ev_sandbox_write(v, (void *)buf, &fx, sizeof(fx)))
+		ret = -EFAULT;
+	return ret;
+}
+
+EV_SERVICE_DEFINE2(fpu_read, unsigned long, handle, unsigned long, buf)
+{
+	return ev_fpu_legacy(v, handle, buf, false);
+}
+
+EV_SERVICE_DEFINE2(fpu_write, unsigned long, handle, unsigned long, buf)
+{
+	return ev_fpu_legacy(v, handle, buf, true);
+}
+
+/*
  * The carrier's first tenant: keep the launcher's registers, unless a
  * switch has kept them already, and give the tenant the initial state.
  * Whether the kernel proper ever switches contexts or not, no tenant sees

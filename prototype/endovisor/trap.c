@@ -104,7 +104,8 @@ static vm_fault_t ev_vm_fault(struct vm_fault *vmf)
 
 	/* Linux's fault path allocated the tables on the way here. */
 	ev_vm_sync_tables(vm);
-	if (!(vmf->flags & FAULT_FLAG_USER) || !ev_tenant_fault(vm, vmf->address, write))
+	/* The byte the tenant touched, as a signal's si_addr says it; address is its page. */
+	if (!(vmf->flags & FAULT_FLAG_USER) || !ev_tenant_fault(vm, vmf->real_address, write))
 		return VM_FAULT_SIGBUS;
 	return VM_FAULT_NOPAGE;
 }
@@ -132,6 +133,7 @@ static void ev_signal_generate(void *data, int sig, struct kernel_siginfo *info,
 	if (!v->trap.signals) {
 		v->trap.signal = sig;
 		v->trap.signal_addr = (unsigned long)info->si_addr;
+		v->trap.signal_code = info->si_code;
 	}
 	v->trap.signals |= sigmask(sig);
 	ev_tenant_queue_trap(v, EV_TRAP_EXCEPTION);
@@ -202,6 +204,7 @@ void ev_trap_report(struct ev_vcpu *v, unsigned long traps, struct ev_tenant_ctx
 	}
 	if (traps & BIT(EV_TRAP_EXCEPTION)) {
 		c->signal = v->trap.signal;
+		c->signal_code = v->trap.signal_code;
 		ev_take_back_signals(v);
 	}
 }

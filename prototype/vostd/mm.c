@@ -383,3 +383,13 @@ long vostd_fpu_switch(struct vostd_fpu *f)
 {
 	return vostd_svc_fpu_switch(f->handle);
 }
+
+long vostd_fpu_read(struct vostd_fpu *f, void *fx)
+{
+	return vostd_svc_fpu_read(f->handle, (unsigned long)fx);
+}
+
+long vostd_fpu_write(struct vostd_fpu *f, const void *fx)
+{
+	return vostd_svc_fpu_write(f->handle, (unsigned long)fx);
+}

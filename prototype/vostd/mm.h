@@ -129,6 +129,14 @@ struct vostd_fpu {
 struct vostd_fpu *vostd_fpu_new(struct vostd_fpu *from);
 long vostd_fpu_destroy(struct vostd_fpu *fpu);
 long vostd_fpu_switch(struct vostd_fpu *fpu);
+/*
+ * Its x87 and SSE registers, as FXSAVE's 512 bytes (VOSTD_FXSAVE_SIZE),
+ * read or written (a signal frame's): the write refuses an MXCSR the
+ * processor would fault on, and leaves AVX and on in their initial state.
+ */
+#define VOSTD_FXSAVE_SIZE	512
+long vostd_fpu_read(struct vostd_fpu *fpu, void *fx);
+long vostd_fpu_write(struct vostd_fpu *fpu, const void *fx);
 
 /* string.c */
 void vostd_memset(void *p, int c, unsigned long n);

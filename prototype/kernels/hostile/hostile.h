@@ -101,4 +101,7 @@ void expect(const char *name, long want, long got);
 /* registry.c: services aimed at Linux's tables in the module, and the registry. */
 void hostile_registry_cases(void);
 
+/* fpu_image.c: the x87 and SSE image of a context; busy is loaded on vCPU 1. */
+void fpu_image_cases(long busy);
+
 #endif /* HOSTILE_H */

@@ -391,6 +391,7 @@ static void fpu_cases(void)
 	       vostd_is_err(f) ? f : call(EV_SVC_FPU_SWITCH, f, 0, 0, 0));
 	expect("fpu_destroy_loaded_elsewhere", vostd_is_err(f) ? f : -EBUSY,
 	       vostd_is_err(f) ? f : call(EV_SVC_FPU_DESTROY, f, 0, 0, 0));
+	fpu_image_cases(f);
 	for (i = 0; i <= EV_MAX_FPUS; i++) {
 		r = call(EV_SVC_FPU_CREATE, 0, 0, 0, 0);
 		if (vostd_is_err(r))
