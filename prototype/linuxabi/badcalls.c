@@ -218,6 +218,58 @@ static void sigmask_bad_how(void)
 	failed |= !ok;
 }
 
+/*
+ * The calls of signals, with numbers, sizes and pointers they refuse, and
+ * rt_sigqueueinfo's rule: a siginfo that poses as the kernel's or kill's
+ * goes to no one but the caller.
+ */
+static void signal_calls(void)
+{
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+	siginfo_t si = { .si_code = SI_QUEUE };
+	unsigned long set = 0;
+	pid_t child;
+	int status;
+
+	want("rt_sigaction of signal 0", syscall(SYS_rt_sigaction, 0, &sa, NULL, 8), EINVAL);
+	want("rt_sigaction of signal 65", syscall(SYS_rt_sigaction, 65, &sa, NULL, 8), EINVAL);
+	want("rt_sigaction of SIGKILL", syscall(SYS_rt_sigaction, SIGKILL, &sa, NULL, 8), EINVAL);
+	want("rt_sigaction with a set of 4 bytes",
+	     syscall(SYS_rt_sigaction, SIGUSR1, &sa, NULL, 4), EINVAL);
+	want("rt_sigaction from an unmapped address",
+	     syscall(SYS_rt_sigaction, SIGUSR1, UNMAPPED, NULL, 8), EFAULT);
+	want("rt_sigpending of 16 bytes", syscall(SYS_rt_sigpending, &set, 16), EINVAL);
+	want("rt_sigpending to an unmapped address", syscall(SYS_rt_sigpending, UNMAPPED, 8),
+	     EFAULT);
+	want("rt_sigsuspend with a set of 4 bytes", syscall(SYS_rt_sigsuspend, &set, 4), EINVAL);
+	want("rt_sigsuspend from an unmapped address", syscall(SYS_rt_sigsuspend, UNMAPPED, 8),
+	     EFAULT);
+	want("rt_sigqueueinfo from an unmapped address",
+	     syscall(SYS_rt_sigqueueinfo, getpid(), SIGUSR1, UNMAPPED), EFAULT);
+	want("rt_sigqueueinfo to itself with a bad signal",
+	     syscall(SYS_rt_sigqueueinfo, getpid(), 99, &si), EINVAL);
+	want("rt_sigqueueinfo to a pid nobody has",
+	     syscall(SYS_rt_sigqueueinfo, INT_MAX, SIGUSR1, &si), ESRCH);
+	want_ok("rt_sigqueueinfo of signal 0 to itself",
+		syscall(SYS_rt_sigqueueinfo, getpid(), 0, &si) == 0);
+	want("rt_tgsigqueueinfo of process 0", syscall(SYS_rt_tgsigqueueinfo, 0, 1, 0, &si),
+	     EINVAL);
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	si.si_code = SI_USER;
+	want("rt_sigqueueinfo posing as kill to another process",
+	     syscall(SYS_rt_sigqueueinfo, child, SIGUSR1, &si), EPERM);
+	si.si_code = SI_KERNEL;
+	want("rt_sigqueueinfo posing as the kernel to another process",
+	     syscall(SYS_rt_sigqueueinfo, child, SIGUSR1, &si), EPERM);
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	want_ok("pause ended by SIGKILL", WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
 /* A futex's word must be mapped, aligned and hold the value a wait names. */
 static void futexes(void)
 {
@@ -287,6 +339,7 @@ int main(int argc, char **argv, char **envp)
 	groups();
 	altstacks();
 	sigmask_bad_how();
+	signal_calls();
 	futexes();
 	want("clone of a thread that does not share the signal handlers",
 	     syscall(SYS_clone, CLONE_VM | CLONE_THREAD, NULL, NULL, NULL, 0), EINVAL);

@@ -70,6 +70,17 @@ echo 0 > /proc/sys/debug/exception-trace
 echo 1 > /proc/sys/debug/exception-trace
 run threads 0 sh -c /bin/threads
 run threads_pie 0 sh -c /bin/threads-pie
+# Signals (prototype/linuxabi/signals.c): handlers with their siginfo,
+# masks and flags, the alternate stack, faults caught and left with
+# siglongjmp, FPU registers kept across a handler, calls interrupted and
+# restarted, sigsuspend, a signal to one thread, SIGPIPE, and frames a
+# handler forges.  On Linux first, which checks the test itself; a forged
+# frame is a bad one, which Linux logs unless told not to.
+echo 0 > /proc/sys/debug/exception-trace
+/bin/signals || fail "signals on Linux"
+echo 1 > /proc/sys/debug/exception-trace
+run signals 0 sh -c "'/bin/signals sandbox'"
+run signals_pie 0 sh -c "'/bin/signals-pie sandbox'"
 # What a call holds while it sleeps and what address space comes back
 # (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
 # under a thread blocked reading or writing it; mmaps and munmaps, and

@@ -389,6 +389,14 @@ LX_SYSCALL_DEFINE3(execve, unsigned long, upath, unsigned long, uargv, unsigned 
 	return err;
 }
 
+/* p's first thread, on vCPU 0, in its list (signal.c) before it runs. */
+static long lx_first_thread(struct proc *p, const struct ev_tenant_ctx *ctx)
+{
+	struct thread *t = thread_new(p, ctx, NULL, 0);
+
+	return t ? lx_thread_run(t) : -ENOMEM;
+}
+
 /* The kernel's own first process: path with argv, on vCPU 0. */
 struct proc *lx_spawn(const char *path, const char *const *argv)
 {
@@ -402,7 +410,7 @@ struct proc *lx_spawn(const char *path, const char *const *argv)
 	p->kernel_waits = true;
 	err = lx_proc_init(p, NULL) ?: lx_exec(p, &ctx, path, argv, envp);
 	if (!err)
-		err = thread_create(p, &ctx, NULL, 0);
+		err = lx_first_thread(p, &ctx);
 	if (err < 0) {
 		vostd_println("linux: cannot start %s: %ld", path, err);
 		lx_proc_exit(p);

@@ -208,14 +208,16 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 	if (parent) {
 		*lp = *lxp(parent);
 		fdt_copy(&lp->files, &lxp(parent)->files);
+		procs_lock();	/* the handlers, as a sigaction of another thread leaves them */
+		vostd_memcpy(lp->act, lxp(parent)->act, sizeof(lp->act));
+		procs_unlock();
 		lp->con_lock = (vostd_spinlock_t){};
 		lp->line_len = 0;
 		lp->execed = false;	/* a child runs its parent's program until its own exec */
-		/* Only the calling thread is copied, and it is not asleep. */
-		for (i = 0; i < LX_THREADS_MAX; i++) {
-			lp->sleeping[i] = 0;
-			lp->tids[i] = 0;
-		}
+		/* Only the calling thread is copied, as a new thread; nothing is pending. */
+		for (i = 0; i < LX_THREADS_MAX; i++)
+			lp->threads[i] = NULL;
+		lp->sigpending = 0;
 	} else {
 		struct lx_file *con = file_new(&lx_console_fops);
 

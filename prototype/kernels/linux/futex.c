@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Where the linux kernel's threads sleep: futexes, which glibc's threads
- * wait on (a lock's word, a thread's id as it ends), and the slots through
- * which a kill finds every sleeping thread of a process, on a futex or a
- * pipe, and wakes it.  A futex is private to its process: its key is the
- * process and the address, since no memory here is shared between two.
+ * wait on (a lock's word, a thread's id as it ends), and the mark through
+ * which a kill finds every sleeping thread of a process, and a signal the
+ * one it is for, on a futex, a pipe or in a wait, and wakes it.  A futex
+ * is private to its process: its key is the process and the address,
+ * since no memory here is shared between two.
  */
 #include "syscalls.h"
 
@@ -26,44 +27,38 @@ struct lx_futex_waiter {
 };
 
 /*
- * The calling thread of p is about to sleep: a kill (lx_wake_sleepers)
- * wakes it from now on.  Its slot, for lx_awake.  A thread checks p->killed
- * after this and before it sleeps; the kill sets killed before it looks at
- * the slots, so one of the two sees the other.
+ * The calling thread t is about to sleep: a kill (lx_wake_sleepers) or a
+ * signal for it (signal.c) wakes it from now on.  It checks
+ * thread_interrupted after this and before it sleeps; the waker sets its
+ * mark before it looks, under the same lock, so one of the two sees the
+ * other.
  */
-int lx_sleeping(struct proc *p)
+void lx_sleeping(struct thread *t)
 {
-	struct lx_proc *lp = lxp(p);
-	int i;
-
 	procs_lock();
-	for (i = 0; i < LX_THREADS_MAX && lp->sleeping[i]; i++)
-		;
-	if (i < LX_THREADS_MAX)
-		lp->sleeping[i] = kl_self();
+	t->sig.sleeper = kl_self();
 	procs_unlock();
-	return i;	/* LX_THREADS_MAX, no slot, cannot be: a thread takes one at a time */
 }
 
-void lx_awake(struct proc *p, int slot)
+void lx_awake(struct thread *t)
 {
-	if (slot >= LX_THREADS_MAX)
-		return;
 	procs_lock();
-	lxp(p)->sleeping[slot] = 0;
+	t->sig.sleeper = 0;
 	procs_unlock();
 }
 
 /* Wake every thread of p that sleeps: p is ending, and each must see it. */
 void lx_wake_sleepers(struct proc *p)
 {
+	struct thread *th;
 	int i;
 
 	procs_lock();
-	if (p->os)
-		for (i = 0; i < LX_THREADS_MAX; i++)
-			if (lxp(p)->sleeping[i])
-				kl_wake(lxp(p)->sleeping[i]);
+	for (i = 0; p->os && i < LX_THREADS_MAX; i++) {
+		th = lxp(p)->threads[i];
+		if (th && th->sig.sleeper)
+			kl_wake(th->sig.sleeper);
+	}
 	procs_unlock();
 }
 
@@ -115,7 +110,6 @@ static long futex_wait(struct thread *t, unsigned long uaddr, u32 val, u64 deadl
 	struct proc *p = t->p;
 	struct lx_futex_waiter me = { .p = p, .uaddr = uaddr, .bitset = bitset, .tid = kl_self() };
 	u32 cur;
-	int slot;
 
 	procs_lock();
 	me.next = lx()->futexes;
@@ -129,8 +123,8 @@ static long futex_wait(struct thread *t, unsigned long uaddr, u32 val, u64 deadl
 		futex_unqueue(&me);
 		return -EAGAIN;
 	}
-	slot = lx_sleeping(p);
-	while (!READ_ONCE(me.woken) && !READ_ONCE(p->killed)) {
+	lx_sleeping(t);
+	while (!READ_ONCE(me.woken) && !thread_interrupted(t)) {
 		if (!deadline) {
 			kl_block();
 			continue;
@@ -140,11 +134,14 @@ static long futex_wait(struct thread *t, unsigned long uaddr, u32 val, u64 deadl
 			break;
 		kl_yield();
 	}
-	lx_awake(p, slot);
+	lx_awake(t);
 	futex_unqueue(&me);	/* nothing, if a wake took it off */
 	if (READ_ONCE(me.woken))
 		return 0;
-	return READ_ONCE(p->killed) ? -EINTR : -ETIMEDOUT;
+	if (!thread_interrupted(t))
+		return -ETIMEDOUT;
+	/* Linux restarts an untimed wait; a timed one it ends with -EINTR here. */
+	return deadline ? -EINTR : -ERESTARTSYS;
 }
 
 LX_PARTIAL(futex, "only WAIT, WAKE and their BITSET forms; requeue, wake-op and PI ops -ENOSYS");
@@ -193,7 +190,7 @@ void lx_thread_exit(struct thread *t)
 {
 	u32 zero = 0;
 
-	lx_tid_remove(t->p, t->tid);	/* tgkill finds it no more */
+	lx_thread_remove(t);	/* no signal finds it any more */
 	if (!t->clear_tid || READ_ONCE(t->p->killed) || READ_ONCE(t->p->threads) <= 1)
 		return;
 	if (!mem_user_copy(t->p, t->clear_tid, &zero, sizeof(zero), MEM_WRITE))

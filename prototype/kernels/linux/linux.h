@@ -23,6 +23,11 @@
 #define LX_STACK_PAGES	64
 #define LX_MMAP_END	(LX_STACK_TOP - 0x10000000UL)
 #define LX_MMAP_MAX	(EV_GRANT_QUOTA * PAGE)	/* every frame the sandbox may have */
+/*
+ * Linux's TASK_SIZE_MAX, with four levels of page table: the end of user
+ * space but for its last page.
+ */
+#define LX_USER_END	((1UL << 47) - PAGE)
 
 #define LX_FDS		64
 #define LX_ARGS_MAX	32		/* argv or envp entries exec takes */
@@ -120,18 +125,17 @@ struct lx_proc {
 	char cwd[LX_PATH_MAX];
 	char exe[LX_PATH_MAX];		/* the program it runs: /proc/self/exe */
 	char comm[16];			/* its name (proc's name), the last byte always 0 */
-	struct lx_sigaction act[LX_NSIG];
-	u64 sigmask;
+	struct lx_sigaction act[LX_NSIG];	/* under the table's lock */
+	u64 sigpending;			/* sent to the process, for any thread to take */
+	struct ksiginfo siginfo[LX_NSIG];
 	u32 umask;
 	long pgid, sid;			/* its process group and session (sys.c) */
 	bool execed;			/* it has run execve: setpgid moves it no more */
-	/* its live threads but the first, whose id is its pid (sys_signal.c) */
-	long tids[LX_THREADS_MAX];
+	/* its live threads, under the table's lock (signal.c) */
+	struct thread *threads[LX_THREADS_MAX];
 	vostd_spinlock_t con_lock;	/* line and line_len, written by any of its threads */
 	char line[200];			/* console output not yet ended by a newline */
 	unsigned int line_len;
-	/* its threads asleep on a pipe or a futex (futex.c) */
-	kl_tid_t sleeping[LX_THREADS_MAX];
 };
 
 /* The sandbox's state: proc's table first, since procs() returns it. */
@@ -194,6 +198,9 @@ void lx_close_on_exec(struct proc *p);
 long lx_stat_out(struct thread *t, unsigned long ust, u32 mode, const struct lx_node *nd,
 		 unsigned long ino);
 
+/* sys_proc.c */
+long lx_thread_run(struct thread *c);
+
 /* exec.c */
 long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	     const char *const *argv, const char *const *envp);
@@ -206,15 +213,60 @@ const char *syscall_name(unsigned long nr);
 
 /* sys_signal.c */
 void lx_kill(struct proc *p, long sig, const char *why, long from);
-void lx_tid_add(struct proc *p, long tid);
-void lx_tid_remove(struct proc *p, long tid);
+
+/* signal.c */
+#define LX_SIGKILL	9
+#define LX_SIGSEGV	11
+#define LX_SIGPIPE	13
+#define LX_SIGCHLD	17
+#define LX_SIGCONT	18
+#define LX_SIGSTOP	19
+#define LX_SIG_DFL	0
+#define LX_SIG_IGN	1
+#define LX_SIGBIT(sig)	(1ULL << ((sig) - 1))
+#define LX_UNBLOCKABLE	(LX_SIGBIT(LX_SIGKILL) | LX_SIGBIT(LX_SIGSTOP))
+#define SI_USER		0
+#define SI_KERNEL	0x80
+#define SI_QUEUE	-1
+#define SI_TKILL	-6
+#define LX_SEND_FATAL	1		/* lx_send_locked: the signal ends the process */
+
+#define LX_SS_ONSTACK		1
+#define LX_SS_DISABLE		2
+#define LX_SS_AUTODISARM	BIT(31)
+#define LX_MINSIGSTKSZ		2048
+
+/* Linux's stack_t. */
+struct lx_stack {
+	u64 sp;
+	s32 flags;
+	u32 pad;
+	u64 size;
+};
+
+long lx_thread_add(struct thread *t);
+void lx_thread_remove(struct thread *t);
+struct thread *lx_thread_find(struct proc *p, long tid);
+int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *info,
+		   int *kick);
+void lx_send_done(struct proc *p, int sig, int ret, int kick, long from);
+void lx_signal_thread(struct thread *t, int sig, int code);
+int lx_child_exited(struct proc *p);
+void lx_recalc_locked(struct thread *t);
+void lx_set_mask(struct thread *t, u64 mask);
+void lx_deliver(struct thread *t);
+bool lx_trap_signal(struct thread *t, u32 sig, int code, unsigned long addr);
+void lx_syscall_done(struct thread *t, unsigned long nr, long ret);
+bool lx_on_altstack(struct thread *t, unsigned long sp);
+s32 lx_altstack_flags(struct thread *t, unsigned long sp);
+long lx_set_altstack(struct thread *t, struct lx_stack *ss);	/* sys_signal.c */
 
 /* sys_time.c */
 u64 lx_now_ns(void);
 
 /* futex.c */
-int lx_sleeping(struct proc *p);
-void lx_awake(struct proc *p, int slot);
+void lx_sleeping(struct thread *t);
+void lx_awake(struct thread *t);
 void lx_wake_sleepers(struct proc *p);
 void lx_thread_exit(struct thread *t);
 

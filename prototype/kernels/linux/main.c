@@ -137,6 +137,9 @@ static void coordinator(void *arg)
 	procs()->thread_exit_hook = lx_thread_exit;
 	procs()->end_hook = lx_wake_sleepers;
 	procs()->free_hook = lx_proc_free;
+	procs()->exited_hook = lx_child_exited;
+	procs()->user_hook = lx_deliver;
+	procs()->trap_hook = lx_trap_signal;
 	r->code = fs_init();
 	if (r->code) {
 		vostd_println("linux: the file system image is bad: %ld", r->code);

@@ -62,23 +62,22 @@ static void pipe_release(struct lx_file *f)
 
 /*
  * Wait on queue q of pp, whose lock the caller holds, for the other end or
- * for a kill (which wakes the thread through lx_sleeping's slot); return
+ * for a kill or a signal (which wake the thread through lx_sleeping); return
  * with the lock held again and off the queue.  pp lives across the sleep:
  * the caller's call holds a file of this end (fd_get), and an end holds
  * its pipe (pipe_release).  w is on this stack: a waker touches it only
  * under pp's lock, which is taken again before w goes.
  */
-static void pipe_block(struct proc *p, struct lx_pipe *pp, struct lx_waiter **q)
+static void pipe_block(struct thread *t, struct lx_pipe *pp, struct lx_waiter **q)
 {
 	struct lx_waiter w = { .tid = kl_self(), .next = *q, .queued = true }, **pw;
-	int slot;
 
 	*q = &w;
 	pipe_unlock(pp);
-	slot = lx_sleeping(p);
-	if (!READ_ONCE(p->killed))
+	lx_sleeping(t);
+	if (!thread_interrupted(t))
 		kl_block();
-	lx_awake(p, slot);
+	lx_awake(t);
 	pipe_lock(pp);
 	for (pw = q; w.queued && *pw; pw = &(*pw)->next) {
 		if (*pw == &w) {
@@ -88,14 +87,20 @@ static void pipe_block(struct proc *p, struct lx_pipe *pp, struct lx_waiter **q)
 	}
 }
 
-static long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, unsigned long len)
+/* Nothing read when a signal came: the call is restarted, or -EINTR after a handler. */
+static long pipe_read(struct thread *t, struct lx_pipe *pp, unsigned long buf,
+		      unsigned long len)
 {
 	char chunk[LX_CHUNK];
 	unsigned int n, i;
 
 	pipe_lock(pp);
-	while (!pp->len && pp->writers && !READ_ONCE(p->killed))
-		pipe_block(p, pp, &pp->reading);
+	while (!pp->len && pp->writers && !thread_interrupted(t))
+		pipe_block(t, pp, &pp->reading);
+	if (!pp->len && pp->writers) {
+		pipe_unlock(pp);
+		return -ERESTARTSYS;
+	}
 	n = min_t(unsigned long, min_t(unsigned long, len, pp->len), LX_CHUNK);
 	for (i = 0; i < n; i++)
 		chunk[i] = pp->buf[(pp->head + i) % sizeof(pp->buf)];
@@ -104,12 +109,16 @@ static long pipe_read(struct proc *p, struct lx_pipe *pp, unsigned long buf, uns
 	if (n)
 		pipe_wake_all(&pp->writing);
 	pipe_unlock(pp);
-	if (n && mem_user_copy(p, buf, chunk, n, MEM_WRITE))
+	if (n && mem_user_copy(t->p, buf, chunk, n, MEM_WRITE))
 		return -EFAULT;
 	return n;
 }
 
-static long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf,
+/*
+ * A write with no reader left is -EPIPE and SIGPIPE to the writer, as in
+ * Linux; one a signal cuts short returns what it wrote, or is restarted.
+ */
+static long pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf,
 		       unsigned long len)
 {
 	char chunk[LX_CHUNK];
@@ -118,15 +127,20 @@ static long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf,
 	while (done < len) {
 		unsigned int n = min_t(unsigned long, len - done, LX_CHUNK), i, room;
 
-		if (mem_user_copy(p, buf + done, chunk, n, MEM_READ))
+		if (mem_user_copy(t->p, buf + done, chunk, n, MEM_READ))
 			return done ?: -EFAULT;
 		pipe_lock(pp);
-		while (pp->readers && pp->len == sizeof(pp->buf) && !READ_ONCE(p->killed))
-			pipe_block(p, pp, &pp->writing);
+		while (pp->readers && pp->len == sizeof(pp->buf) && !thread_interrupted(t))
+			pipe_block(t, pp, &pp->writing);
 		room = sizeof(pp->buf) - pp->len;
-		if (!pp->readers || READ_ONCE(p->killed)) {
+		if (!pp->readers) {
 			pipe_unlock(pp);
+			lx_signal_thread(t, LX_SIGPIPE, SI_USER);
 			return done ?: -EPIPE;
+		}
+		if (!room) {
+			pipe_unlock(pp);
+			return done ?: -ERESTARTSYS;
 		}
 		n = min(n, room);
 		for (i = 0; i < n; i++)
@@ -143,13 +157,13 @@ static long pipe_write(struct proc *p, struct lx_pipe *pp, unsigned long buf,
 static long pipe_file_read(struct thread *t, struct lx_file *f, unsigned long buf,
 			   unsigned long len, long off)
 {
-	return pipe_read(t->p, f->pipe, buf, len);
+	return pipe_read(t, f->pipe, buf, len);
 }
 
 static long pipe_file_write(struct thread *t, struct lx_file *f, unsigned long buf,
 			    unsigned long len)
 {
-	return pipe_write(t->p, f->pipe, buf, len);
+	return pipe_write(t, f->pipe, buf, len);
 }
 
 static long pipe_stat(struct thread *t, struct lx_file *f, unsigned long ust)

@@ -20,13 +20,36 @@
 #define WNOHANG			1
 
 /*
- * Linux's TASK_SIZE_MAX, with four levels of page table: the end of user
- * space but for its last page.  An FS or GS base at or past it is refused
- * with -EPERM, by arch_prctl and by clone alike (Linux's do_arch_prctl_64,
+ * An FS or GS base at or past the end of user space is refused with
+ * -EPERM, by arch_prctl and by clone alike (Linux's do_arch_prctl_64,
  * which copy_thread calls for CLONE_SETTLS); the endovisor would refuse
  * to load it, and end the thread instead.
  */
-#define LX_FS_MAX	((1UL << 47) - PAGE)
+#define LX_FS_MAX	LX_USER_END
+
+/* Start c, listed in its process (lx_thread_add); on failure it never ran and is gone. */
+static long lx_thread_start(struct thread *c)
+{
+	long err = thread_start(c);
+
+	if (err < 0) {
+		lx_thread_remove(c);
+		thread_discard(c);
+	}
+	return err;
+}
+
+/* List c in its process and start it: its id, or -errno and it is gone. */
+long lx_thread_run(struct thread *c)
+{
+	long err = lx_thread_add(c);
+
+	if (err) {
+		thread_discard(c);
+		return err;
+	}
+	return lx_thread_start(c);
+}
 
 /*
  * clone with CLONE_THREAD: a thread of the caller's process, sharing its
@@ -63,20 +86,38 @@ static long lx_thread(struct thread *t, unsigned long flags, unsigned long newsp
 	tid = c->tid;
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_tid = ctid;
+	c->sig.mask = t->sig.mask;	/* as Linux's copy_process: the mask, not the pending */
 	/*
 	 * Before its id is told or it runs, as Linux attaches a pid first:
-	 * its end (lx_thread_exit) takes the id out again.
+	 * its end (lx_thread_exit) takes it out again.  Two threads racing
+	 * past the count above find the list full here.
 	 */
-	lx_tid_add(t->p, tid);
+	err = lx_thread_add(c);
+	if (err) {
+		thread_discard(c);
+		return err;
+	}
 	/* As in Linux, a bad address here goes unreported. */
 	if (flags & CLONE_PARENT_SETTID)
 		put_user_bytes(t, ptid, &tid, sizeof(tid));
 	if (flags & CLONE_CHILD_SETTID)
 		put_user_bytes(t, ctid, &tid, sizeof(tid));
-	err = thread_start(c);
-	if (err < 0)
-		lx_tid_remove(t->p, tid);	/* it never ran */
-	return err;
+	return lx_thread_start(c);
+}
+
+/*
+ * A fork's child's thread: the caller's registers but rax, its mask and
+ * alternate stack (Linux's copy_process keeps both), no signal pending.
+ */
+static long lx_fork_thread(struct thread *t, struct proc *child, const struct ev_tenant_ctx *ctx)
+{
+	struct thread *c = thread_new(child, ctx, t->fpu, t->vcpu);
+
+	if (!c)
+		return -ENOMEM;
+	c->sig.mask = t->sig.mask;
+	c->altstack = t->altstack;
+	return lx_thread_run(c);
 }
 
 /*
@@ -124,7 +165,7 @@ static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
 			ctx.rsp = newsp;
 		if (flags & CLONE_SETTLS)
 			ctx.fs_base = tls;
-		err = thread_create(child, &ctx, t->fpu, t->vcpu);
+		err = lx_fork_thread(t, child, &ctx);
 	}
 	if (err < 0) {
 		lx_proc_exit(child);
@@ -180,15 +221,15 @@ LX_SYSCALL_DEFINE4(wait4, int, pid, unsigned long, ustatus, int, options,
 	u64 rusage[18] = {};
 	bool killed;
 	long code, r;
-	int status, slot;
+	int status;
 
 	/*
-	 * A child names one waiter to wake; with two threads waiting, the slot
+	 * A child names one waiter to wake; with two threads waiting, the mark
 	 * lets a kill wake both, and a reap wakes the other, which looks again.
 	 */
-	slot = lx_sleeping(t->p);
-	r = proc_wait_any(t->p, pid, !(options & WNOHANG), &code, &killed);
-	lx_awake(t->p, slot);
+	lx_sleeping(t);
+	r = proc_wait_any(t, pid, !(options & WNOHANG), &code, &killed);
+	lx_awake(t);
 	if (r > 0 && READ_ONCE(t->p->threads) > 1)
 		lx_wake_sleepers(t->p);
 	if (r <= 0)

@@ -1,25 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Signals, as far as this kernel has them: a handler can be set and a
- * mask kept, but no handler ever runs; a signal that is not ignored
- * kills its process.
+ * The calls of signals: kill, tkill, tgkill and rt_sigqueueinfo send
+ * (signal.c's lx_send_locked), rt_sigaction and rt_sigprocmask set what a
+ * signal does and which wait, rt_sigpending, rt_sigsuspend and pause wait
+ * for them, sigaltstack names the stack handlers may run on.
  */
 #include "syscalls.h"
-
-#define LX_SIGKILL		9
-#define LX_SIGSTOP		19
-#define LX_SIG_IGN		1
-
-/* The slot of lp's thread list that holds tid (0: a free one), or -1. */
-static int tid_slot(struct lx_proc *lp, long tid)
-{
-	int i;
-
-	for (i = 0; i < LX_THREADS_MAX; i++)
-		if (lp->tids[i] == tid)
-			return i;
-	return -1;
-}
 
 /*
  * Who a kill of pid reaches (Linux's kill_something_info): pid > 0 that
@@ -35,117 +21,150 @@ static bool kill_reaches(struct proc *c, struct proc *self, long pid, long tgid)
 	if (!c->os || (tgid > 0 && c->pid != tgid))
 		return false;		/* the kernel's own, or not the named process */
 	if (pid > 0)
-		return c->pid == pid || tid_slot(lxp(c), pid) >= 0;
+		return c->pid == pid || lx_thread_find(c, pid);
 	if (pid == -1)
 		return c->pid != 1 && c != self;
 	return lxp(c)->pgid == (pid ? -pid : lxp(self)->pgid);
 }
 
-/* Whether sig kills: not 0, not ignored, nor ignored by default (SIGCHLD, SIGURG, SIGWINCH). */
-static bool sig_kills(struct proc *p, long sig)
-{
-	return sig && READ_ONCE(lxp(p)->act[sig - 1].handler) != LX_SIG_IGN &&
-	       sig != 17 && sig != 23 && sig != 28;
-}
-
 /*
- * No handler ever runs here: a signal that is not ignored kills.  The
- * targets are gathered under the table's lock, each with a reference,
- * and killed after it: proc_kill takes locks of its own.  A target may
- * exit meanwhile, which the reference makes harmless.  As in Linux, no
- * target is -ESRCH before a bad signal is -EINVAL: the signal is checked
- * against each target found.
+ * Send info's signal to every process pid reaches (to the thread pid
+ * names, if thread), as lx_send_locked decides under the table's lock;
+ * the kills and kicks it asks for come after the lock, each target held
+ * by a reference meanwhile.  As in Linux, no target is -ESRCH before a
+ * bad signal is -EINVAL: the signal is checked against each target found.
  */
-static long do_kill(struct thread *t, long pid, long tgid, long sig)
+static long do_kill(struct thread *t, long pid, long tgid, bool thread,
+		    const struct ksiginfo *info)
 {
-	struct proc *c, *hit[LX_PROCS_MAX];
+	struct {
+		struct proc *p;
+		int ret, kick;
+	} hit[LX_PROCS_MAX];
+	long sig = info->signo;
 	unsigned int n = 0, i;
 	bool found = false;
+	struct proc *c;
 
 	if (pid == INT_MIN)
 		return -ESRCH;		/* Linux's: -INT_MIN names no group */
 	procs_lock();
 	for (c = procs()->list; c; c = c->next) {
+		struct thread *to = NULL;
+		int kick = -1, ret;
+
 		if (!kill_reaches(c, t->p, pid, tgid))
 			continue;
 		found = true;
-		if (sig >= 0 && sig <= LX_NSIG && !c->exited && sig_kills(c, sig) &&
-		    n < LX_PROCS_MAX) {
+		if (sig < 0 || sig > LX_NSIG)
+			continue;
+		if (thread) {
+			to = lx_thread_find(c, pid);
+			if (!to)
+				continue;	/* a zombie's id: taken, and nothing done */
+		}
+		ret = lx_send_locked(c, to, info, &kick);
+		if ((ret || kick >= 0) && n < LX_PROCS_MAX) {
 			proc_get(c);
-			hit[n++] = c;
+			hit[n].p = c;
+			hit[n].ret = ret;
+			hit[n++].kick = kick;
 		}
 	}
 	procs_unlock();
 	for (i = 0; i < n; i++) {
-		lx_kill(hit[i], sig, "signal", t->p->pid);
-		proc_put(hit[i]);
+		lx_send_done(hit[i].p, sig, hit[i].ret, hit[i].kick, t->p->pid);
+		proc_put(hit[i].p);
 	}
 	if (!found)
 		return -ESRCH;
 	return sig < 0 || sig > LX_NSIG ? -EINVAL : 0;
 }
 
-LX_PARTIAL(kill, "no handler runs and masks are ignored: a signal not ignored kills");
+/* What a kill or tkill says of its sender: its pid, uid 0. */
+static struct ksiginfo sent_by(struct thread *t, long sig, int code)
+{
+	return (struct ksiginfo){ .signo = sig, .code = code, .f0 = (u32)t->p->pid };
+}
+
 LX_SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
-	return do_kill(t, pid, 0, sig);
+	struct ksiginfo info = sent_by(t, sig, SI_USER);
+
+	return do_kill(t, pid, 0, false, &info);
 }
 
-/* A process's threads but its first (whose id is its pid), for tgkill. */
-void lx_tid_add(struct proc *p, long tid)
-{
-	struct lx_proc *lp = lxp(p);
-	int i;
-
-	procs_lock();
-	i = tid_slot(lp, 0);
-	if (i >= 0)
-		lp->tids[i] = tid;
-	procs_unlock();
-}
-
-void lx_tid_remove(struct proc *p, long tid)
-{
-	struct lx_proc *lp = lxp(p);
-	int i;
-
-	procs_lock();
-	i = tid_slot(lp, tid);
-	if (i >= 0)
-		lp->tids[i] = 0;
-	procs_unlock();
-}
-
-/* A signal to one thread: with no handler to run, it kills its process. */
+/* A signal to one thread, of process tgid (-1: any). */
 static long do_tkill(struct thread *t, long tgid, long tid, long sig)
 {
-	return tid <= 0 ? -EINVAL : do_kill(t, tid, tgid, sig);
+	struct ksiginfo info = sent_by(t, sig, SI_TKILL);
+
+	return tid <= 0 ? -EINVAL : do_kill(t, tid, tgid, true, &info);
 }
 
-LX_PARTIAL(tkill, "no handler runs: a signal not ignored kills the thread's process");
 LX_SYSCALL_DEFINE2(tkill, int, tid, int, sig)
 {
 	return do_tkill(t, -1, tid, sig);
 }
 
-LX_PARTIAL(tgkill, "no handler runs: a signal not ignored kills the thread's process");
 LX_SYSCALL_DEFINE3(tgkill, int, tgid, int, tid, int, sig)
 {
 	return tgid <= 0 ? -EINVAL : do_tkill(t, tgid, tid, sig);
 }
 
-/* Kill p with sig; proc's end_hook wakes each of its threads asleep. */
+/*
+ * rt_sigqueueinfo and rt_tgsigqueueinfo: a signal with the caller's own
+ * siginfo, of which the first 32 bytes are kept.  As in Linux, a thread
+ * may not pose as the kernel or as kill (si_code >= 0, or SI_TKILL) but
+ * to itself: -EPERM.
+ */
+static long do_sigqueue(struct thread *t, long tgid, long pid, long sig, unsigned long uinfo,
+			bool thread)
+{
+	u8 whole[128];		/* Linux's siginfo_t, which the call copies whole */
+	struct ksiginfo info;
+
+	if (mem_user_copy(t->p, uinfo, whole, sizeof(whole), MEM_READ))
+		return -EFAULT;
+	vostd_memcpy(&info, whole, sizeof(info));
+	if ((info.code >= 0 || info.code == SI_TKILL) && pid != t->tid)
+		return -EPERM;
+	info.signo = sig;
+	return do_kill(t, pid, tgid, thread, &info);
+}
+
+LX_PARTIAL(rt_sigqueueinfo, "a signal already pending is not queued twice, real-time or not");
+LX_SYSCALL_DEFINE3(rt_sigqueueinfo, int, pid, int, sig, unsigned long, uinfo)
+{
+	return pid <= 0 ? -ESRCH : do_sigqueue(t, 0, pid, sig, uinfo, false);
+}
+
+LX_PARTIAL(rt_tgsigqueueinfo, "a signal already pending is not queued twice, real-time or not");
+LX_SYSCALL_DEFINE4(rt_tgsigqueueinfo, int, tgid, int, tid, int, sig, unsigned long, uinfo)
+{
+	if (tgid <= 0 || tid <= 0)
+		return -EINVAL;
+	return do_sigqueue(t, tgid, tid, sig, uinfo, true);
+}
+
+/* Kill p with sig, for the reason logged; proc's end_hook wakes each of its threads asleep. */
 void lx_kill(struct proc *p, long sig, const char *why, long from)
 {
 	proc_kill(p, 128 + sig, "%s %ld from pid %ld", why, sig, from);
 }
 
-LX_PARTIAL(rt_sigaction, "handlers are kept but never run: only SIG_IGN has an effect, on kill");
+/*
+ * A handler, SIG_DFL or SIG_IGN, with its flags and mask.  One that makes
+ * a pending signal ignored discards it, from the process and from each of
+ * its threads, as POSIX and Linux's do_sigaction have it.
+ */
+LX_PARTIAL(rt_sigaction, "stop signals and SIGCONT are ignored by default: no job control");
 LX_SYSCALL_DEFINE4(rt_sigaction, int, sig, unsigned long, uact, unsigned long, uold,
 		   unsigned long, size)
 {
 	struct lx_proc *lp = lxp(t->p);
-	struct lx_sigaction act;
+	struct lx_sigaction act, old;
+	int i;
 
 	if (sig < 1 || sig > LX_NSIG || size != 8)
 		return -EINVAL;
@@ -153,19 +172,29 @@ LX_SYSCALL_DEFINE4(rt_sigaction, int, sig, unsigned long, uact, unsigned long, u
 		return -EINVAL;
 	if (uact && mem_user_copy(t->p, uact, &act, sizeof(act), MEM_READ))
 		return -EFAULT;
-	if (put_user_bytes(t, uold, &lp->act[sig - 1], sizeof(act)))
-		return -EFAULT;
-	if (uact)
+	procs_lock();
+	old = lp->act[sig - 1];
+	if (uact) {
+		act.mask &= ~LX_UNBLOCKABLE;
 		lp->act[sig - 1] = act;
-	return 0;
+		if (act.handler == LX_SIG_IGN ||
+		    (act.handler == LX_SIG_DFL && (sig == LX_SIGCHLD || sig == 23 || sig == 28))) {
+			lp->sigpending &= ~LX_SIGBIT(sig);
+			for (i = 0; i < LX_THREADS_MAX; i++)
+				if (lp->threads[i]) {
+					lp->threads[i]->sig.pending &= ~LX_SIGBIT(sig);
+					lx_recalc_locked(lp->threads[i]);
+				}
+		}
+	}
+	procs_unlock();
+	return put_user_bytes(t, uold, &old, sizeof(old));
 }
 
-LX_PARTIAL(rt_sigprocmask, "one mask per process, not per thread; it never holds a signal back");
 LX_SYSCALL_DEFINE4(rt_sigprocmask, int, how, unsigned long, uset, unsigned long, uold,
 		   unsigned long, size)
 {
-	struct lx_proc *lp = lxp(t->p);
-	u64 set, old = lp->sigmask;
+	u64 set, old = t->sig.mask;
 
 	/*
 	 * In Linux's order: the new mask is taken and set before the old one
@@ -177,16 +206,15 @@ LX_SYSCALL_DEFINE4(rt_sigprocmask, int, how, unsigned long, uset, unsigned long,
 		return put_user_bytes(t, uold, &old, 8);
 	if (mem_user_copy(t->p, uset, &set, 8, MEM_READ))
 		return -EFAULT;
-	set &= ~(1ULL << (LX_SIGKILL - 1) | 1ULL << (LX_SIGSTOP - 1));
 	switch (how) {
 	case 0:
-		lp->sigmask |= set;
+		lx_set_mask(t, old | set);
 		break;
 	case 1:
-		lp->sigmask &= ~set;
+		lx_set_mask(t, old & ~set);
 		break;
 	case 2:
-		lp->sigmask = set;
+		lx_set_mask(t, set);
 		break;
 	default:
 		return -EINVAL;
@@ -194,60 +222,97 @@ LX_SYSCALL_DEFINE4(rt_sigprocmask, int, how, unsigned long, uset, unsigned long,
 	return put_user_bytes(t, uold, &old, 8);
 }
 
-#define LX_SS_ONSTACK		1
-#define LX_SS_DISABLE		2
-#define LX_SS_AUTODISARM	BIT(31)
-#define LX_MINSIGSTKSZ		2048
-
-/* Linux's stack_t. */
-struct lx_stack {
-	u64 sp;
-	s32 flags;
-	u32 pad;
-	u64 size;
-};
-
-static bool on_altstack(struct thread *t)
+/* The signals pending for the caller, its own and its process's, that it blocks. */
+LX_SYSCALL_DEFINE2(rt_sigpending, unsigned long, uset, unsigned long, size)
 {
-	/* Linux's on_sig_stack, for a stack that grows down. */
-	return !(t->altstack.flags & LX_SS_AUTODISARM) && t->ctx.rsp > t->altstack.sp &&
-	       t->ctx.rsp - t->altstack.sp <= t->altstack.size;
+	u64 set;
+
+	if (size > 8)
+		return -EINVAL;
+	procs_lock();
+	set = (t->sig.pending | lxp(t->p)->sigpending) & t->sig.mask;
+	procs_unlock();
+	return put_user_bytes(t, uset, &set, size);
+}
+
+/* Sleep until a signal the caller does not block, or a kill, comes. */
+static long wait_for_signal(struct thread *t)
+{
+	lx_sleeping(t);
+	while (!thread_interrupted(t))
+		kl_block();
+	lx_awake(t);
+	return -ERESTARTNOHAND;		/* -EINTR, once a handler has run */
+}
+
+LX_SYSCALL_DEFINE0(pause)
+{
+	return wait_for_signal(t);
 }
 
 /*
- * Linux's do_sigaltstack: the stack is kept, and given back, though no
- * handler ever runs on it here.  The new one is read before anything
- * changes; the old one written after, so a bad uoss fails a call whose
- * change is made, as in Linux.
+ * The mask becomes uset's until a signal comes; the handler's frame keeps
+ * the old one for its sigreturn (lx_deliver), as Linux's
+ * set_restore_sigmask does.
  */
-LX_PARTIAL(sigaltstack, "kept per thread, but no handler runs on it; a forked child has none");
+LX_SYSCALL_DEFINE2(rt_sigsuspend, unsigned long, uset, unsigned long, size)
+{
+	u64 set;
+
+	if (size != 8)
+		return -EINVAL;
+	if (mem_user_copy(t->p, uset, &set, 8, MEM_READ))
+		return -EFAULT;
+	t->sig.saved_mask = t->sig.mask;
+	t->sig.restore_mask = true;
+	lx_set_mask(t, set);
+	return wait_for_signal(t);
+}
+
+/*
+ * Linux's do_sigaltstack, the change alone: the stack handlers with
+ * SA_ONSTACK run on becomes ss's.  Not while a handler runs on the old one
+ * (-EPERM); rt_sigreturn puts a frame's back the same way.
+ */
+long lx_set_altstack(struct thread *t, struct lx_stack *ss)
+{
+	u32 mode = ss->flags & ~LX_SS_AUTODISARM;
+
+	if (lx_on_altstack(t, t->ctx.rsp))
+		return -EPERM;
+	if (mode != LX_SS_DISABLE && mode != LX_SS_ONSTACK && mode != 0)
+		return -EINVAL;
+	if (mode == LX_SS_DISABLE) {
+		ss->sp = 0;
+		ss->size = 0;
+	} else if (ss->size < LX_MINSIGSTKSZ) {
+		return -ENOMEM;
+	}
+	t->altstack.sp = ss->sp;
+	t->altstack.size = ss->size;
+	t->altstack.flags = ss->flags & LX_SS_AUTODISARM;
+	return 0;
+}
+
+/*
+ * The new stack is read before anything changes; the old one written
+ * after, so a bad uoss fails a call whose change is made, as in Linux.
+ */
 LX_SYSCALL_DEFINE2(sigaltstack, unsigned long, uss, unsigned long, uoss)
 {
 	struct lx_stack ss, old = {
 		.sp = t->altstack.sp,
 		.size = t->altstack.size,
-		.flags = (!t->altstack.size ? LX_SS_DISABLE : on_altstack(t) ? LX_SS_ONSTACK : 0) |
-			 (t->altstack.flags & LX_SS_AUTODISARM),
+		.flags = lx_altstack_flags(t, t->ctx.rsp),
 	};
+	long err;
 
 	if (uss && mem_user_copy(t->p, uss, &ss, sizeof(ss), MEM_READ))
 		return -EFAULT;
 	if (uss) {
-		u32 mode = ss.flags & ~LX_SS_AUTODISARM;
-
-		if (on_altstack(t))
-			return -EPERM;
-		if (mode != LX_SS_DISABLE && mode != LX_SS_ONSTACK && mode != 0)
-			return -EINVAL;
-		if (mode == LX_SS_DISABLE) {
-			ss.sp = 0;
-			ss.size = 0;
-		} else if (ss.size < LX_MINSIGSTKSZ) {
-			return -ENOMEM;
-		}
-		t->altstack.sp = ss.sp;
-		t->altstack.size = ss.size;
-		t->altstack.flags = ss.flags & LX_SS_AUTODISARM;
+		err = lx_set_altstack(t, &ss);
+		if (err)
+			return err;
 	}
 	if (uoss && put_user_bytes(t, uoss, &old, sizeof(old)))
 		return -EFAULT;

@@ -29,25 +29,34 @@ LX_SYSCALL_DEFINE1(time, unsigned long, tloc)
 	return put_user_bytes(t, tloc, &s, 8) ?: (long)s;
 }
 
-/* Sleep by yielding until the time has passed: the kernelet has no timers for tasks. */
-static long sleep_ns(struct thread *t, unsigned long ureq)
+/*
+ * Sleep by yielding until the time has passed: the kernelet has no timers
+ * for tasks.  A signal ends it early with -EINTR and the time left in
+ * urem, as Linux's does when a handler runs.
+ */
+static long sleep_ns(struct thread *t, unsigned long ureq, unsigned long urem)
 {
-	u64 ts[2], until;
+	u64 ts[2], now, until;
 
 	if (mem_user_copy(t->p, ureq, ts, sizeof(ts), MEM_READ))
 		return -EFAULT;
 	if ((s64)ts[0] < 0 || ts[1] >= 1000000000)
 		return -EINVAL;
 	until = vostd_cycles() + vostd_ns_to_cycles(min(ts[0], 1000ULL) * 1000000000 + ts[1]);
-	while (vostd_cycles() < until && !READ_ONCE(t->p->killed))
+	while ((now = vostd_cycles()) < until && !thread_interrupted(t))
 		kl_yield();
-	return 0;
+	if (now >= until)
+		return 0;
+	now = vostd_cycles_to_ns(until - now);
+	ts[0] = now / 1000000000;
+	ts[1] = now % 1000000000;
+	return put_user_bytes(t, urem, ts, sizeof(ts)) ?: -EINTR;
 }
 
-LX_PARTIAL(nanosleep, "a sleep longer than 1000 s ends after 1000 s");
+LX_PARTIAL(nanosleep, "a sleep longer than 1000 s ends after 1000 s; never restarted");
 LX_SYSCALL_DEFINE2(nanosleep, unsigned long, ureq, unsigned long, urem)
 {
-	return sleep_ns(t, ureq);
+	return sleep_ns(t, ureq, urem);
 }
 
 /* Relative sleeps only: flags (TIMER_ABSTIME) are refused. */
@@ -55,7 +64,7 @@ LX_PARTIAL(clock_nanosleep, "TIMER_ABSTIME -EINVAL; clock id unchecked; sleeps e
 LX_SYSCALL_DEFINE4(clock_nanosleep, int, clk, unsigned long, flags, unsigned long, ureq,
 		   unsigned long, urem)
 {
-	return flags ? -EINVAL : sleep_ns(t, ureq);
+	return flags ? -EINVAL : sleep_ns(t, ureq, urem);
 }
 
 LX_SYSCALL_DEFINE0(sched_yield)

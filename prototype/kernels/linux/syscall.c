@@ -70,4 +70,5 @@ void syscall_dispatch(struct thread *t, struct ev_stamp entered)
 		vostd_println("linux: pid %ld: %s(%lx, %lx, %lx, %lx) = %ld", p->pid,
 			      syscall_name(nr), a0, a1, a2, a3, ret);
 	c->rax = ret;
+	lx_syscall_done(t, nr, ret);
 }

@@ -86,6 +86,33 @@ struct trip {
 	u64 part[PART_NR];
 };
 
+/*
+ * linux: a signal's particulars, the first 32 bytes of Linux's siginfo
+ * as x86-64 lays them out; the rest of siginfo is zero.
+ */
+struct ksiginfo {
+	s32 signo, errno_, code, pad;
+	u64 f0;			/* by code: pid | uid << 32, or the fault's address */
+	u64 f1;			/* then: a child's status, or a queued value */
+};
+
+#define PROC_NSIG	64
+
+/*
+ * linux: a thread's signals (kernels/linux/signal.c), under the table's
+ * lock (procs_lock) but where it says otherwise.
+ */
+struct thread_sig {
+	u64 mask;		/* blocked; written by the thread alone */
+	u64 pending;		/* sent to it alone */
+	u64 saved_mask;		/* rt_sigsuspend's, until a frame holds it */
+	bool restore_mask;	/* saved_mask goes back before user mode; the thread's own */
+	bool wake;		/* one it does not block is pending: its sleeps end */
+	kl_tid_t sleeper;	/* its task, while it sleeps where a signal ends the sleep */
+	long restart;		/* its call's -ERESTART*, settled before user mode; its own */
+	struct ksiginfo info[PROC_NSIG];
+};
+
 struct thread {
 	long tid;			/* a process's first thread's is its pid */
 	struct proc *p;
@@ -104,7 +131,19 @@ struct thread {
 		unsigned long sp, size;
 		u32 flags;
 	} altstack;
+	struct thread_sig sig;
 };
+
+/*
+ * Whether t must leave a sleep: its process is ending, or a signal it
+ * does not block waits for it.  A sleeper records itself (the kernel's
+ * own slots) before it checks, and a sender sets the mark before it
+ * looks for sleepers, so one of the two sees the other.
+ */
+static inline bool thread_interrupted(struct thread *t)
+{
+	return READ_ONCE(t->p->killed) || READ_ONCE(t->sig.wake);
+}
 
 /* tenant_run writes the readings right after the context. */
 static_assert(offsetof(struct thread, stamps) ==
@@ -137,10 +176,16 @@ struct procs {
 	u32 dropped;				/* trips with a part on two CPUs */
 	u64 start;
 	void (*exit_hook)(struct proc *p);	/* the last thread has left; NULL: none */
+	/* p has exited, the table's lock held: tell its parent; a vCPU to kick, or -1 */
+	int (*exited_hook)(struct proc *p);
 	void (*thread_exit_hook)(struct thread *t);	/* a thread is leaving; NULL: none */
 	/* p is ending: wake its sleeping threads; NULL: none */
 	void (*end_hook)(struct proc *p);
 	void (*free_hook)(struct proc *p);	/* p's last reference has gone; NULL: none */
+	/* t returns to user mode: deliver its signals; NULL: none */
+	void (*user_hook)(struct thread *t);
+	/* t trapped with signal sig: true if a handler will take it, not a kill; NULL: none */
+	bool (*trap_hook)(struct thread *t, u32 sig, int code, unsigned long addr);
 };
 
 struct procs *procs(void);
@@ -169,6 +214,7 @@ long thread_create(struct proc *p, const struct ev_tenant_ctx *ctx,
 struct thread *thread_new(struct proc *p, const struct ev_tenant_ctx *ctx,
 			  struct vostd_fpu *from, unsigned int vcpu);
 long thread_start(struct thread *t);
+void thread_discard(struct thread *t);
 void thread_set_fpu(struct thread *t, struct vostd_fpu *fpu);
 void procs_lock(void);
 void procs_unlock(void);
@@ -177,7 +223,7 @@ void proc_get(struct proc *p);
 void proc_put(struct proc *p);
 long proc_ppid(struct proc *p);
 void proc_abandon(struct proc *p);
-long proc_wait_any(struct proc *parent, long pid, bool block, long *code, bool *killed);
+long proc_wait_any(struct thread *t, long pid, bool block, long *code, bool *killed);
 
 /* memory.c */
 long mem_load(struct proc *p, const char *image, unsigned long size, unsigned long *entry);

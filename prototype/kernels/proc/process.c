@@ -121,17 +121,22 @@ void proc_abandon(struct proc *p)
  */
 static void proc_exit(struct proc *p, long code)
 {
+	struct procs *ps = procs();
 	kl_tid_t reaper;
 	struct proc *c, *zombies = NULL;
 	bool orphan;
+	int kick = -1;
 
 	kernelet_switch_mm(NULL);
 	mem_release(p);
-	if (procs()->exit_hook)
-		procs()->exit_hook(p);
+	if (ps->exit_hook)
+		ps->exit_hook(p);
 	procs_lock();
 	p->exited = true;
 	p->code = p->killed ? p->code : code;
+	/* The parent learns of it now that a wait finds it (linux's SIGCHLD). */
+	if (p->parent && ps->exited_hook)
+		kick = ps->exited_hook(p);
 	/* Its children are orphans now; the ones already dead go with it. */
 	for (c = procs()->list; c; c = c->next)
 		if (c->parent == p) {
@@ -153,6 +158,8 @@ static void proc_exit(struct proc *p, long code)
 		proc_unlink(p);
 	reaper = p->reaper;
 	procs_unlock();
+	if (kick >= 0)
+		vostd_kick(kick);
 	while (zombies) {
 		c = zombies;
 		zombies = c->next;
@@ -302,8 +309,18 @@ static const char *signal_name(u32 sig)
 	return "a signal";
 }
 
+#define SEGV_MAPERR	1	/* Linux's si_code: nothing mapped there */
+#define SEGV_ACCERR	2	/* not allowed there */
+
+/* A handler takes the trap's signal (the kernel's trap_hook), or the process is killed. */
+static bool trap_signal(struct thread *t, u32 sig, int code, unsigned long addr)
+{
+	return procs()->trap_hook && procs()->trap_hook(t, sig, code, addr);
+}
+
 static void thread_main(void *arg)
 {
+	struct procs *ps = procs();
 	struct thread *t = arg;
 	struct proc *p = t->p;
 	struct ev_stamp now;
@@ -311,6 +328,8 @@ static void thread_main(void *arg)
 
 	while (!t->exiting && !READ_ONCE(p->killed)) {
 		thread_enter(t);
+		if (ps->user_hook)
+			ps->user_hook(t);
 		if (READ_ONCE(p->killed))
 			break;
 		trip_mark(&t->trip, PART_KERNEL);
@@ -324,7 +343,8 @@ static void thread_main(void *arg)
 			break;
 		case EV_TRAP_FAULT:
 			err = mem_fault(t, t->ctx.fault_addr, t->ctx.fault_write);
-			if (err)
+			if (err && !trap_signal(t, 11, err == -EACCES ? SEGV_ACCERR : SEGV_MAPERR,
+						t->ctx.fault_addr))
 				proc_kill(p, 128 + 11, "%s of %llx at %llx: %s",
 					  t->ctx.fault_write ? "write" : "read",
 					  t->ctx.fault_addr, t->ctx.rip,
@@ -336,6 +356,8 @@ static void thread_main(void *arg)
 		case EV_TRAP_KICK:
 			break;
 		case EV_TRAP_EXCEPTION:
+			if (trap_signal(t, t->ctx.signal, t->ctx.signal_code, t->ctx.fault_addr))
+				break;
 			proc_kill(p, 128 + t->ctx.signal, "%s at %llx (address %llx)",
 				  signal_name(t->ctx.signal), t->ctx.rip, t->ctx.fault_addr);
 			break;
@@ -378,15 +400,25 @@ struct thread *thread_new(struct proc *p, const struct ev_tenant_ctx *ctx,
 	return t;
 }
 
-/* Run t, made by thread_new: its id, or -ENOMEM, and t is gone. */
+/*
+ * Run t, made by thread_new: its id, or -ENOMEM, and t has not run: the
+ * caller discards it.
+ */
 long thread_start(struct thread *t)
 {
-	struct procs *ps = procs();
-	struct proc *p = t->p;
 	long tid = t->tid;
 
 	if (kl_spawn("thread", thread_main, t, KL_PRIO_NORMAL, t->vcpu))
 		return tid;		/* t may have run and ended by now */
+	return -ENOMEM;
+}
+
+/* t, made by thread_new, will never run: it goes, as if it had not been. */
+void thread_discard(struct thread *t)
+{
+	struct procs *ps = procs();
+	struct proc *p = t->p;
+
 	proc_lock(p);
 	p->threads--;
 	proc_unlock(p);
@@ -395,7 +427,6 @@ long thread_start(struct thread *t)
 	procs_unlock();
 	vostd_fpu_destroy(t->fpu);
 	vostd_free(t);
-	return -ENOMEM;
 }
 
 /* thread_new and thread_start: the new thread's id, or -errno. */
@@ -403,8 +434,11 @@ long thread_create(struct proc *p, const struct ev_tenant_ctx *ctx,
 		   struct vostd_fpu *from, unsigned int vcpu)
 {
 	struct thread *t = thread_new(p, ctx, from, vcpu);
+	long ret = t ? thread_start(t) : -ENOMEM;
 
-	return t ? thread_start(t) : -ENOMEM;
+	if (t && ret < 0)
+		thread_discard(t);
+	return ret;
 }
 
 /* Start the tenant image name as a process of the kernel's own, on vCPU 0. */
@@ -497,14 +531,17 @@ long proc_wait_child(struct proc *parent, long pid)
 }
 
 /*
- * Linux's wait: a child of parent's that has exited (pid > 0: that one),
- * reaped, its pid returned and its code and whether it was killed in
- * *code and *killed.  0 if none has exited and !block; -ECHILD if parent
- * has no such child.  Every child it waits for names this thread its
- * reaper, so that the first to exit wakes it.
+ * Linux's wait, by thread t: a child of t's process that has exited
+ * (pid > 0: that one), reaped, its pid returned and its code and whether
+ * it was killed in *code and *killed.  0 if none has exited and !block;
+ * -ECHILD if there is no such child; -ERESTARTSYS if a signal or a kill
+ * ends the wait (thread_interrupted).  Every child it waits for names
+ * this thread its reaper, so that the first to exit wakes it.
  */
-long proc_wait_any(struct proc *parent, long pid, bool block, long *code, bool *killed)
+long proc_wait_any(struct thread *t, long pid, bool block, long *code, bool *killed)
 {
+	struct proc *parent = t->p;
+
 	for (;;) {
 		struct proc *c, *found = NULL;
 		bool any = false;
@@ -528,9 +565,9 @@ long proc_wait_any(struct proc *parent, long pid, bool block, long *code, bool *
 			proc_put(found);	/* the table's */
 			return pid;
 		}
-		if (!any || !block || READ_ONCE(parent->killed)) {
+		if (!any || !block || thread_interrupted(t)) {
 			procs_unlock();
-			return !any ? -ECHILD : block ? -EINTR : 0;
+			return !any ? -ECHILD : block ? -ERESTARTSYS : 0;
 		}
 		for (c = procs()->list; c; c = c->next)
 			if (c->parent == parent && (pid <= 0 || c->pid == pid))
