@@ -522,6 +522,7 @@ void lx_syscall_done(struct thread *t, unsigned long nr, long ret)
  * selectors, so a forged frame gains no privilege.  Returns the restored
  * rax, which is no call's result to restart.
  */
+LX_PARTIAL(rt_sigreturn, "the x87 and SSE registers alone: AVX and on come back initial");
 LX_SYSCALL_DEFINE0(rt_sigreturn)
 {
 	struct ev_tenant_ctx *c = &t->ctx;

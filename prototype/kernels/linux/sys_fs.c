@@ -91,7 +91,7 @@ static long file_write(struct thread *t, struct lx_file *f, unsigned long buf,
 	return f->ops->write(t, f, buf, len);
 }
 
-LX_PARTIAL(write, "no SIGPIPE, just -EPIPE; no O_NONBLOCK; pipe writes not atomic to PIPE_BUF");
+LX_PARTIAL(write, "no O_NONBLOCK; pipe writes not atomic to PIPE_BUF");
 LX_SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, unsigned long, len)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -105,7 +105,7 @@ LX_SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, unsigned long, len)
 }
 
 /* writev: one file for the whole vector, as Linux's holds one. */
-LX_PARTIAL(writev, "each iovec its own write: no SIGPIPE, no O_NONBLOCK, not atomic on a pipe");
+LX_PARTIAL(writev, "each iovec its own write: no O_NONBLOCK, not atomic on a pipe");
 LX_SYSCALL_DEFINE3(writev, int, fd, unsigned long, iov, unsigned long, n)
 {
 	struct lx_file *f = fd_get(t->p, fd);

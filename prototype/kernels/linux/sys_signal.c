@@ -87,6 +87,7 @@ static struct ksiginfo sent_by(struct thread *t, long sig, int code)
 	return (struct ksiginfo){ .signo = sig, .code = code, .f0 = (u32)t->p->pid };
 }
 
+LX_PARTIAL(kill, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
 	struct ksiginfo info = sent_by(t, sig, SI_USER);
@@ -102,11 +103,13 @@ static long do_tkill(struct thread *t, long tgid, long tid, long sig)
 	return tid <= 0 ? -EINVAL : do_kill(t, tid, tgid, true, &info);
 }
 
+LX_PARTIAL(tkill, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE2(tkill, int, tid, int, sig)
 {
 	return do_tkill(t, -1, tid, sig);
 }
 
+LX_PARTIAL(tgkill, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE3(tgkill, int, tgid, int, tid, int, sig)
 {
 	return tgid <= 0 ? -EINVAL : do_tkill(t, tgid, tid, sig);
@@ -133,13 +136,13 @@ static long do_sigqueue(struct thread *t, long tgid, long pid, long sig, unsigne
 	return do_kill(t, pid, tgid, thread, &info);
 }
 
-LX_PARTIAL(rt_sigqueueinfo, "a signal already pending is not queued twice, real-time or not");
+LX_PARTIAL(rt_sigqueueinfo, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE3(rt_sigqueueinfo, int, pid, int, sig, unsigned long, uinfo)
 {
 	return pid <= 0 ? -ESRCH : do_sigqueue(t, 0, pid, sig, uinfo, false);
 }
 
-LX_PARTIAL(rt_tgsigqueueinfo, "a signal already pending is not queued twice, real-time or not");
+LX_PARTIAL(rt_tgsigqueueinfo, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE4(rt_tgsigqueueinfo, int, tgid, int, tid, int, sig, unsigned long, uinfo)
 {
 	if (tgid <= 0 || tid <= 0)
