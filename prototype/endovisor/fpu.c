@@ -23,6 +23,7 @@
 #include <linux/string.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/types.h>
+#include <asm/fpu/xstate.h>
 
 #include "endovisor.h"
 
@@ -298,8 +299,11 @@ static void ev_fpu_legacy_get(struct fxregs_state *fx, const union fpregs_state 
 static void ev_fpu_legacy_set(union fpregs_state *regs, const struct fxregs_state *fx)
 {
 	memcpy(&regs->fxsave, fx, EV_FPU_LEGACY);
+	/* The supervisor components (CET's, PASID) are Linux's: kept as they are. */
 	if (cpu_feature_enabled(X86_FEATURE_XSAVE))
-		regs->xsave.header.xfeatures = XFEATURE_MASK_FPSSE;
+		regs->xsave.header.xfeatures = (regs->xsave.header.xfeatures &
+						~XFEATURE_MASK_USER_SUPPORTED) |
+					       XFEATURE_MASK_FPSSE;
 }
 
 /*
