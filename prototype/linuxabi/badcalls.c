@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -270,6 +271,25 @@ static void signal_calls(void)
 	want_ok("pause ended by SIGKILL", WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
+/* The interval timers, with the timers and times Linux refuses. */
+static void itimers(void)
+{
+	struct itimerval bad = { { 0, 0 }, { 0, 1000000 } }, v;
+
+	want("setitimer of timer 99", setitimer(99, &bad, NULL), EINVAL);
+	want("setitimer from an unmapped address",
+	     syscall(SYS_setitimer, ITIMER_REAL, UNMAPPED, NULL), EFAULT);
+	want("setitimer of a million microseconds", setitimer(ITIMER_REAL, &bad, NULL), EINVAL);
+	bad.it_value.tv_usec = 0;
+	bad.it_value.tv_sec = -1;
+	want("setitimer of negative seconds", setitimer(ITIMER_REAL, &bad, NULL), EINVAL);
+	want("getitimer of timer 99", getitimer(99, &v), EINVAL);
+	want("getitimer to an unmapped address",
+	     syscall(SYS_getitimer, ITIMER_REAL, UNMAPPED), EFAULT);
+	want_ok("getitimer of a timer never armed",
+		!getitimer(ITIMER_REAL, &v) && !v.it_value.tv_sec && !v.it_value.tv_usec);
+}
+
 /* A futex's word must be mapped, aligned and hold the value a wait names. */
 static void futexes(void)
 {
@@ -340,6 +360,7 @@ int main(int argc, char **argv, char **envp)
 	altstacks();
 	sigmask_bad_how();
 	signal_calls();
+	itimers();
 	futexes();
 	want("clone of a thread that does not share the signal handlers",
 	     syscall(SYS_clone, CLONE_VM | CLONE_THREAD, NULL, NULL, NULL, 0), EINVAL);

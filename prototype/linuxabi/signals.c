@@ -9,7 +9,8 @@
  * a call a signal interrupts is restarted with SA_RESTART and fails with
  * EINTR without; sigsuspend and nanosleep end at a signal; a signal to one
  * thread runs its handler on that thread; a write to a pipe no one reads
- * raises SIGPIPE; a child's end sends its parent SIGCHLD.  And frames a handler forges: flags it may not have are
+ * raises SIGPIPE; a child's end sends its parent SIGCHLD; alarm and
+ * setitimer send SIGALRM, once or every interval.  And frames a handler forges: flags it may not have are
  * dropped, a return into the kernel is SIGSEGV, and so is one with an
  * MXCSR the processor refuses (checked with the argument "sandbox": see
  * forged_frames).  It prints "signals: ok" and exits 0 if everything
@@ -24,6 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -70,12 +72,13 @@ static void counter(int sig UNUSED, siginfo_t *si,
 {
 	int here;
 
-	hits++;
 	last_code = si->si_code;
 	last_pid = si->si_pid;
 	handler_tid = syscall(SYS_gettid);
 	handler_sp = (uintptr_t)&here;
 	sigprocmask(SIG_BLOCK, NULL, &in_handler);
+	/* Last, and a full barrier before it: another thread may wait for it. */
+	__atomic_add_fetch(&hits, 1, __ATOMIC_SEQ_CST);
 }
 
 /* The basics: who sent it, with what, and what the handler runs with. */
@@ -420,6 +423,35 @@ static void children(void)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
+/* alarm and the real-time interval timer: SIGALRM, once and every interval. */
+static void alarms(void)
+{
+	struct itimerval every = { { 0, 50000 }, { 0, 50000 } }, now, off = {};
+	int i;
+
+	on(SIGALRM, counter, 0);
+	check(alarm(2) == 0, "alarm with none armed returns 0");
+	check(alarm(5) == 2, "alarm returns the seconds the old one had left");
+	check(alarm(0) == 5, "alarm(0) disarms, and returns what was left");
+	hits = 0;
+	check(setitimer(ITIMER_REAL, &every, NULL) == 0, "setitimer ITIMER_REAL");
+	for (i = 0; i < 3; i++)
+		check(pause() == -1 && errno == EINTR, "pause ends with EINTR at SIGALRM");
+	check(hits == 3 && last_code == SI_KERNEL, "an interval timer fires again and again");
+	getitimer(ITIMER_REAL, &now);
+	check(now.it_interval.tv_usec == 50000 && !now.it_interval.tv_sec,
+	      "getitimer gives the interval back");
+	/* A loop of calls that never sleep gets it too. */
+	hits = 0;
+	while (hits < 2)
+		getppid();
+	setitimer(ITIMER_REAL, &off, &now);
+	check(now.it_interval.tv_usec == 50000, "setitimer gives the old timer back");
+	getitimer(ITIMER_REAL, &now);
+	check(!now.it_value.tv_sec && !now.it_value.tv_usec, "a disarmed timer reads as zero");
+	signal(SIGALRM, SIG_DFL);
+}
+
 int main(int argc, char **argv)
 {
 	strict = argc > 1 && !strcmp(argv[1], "sandbox");
@@ -431,6 +463,7 @@ int main(int argc, char **argv)
 	interrupted_calls();
 	pipes_and_threads();
 	children();
+	alarms();
 	if (failed)
 		return 1;
 	printf("signals: ok\n");

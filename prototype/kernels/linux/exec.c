@@ -299,9 +299,11 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	WRITE_ONCE(lp->execed, true);
 	lx_close_on_exec(p);
 	/* Handlers are the old program's: back to the default, but what is ignored stays so. */
+	procs_lock();		/* senders read them under it */
 	for (i = 0; i < LX_NSIG; i++)
 		if (lp->act[i].handler != 1)
 			lp->act[i] = (struct lx_sigaction){};
+	procs_unlock();
 	/*
 	 * Every general register zero but the stack pointer, as Linux's loader
 	 * leaves them (ELF_PLAT_INIT): rdx too, which names no function for

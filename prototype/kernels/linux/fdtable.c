@@ -218,6 +218,8 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		for (i = 0; i < LX_THREADS_MAX; i++)
 			lp->threads[i] = NULL;
 		lp->sigpending = 0;
+		lp->alarm_at = 0;	/* a timer is not inherited */
+		lp->alarm_every = 0;
 	} else {
 		struct lx_file *con = file_new(&lx_console_fops);
 
@@ -260,6 +262,9 @@ void lx_proc_exit(struct proc *p)
 
 	if (!lxp(p))
 		return;
+	procs_lock();		/* its timer fires no more (itimer.c) */
+	lxp(p)->alarm_at = 0;
+	procs_unlock();
 	console_flush(p);
 	for (i = 0; i < LX_FDS; i++)
 		fd_close(p, i);

@@ -128,6 +128,8 @@ struct lx_proc {
 	struct lx_sigaction act[LX_NSIG];	/* under the table's lock */
 	u64 sigpending;			/* sent to the process, for any thread to take */
 	struct ksiginfo siginfo[LX_NSIG];
+	/* ITIMER_REAL (itimer.c): when, in lx_now_ns's ns (0: disarmed), and how often */
+	u64 alarm_at, alarm_every;
 	u32 umask;
 	long pgid, sid;			/* its process group and session (sys.c) */
 	bool execed;			/* it has run execve: setpgid moves it no more */
@@ -149,6 +151,7 @@ struct lx_globals {
 	u64 random;			/* lx_random's state */
 	bool trace;			/* log every call: a label that begins with strace */
 	struct lx_futex_waiter *futexes;	/* every thread waiting on a futex (futex.c) */
+	bool ticking;			/* itimer.c's ticker runs; under the table's lock */
 };
 
 static inline struct lx_globals *lx(void)
@@ -252,6 +255,7 @@ int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *inf
 void lx_send_done(struct proc *p, int sig, int ret, int kick, long from);
 void lx_signal_thread(struct thread *t, int sig, int code);
 int lx_child_exited(struct proc *p);
+void lx_itimer_check(struct thread *t);		/* itimer.c */
 void lx_recalc_locked(struct thread *t);
 void lx_set_mask(struct thread *t, u64 mask);
 void lx_deliver(struct thread *t);

@@ -88,50 +88,6 @@ static_assert(sizeof(struct lx_sigcontext) == 256);
 static_assert(sizeof(struct lx_ucontext) == 304);
 static_assert(offsetof(struct lx_rt_sigframe, info) == 312);
 
-/* ---- the threads of a process ---- */
-
-/* t joins its process's list, which signals search: -EAGAIN if it is full. */
-long lx_thread_add(struct thread *t)
-{
-	struct lx_proc *lp = lxp(t->p);
-	long err = -EAGAIN;
-	int i;
-
-	procs_lock();
-	for (i = 0; i < LX_THREADS_MAX; i++)
-		if (!lp->threads[i]) {
-			lp->threads[i] = t;
-			err = 0;
-			break;
-		}
-	procs_unlock();
-	return err;
-}
-
-/* t leaves it (nothing, if it is not there): no sender finds it after this. */
-void lx_thread_remove(struct thread *t)
-{
-	struct lx_proc *lp = lxp(t->p);
-	int i;
-
-	procs_lock();
-	for (i = 0; i < LX_THREADS_MAX; i++)
-		if (lp->threads[i] == t)
-			lp->threads[i] = NULL;
-	procs_unlock();
-}
-
-/* p's live thread with id tid, or NULL; the table's lock held, and t is good under it. */
-struct thread *lx_thread_find(struct proc *p, long tid)
-{
-	int i;
-
-	for (i = 0; p->os && i < LX_THREADS_MAX; i++)
-		if (lxp(p)->threads[i] && lxp(p)->threads[i]->tid == tid)
-			return lxp(p)->threads[i];
-	return NULL;
-}
-
 /* ---- sending ---- */
 
 enum lx_default { DFL_TERM, DFL_IGN, DFL_STOP };
@@ -184,6 +140,83 @@ static void signal_wake(struct thread *t, int *kick)
 }
 
 /*
+ * The process's pending signals may have lost the thread that was to
+ * take them (it exited or blocked them) or gained one (a new thread, a
+ * mask that lets them through): every thread is marked again, and each
+ * marked one woken, as Linux's retarget_shared_pending passes them on.
+ * One that finds nothing left when it looks unmarks itself.
+ */
+static void retarget_locked(struct lx_proc *lp, int *kick)
+{
+	struct thread *th;
+	int i;
+
+	for (i = 0; lp->sigpending && i < LX_THREADS_MAX; i++) {
+		th = lp->threads[i];
+		if (!th)
+			continue;
+		lx_recalc_locked(th);
+		if (th->sig.wake)
+			signal_wake(th, kick);
+	}
+}
+
+/* ---- the threads of a process ---- */
+
+/* t joins its process's list, which signals search: -EAGAIN if it is full. */
+long lx_thread_add(struct thread *t)
+{
+	struct lx_proc *lp = lxp(t->p);
+	long err = -EAGAIN;
+	int i;
+
+	int kick = -1;
+
+	procs_lock();
+	for (i = 0; i < LX_THREADS_MAX; i++)
+		if (!lp->threads[i]) {
+			lp->threads[i] = t;
+			err = 0;
+			break;
+		}
+	/* A signal sent to the process before it had a thread is this one's to take. */
+	retarget_locked(lp, &kick);
+	procs_unlock();
+	if (kick >= 0)
+		vostd_kick(kick);
+	return err;
+}
+
+/* t leaves it (nothing, if it is not there): no sender finds it after this. */
+void lx_thread_remove(struct thread *t)
+{
+	struct lx_proc *lp = lxp(t->p);
+	int i;
+
+	int kick = -1;
+
+	procs_lock();
+	for (i = 0; i < LX_THREADS_MAX; i++)
+		if (lp->threads[i] == t)
+			lp->threads[i] = NULL;
+	retarget_locked(lp, &kick);	/* what it was to take, another takes */
+	procs_unlock();
+	if (kick >= 0)
+		vostd_kick(kick);
+}
+
+/* p's live thread with id tid, or NULL; the table's lock held, and t is good under it. */
+struct thread *lx_thread_find(struct proc *p, long tid)
+{
+	int i;
+
+	for (i = 0; p->os && i < LX_THREADS_MAX; i++)
+		if (lxp(p)->threads[i] && lxp(p)->threads[i]->tid == tid)
+			return lxp(p)->threads[i];
+	return NULL;
+}
+
+/*
  * Queue info's signal for p, or for p's thread to, the table's lock held.
  * 0 if it was queued, dropped or coalesced with one pending (signals do
  * not queue here, real-time ones neither); LX_SEND_FATAL if it ends p,
@@ -202,7 +235,9 @@ int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *inf
 		return 0;
 	if (sig == LX_SIGKILL)
 		return LX_SEND_FATAL;
-	if (sig_ignored(p, sig) && !(to && (to->sig.mask & bit)))
+	/* Blocked, it is never ignored (Linux's sig_ignored): by the thread, or the leader. */
+	th = to ?: lx_thread_find(p, p->pid);
+	if (sig_ignored(p, sig) && !(th && (th->sig.mask & bit)))
 		return 0;
 	if (to) {
 		if (to->sig.pending & bit)
@@ -305,10 +340,18 @@ bool lx_trap_signal(struct thread *t, u32 sig, int code, unsigned long addr)
 /* t's mask becomes mask (never SIGKILL or SIGSTOP); t is the caller. */
 void lx_set_mask(struct thread *t, u64 mask)
 {
+	struct lx_proc *lp = lxp(t->p);
+	int kick = -1;
+
 	procs_lock();
 	t->sig.mask = mask & ~LX_UNBLOCKABLE;
 	lx_recalc_locked(t);
+	/* The process's signals it blocks now may be another thread's to take. */
+	if (lp->sigpending & t->sig.mask)
+		retarget_locked(lp, &kick);
 	procs_unlock();
+	if (kick >= 0)
+		vostd_kick(kick);
 }
 
 /* ---- delivering ---- */
@@ -371,7 +414,7 @@ static long setup_frame(struct thread *t, const struct lx_sigaction *act,
 	struct lx_rt_sigframe f = {};
 	u8 fx[VOSTD_FXSAVE_SIZE] __aligned(16);
 	unsigned long sp = c->rsp - LX_RED_ZONE, fxa, fa;
-	bool on = lx_on_altstack(t, c->rsp);
+	bool on = lx_on_altstack(t, sp);
 
 	if (!(act->flags & SA_RESTORER))
 		return -EFAULT;		/* x86-64 Linux has no other way back */
@@ -390,7 +433,8 @@ static long setup_frame(struct thread *t, const struct lx_sigaction *act,
 	f.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
 	f.uc.uc_stack.sp = t->altstack.sp;
 	f.uc.uc_stack.size = t->altstack.size;
-	f.uc.uc_stack.flags = lx_altstack_flags(t, c->rsp);
+	/* Linux's __save_altstack: the flags as sigaltstack was given them. */
+	f.uc.uc_stack.flags = t->altstack.size ? t->altstack.flags : LX_SS_DISABLE;
 	f.uc.uc_mcontext = (struct lx_sigcontext){
 		.r8 = c->r8, .r9 = c->r9, .r10 = c->r10, .r11 = c->r11,
 		.r12 = c->r12, .r13 = c->r13, .r14 = c->r14, .r15 = c->r15,
@@ -414,7 +458,8 @@ static long setup_frame(struct thread *t, const struct lx_sigaction *act,
 	/* The handler's registers: Linux's fpu__clear_user_states, then the call. */
 	if (vostd_fpu_write(t->fpu, &fx_initial))
 		return -EFAULT;
-	if (on && (t->altstack.flags & LX_SS_AUTODISARM))
+	/* Linux's signal_delivered: an auto-disarming stack goes with any delivery. */
+	if (t->altstack.flags & LX_SS_AUTODISARM)
 		t->altstack = (typeof(t->altstack)){};
 	c->rdi = info->signo;
 	c->rsi = fa + offsetof(struct lx_rt_sigframe, info);
@@ -463,6 +508,7 @@ void lx_deliver(struct thread *t)
 	u64 oldmask;
 	int sig;
 
+	lx_itimer_check(t);
 	if (!READ_ONCE(t->sig.wake) && !restart && !t->sig.restore_mask)
 		return;
 	t->sig.restart = 0;

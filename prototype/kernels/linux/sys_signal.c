@@ -181,7 +181,8 @@ LX_SYSCALL_DEFINE4(rt_sigaction, int, sig, unsigned long, uact, unsigned long, u
 		act.mask &= ~LX_UNBLOCKABLE;
 		lp->act[sig - 1] = act;
 		if (act.handler == LX_SIG_IGN ||
-		    (act.handler == LX_SIG_DFL && (sig == LX_SIGCHLD || sig == 23 || sig == 28))) {
+		    (act.handler == LX_SIG_DFL && (sig == LX_SIGCHLD || sig == LX_SIGCONT ||
+						   sig == 23 || sig == 28))) {
 			lp->sigpending &= ~LX_SIGBIT(sig);
 			for (i = 0; i < LX_THREADS_MAX; i++)
 				if (lp->threads[i]) {
@@ -293,7 +294,7 @@ long lx_set_altstack(struct thread *t, struct lx_stack *ss)
 	}
 	t->altstack.sp = ss->sp;
 	t->altstack.size = ss->size;
-	t->altstack.flags = ss->flags & LX_SS_AUTODISARM;
+	t->altstack.flags = ss->flags;	/* a frame saves them as they are */
 	return 0;
 }
 

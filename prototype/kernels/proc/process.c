@@ -330,11 +330,22 @@ static void thread_main(void *arg)
 		thread_enter(t);
 		if (ps->user_hook)
 			ps->user_hook(t);
-		if (READ_ONCE(p->killed))
-			break;
+		/*
+		 * The last look and the entry are one against kicks: a kick
+		 * taken as an upcall between them would leave a signal sent
+		 * meanwhile to wait for the tenant's next trap, which may never
+		 * come.  With upcalls masked a kick stays pending, and tenant_run
+		 * returns at once with EV_TRAP_KICK.
+		 */
+		kl_guard_begin();
+		if (READ_ONCE(p->killed) || READ_ONCE(t->sig.wake)) {
+			kl_guard_end();
+			continue;
+		}
 		trip_mark(&t->trip, PART_KERNEL);
 		trap = vostd_user_run(p->vs, &t->ctx, EV_STAMPS);
 		now = vostd_stamp();
+		kl_guard_end();
 		if (trap != EV_TRAP_SYSCALL)
 			t->trip.set = 0;	/* a trip is of system calls alone */
 		switch (trap) {

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A process's real-time interval timer, ITIMER_REAL, which alarm and
+ * setitimer arm and getitimer reads: when it expires the process gets
+ * SIGALRM, and an interval arms it again.  The kernelet has no timers
+ * for tasks, so a task of the kernel's own, the ticker, yields until a
+ * deadline passes, as nanosleep does.  It runs only while some process
+ * has its timer armed, and ends when none has (lx()->ticking, under the
+ * table's lock, says whether it runs).  It runs only when the other tasks
+ * of its vCPU yield or sleep, so a thread's own return to user mode looks
+ * too (lx_itimer_check); a thread that loops in user mode without a call
+ * gets its SIGALRM at its next call.  A process's timer is its own:
+ * a fork's child starts with none, an exec keeps it, the exit disarms it.
+ */
+#include "syscalls.h"
+
+#define ITIMER_REAL	0
+#define ITIMER_PROF	2
+#define LX_SIGALRM	14
+#define NS_PER_SEC	1000000000ULL
+#define NS_PER_USEC	1000ULL
+
+/* Linux's struct itimerval: the interval, then the time left. */
+struct lx_itimerval {
+	s64 interval_sec, interval_usec;
+	s64 value_sec, value_usec;
+};
+
+/*
+ * c's timer, if it has expired at now: SIGALRM, and armed again by its
+ * interval.  The table's lock held; lx_send_locked's result, and *kick.
+ */
+static int itimer_fire_locked(struct proc *c, u64 now, int *kick)
+{
+	static const struct ksiginfo info = { .signo = LX_SIGALRM, .code = SI_KERNEL };
+	struct lx_proc *lp = c->os;
+
+	if (!lp || !lp->alarm_at || lp->alarm_at > now)
+		return 0;
+	lp->alarm_at = lp->alarm_every ? now + lp->alarm_every : 0;
+	return lx_send_locked(c, NULL, &info, kick);
+}
+
+/*
+ * From lx_deliver, on every return of t to user mode while its process's
+ * timer is armed: the timer fires if it has expired.  The ticker does it
+ * for processes that sleep, but a thread that makes call after call
+ * without sleeping never lets the ticker run on its vCPU (the kernelet
+ * has no time slices), so its own returns must look.
+ */
+void lx_itimer_check(struct thread *t)
+{
+	struct lx_proc *lp = lxp(t->p);
+	int kick = -1, ret;
+	u64 now;
+
+	if (!READ_ONCE(lp->alarm_at))
+		return;
+	now = lx_now_ns();
+	if (now < READ_ONCE(lp->alarm_at))
+		return;
+	procs_lock();
+	ret = itimer_fire_locked(t->p, now, &kick);
+	procs_unlock();
+	lx_send_done(t->p, LX_SIGALRM, ret, kick, 0);
+}
+
+/*
+ * The ticker: SIGALRM to every process whose timer has expired, each
+ * armed again by its interval, until no timer is armed.  The processes
+ * it signals are held by a reference across the drop of the lock, as a
+ * kill holds its targets.
+ */
+static void ticker(void *arg)
+{
+	struct {
+		struct proc *p;
+		int ret, kick;
+	} hit[LX_PROCS_MAX];
+	unsigned int n, i;
+	bool armed;
+
+	do {
+		u64 now = lx_now_ns();
+		struct proc *c;
+
+		n = 0;
+		armed = false;
+		procs_lock();
+		for (c = procs()->list; c; c = c->next) {
+			int kick = -1, ret = itimer_fire_locked(c, now, &kick);
+
+			if ((ret || kick >= 0) && n < LX_PROCS_MAX) {
+				proc_get(c);
+				hit[n].p = c;
+				hit[n].ret = ret;
+				hit[n++].kick = kick;
+			}
+			armed |= c->os && lxp(c)->alarm_at;
+		}
+		if (!armed)
+			lx()->ticking = false;
+		procs_unlock();
+		for (i = 0; i < n; i++) {
+			lx_send_done(hit[i].p, LX_SIGALRM, hit[i].ret, hit[i].kick, 0);
+			proc_put(hit[i].p);
+		}
+		if (armed)
+			kl_yield();
+	} while (armed);
+}
+
+static void to_timeval(u64 ns, s64 *sec, s64 *usec)
+{
+	*sec = ns / NS_PER_SEC;
+	*usec = ns % NS_PER_SEC / NS_PER_USEC;
+}
+
+/*
+ * Arm t's process's timer to expire in value ns and then every interval
+ * ns (0: once; a value of 0 disarms), and say what it was in *old.  The
+ * ticker is started if it does not run.
+ */
+static long itimer_set(struct thread *t, u64 value, u64 interval, struct lx_itimerval *old)
+{
+	struct lx_proc *lp = lxp(t->p);
+	u64 now = lx_now_ns();
+	bool start = false;
+
+	procs_lock();
+	to_timeval(lp->alarm_at > now ? lp->alarm_at - now : lp->alarm_at ? 1 : 0,
+		   &old->value_sec, &old->value_usec);
+	to_timeval(lp->alarm_every, &old->interval_sec, &old->interval_usec);
+	lp->alarm_at = value ? now + value : 0;
+	lp->alarm_every = value ? interval : 0;
+	if (value && !lx()->ticking) {
+		lx()->ticking = true;
+		start = true;
+	}
+	procs_unlock();
+	if (start && !kl_spawn("ticker", ticker, NULL, KL_PRIO_NORMAL, t->vcpu)) {
+		procs_lock();
+		lp->alarm_at = 0;
+		lx()->ticking = false;
+		procs_unlock();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A timeval in ns, or -EINVAL as Linux refuses it. */
+static long from_timeval(s64 sec, s64 usec, u64 *ns)
+{
+	if (sec < 0 || usec < 0 || usec >= 1000000)
+		return -EINVAL;
+	*ns = min_t(u64, sec, 1000000000ULL) * NS_PER_SEC + usec * NS_PER_USEC;
+	return 0;
+}
+
+LX_PARTIAL(setitimer, "ITIMER_REAL alone: the CPU-time timers are -EINVAL");
+LX_SYSCALL_DEFINE3(setitimer, int, which, unsigned long, unew, unsigned long, uold)
+{
+	struct lx_itimerval nv = {}, ov;
+	u64 value, interval;
+	long err;
+
+	/* In Linux's order: the copy, the times, the timer.  A NULL new value disarms. */
+	if (unew && mem_user_copy(t->p, unew, &nv, sizeof(nv), MEM_READ))
+		return -EFAULT;
+	err = from_timeval(nv.value_sec, nv.value_usec, &value) ?:
+	      from_timeval(nv.interval_sec, nv.interval_usec, &interval);
+	if (!err && which != ITIMER_REAL)
+		err = -EINVAL;
+	err = err ?: itimer_set(t, value, interval, &ov);
+	if (err)
+		return err;
+	return put_user_bytes(t, uold, &ov, sizeof(ov));
+}
+
+LX_PARTIAL(getitimer, "the CPU-time timers always read as disarmed");
+LX_SYSCALL_DEFINE2(getitimer, int, which, unsigned long, uval)
+{
+	struct lx_proc *lp = lxp(t->p);
+	struct lx_itimerval v = {};
+	u64 now = lx_now_ns();
+
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	if (which == ITIMER_REAL) {
+		procs_lock();
+		to_timeval(lp->alarm_at > now ? lp->alarm_at - now : lp->alarm_at ? 1 : 0,
+			   &v.value_sec, &v.value_usec);
+		to_timeval(lp->alarm_every, &v.interval_sec, &v.interval_usec);
+		procs_unlock();
+	}
+	return mem_user_copy(t->p, uval, &v, sizeof(v), MEM_WRITE) ? -EFAULT : 0;
+}
+
+/*
+ * alarm: the timer once, in seconds; the seconds the old one had left,
+ * rounded as Linux rounds them, never 0 for one still armed.
+ */
+LX_SYSCALL_DEFINE1(alarm, unsigned int, seconds)
+{
+	struct lx_itimerval ov;
+	long err = itimer_set(t, (u64)seconds * NS_PER_SEC, 0, &ov);
+
+	if (err)
+		return err;
+	if ((!ov.value_sec && ov.value_usec) || ov.value_usec >= 500000)
+		ov.value_sec++;
+	return ov.value_sec;
+}
