@@ -271,10 +271,12 @@ static void signal_calls(void)
 	want_ok("pause ended by SIGKILL", WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
-/* The interval timers, with the timers and times Linux refuses. */
+/* The interval timers and rt_sigtimedwait, with the timers and times Linux refuses. */
 static void itimers(void)
 {
 	struct itimerval bad = { { 0, 0 }, { 0, 1000000 } }, v;
+	struct timespec bad_ts = { 0, 1000000000 }, no_ts = { 0, 0 };
+	unsigned long zero_set = 1UL << (SIGUSR2 - 1);
 
 	want("setitimer of timer 99", setitimer(99, &bad, NULL), EINVAL);
 	want("setitimer from an unmapped address",
@@ -286,6 +288,14 @@ static void itimers(void)
 	want("getitimer of timer 99", getitimer(99, &v), EINVAL);
 	want("getitimer to an unmapped address",
 	     syscall(SYS_getitimer, ITIMER_REAL, UNMAPPED), EFAULT);
+	want("rt_sigtimedwait with a set of 4 bytes",
+	     syscall(SYS_rt_sigtimedwait, &v, NULL, NULL, 4), EINVAL);
+	want("rt_sigtimedwait from an unmapped set",
+	     syscall(SYS_rt_sigtimedwait, UNMAPPED, NULL, NULL, 8), EFAULT);
+	want("rt_sigtimedwait with a billion nanoseconds",
+	     syscall(SYS_rt_sigtimedwait, &zero_set, NULL, &bad_ts, 8), EINVAL);
+	want("rt_sigtimedwait with no time and nothing pending",
+	     syscall(SYS_rt_sigtimedwait, &zero_set, NULL, &no_ts, 8), EAGAIN);
 	want_ok("getitimer of a timer never armed",
 		!getitimer(ITIMER_REAL, &v) && !v.it_value.tv_sec && !v.it_value.tv_usec);
 }

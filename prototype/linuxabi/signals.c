@@ -10,7 +10,8 @@
  * EINTR without; sigsuspend and nanosleep end at a signal; a signal to one
  * thread runs its handler on that thread; a write to a pipe no one reads
  * raises SIGPIPE; a child's end sends its parent SIGCHLD; alarm and
- * setitimer send SIGALRM, once or every interval.  And frames a handler forges: flags it may not have are
+ * setitimer send SIGALRM, once or every interval; sigwaitinfo and
+ * sigtimedwait take a signal without a handler.  And frames a handler forges: flags it may not have are
  * dropped, a return into the kernel is SIGSEGV, and so is one with an
  * MXCSR the processor refuses (checked with the argument "sandbox": see
  * forged_frames).  It prints "signals: ok" and exits 0 if everything
@@ -452,6 +453,34 @@ static void alarms(void)
 	signal(SIGALRM, SIG_DFL);
 }
 
+/* sigwaitinfo and sigtimedwait: a signal taken without a handler. */
+static void waits(void)
+{
+	struct timespec none = { 0, 0 }, short_wait = { 0, 50 * 1000 * 1000 };
+	sigset_t set;
+	siginfo_t si;
+	pid_t pid;
+	int status;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	raise(SIGUSR1);
+	check(sigwaitinfo(&set, &si) == SIGUSR1 && si.si_signo == SIGUSR1,
+	      "sigwaitinfo takes a pending signal, with its siginfo");
+	check(sigtimedwait(&set, &si, &none) == -1 && errno == EAGAIN,
+	      "sigtimedwait with no time and nothing pending: EAGAIN");
+	check(sigtimedwait(&set, &si, &short_wait) == -1 && errno == EAGAIN,
+	      "sigtimedwait that times out: EAGAIN");
+	/* SIGTERM would kill; waited for, it is taken instead. */
+	pid = poke_later(SIGTERM, -1);
+	check(sigwaitinfo(&set, &si) == SIGTERM && si.si_pid == pid,
+	      "sigwaitinfo takes a signal sent while it waits, a fatal one too");
+	waitpid(pid, &status, 0);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	strict = argc > 1 && !strcmp(argv[1], "sandbox");
@@ -464,6 +493,7 @@ int main(int argc, char **argv)
 	pipes_and_threads();
 	children();
 	alarms();
+	waits();
 	if (failed)
 		return 1;
 	printf("signals: ok\n");

@@ -257,6 +257,7 @@ void lx_signal_thread(struct thread *t, int sig, int code);
 int lx_child_exited(struct proc *p);
 void lx_itimer_check(struct thread *t);		/* itimer.c */
 void lx_recalc_locked(struct thread *t);
+int lx_dequeue_locked(struct thread *t, u64 allowed, struct ksiginfo *info);
 void lx_set_mask(struct thread *t, u64 mask);
 void lx_deliver(struct thread *t);
 bool lx_trap_signal(struct thread *t, u32 sig, int code, unsigned long addr);

@@ -121,6 +121,17 @@ static bool sig_ignored(struct proc *p, int sig)
 	return h == LX_SIG_IGN || (h == LX_SIG_DFL && sig_default(sig) != DFL_TERM);
 }
 
+/*
+ * Whether th blocks bit, as a sender sees it: in its mask, or in the mask
+ * it had before rt_sigtimedwait unblocked what it waits for (Linux's
+ * real_blocked), so that the signal it waits for is neither dropped as
+ * ignored nor taken as fatal.
+ */
+static bool blocks(struct thread *th, u64 bit)
+{
+	return (th->sig.mask | (th->sig.in_wait ? th->sig.real_mask : 0)) & bit;
+}
+
 /* Whether t is marked: a signal it does not block is pending for it. */
 void lx_recalc_locked(struct thread *t)
 {
@@ -237,7 +248,7 @@ int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *inf
 		return LX_SEND_FATAL;
 	/* Blocked, it is never ignored (Linux's sig_ignored): by the thread, or the leader. */
 	th = to ?: lx_thread_find(p, p->pid);
-	if (sig_ignored(p, sig) && !(th && (th->sig.mask & bit)))
+	if (sig_ignored(p, sig) && !(th && blocks(th, bit)))
 		return 0;
 	if (to) {
 		if (to->sig.pending & bit)
@@ -259,7 +270,8 @@ int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *inf
 	}
 	if (!any || (any->sig.mask & bit))
 		return 0;	/* blocked: pending until a mask lets it through */
-	if (lp->act[sig - 1].handler == LX_SIG_DFL && sig_default(sig) == DFL_TERM)
+	if (lp->act[sig - 1].handler == LX_SIG_DFL && sig_default(sig) == DFL_TERM &&
+	    !blocks(any, bit))
 		return LX_SEND_FATAL;
 	signal_wake(any, kick);
 	return 0;
@@ -379,11 +391,15 @@ static const struct {
 	u8 rest[VOSTD_FXSAVE_SIZE - 32];
 } __aligned(16) fx_initial = { .cwd = 0x37f, .mxcsr = 0x1f80 };
 
-/* The lowest signal pending for t that it does not block, taken off with its info; 0: none. */
-static int dequeue_locked(struct thread *t, struct ksiginfo *info)
+/*
+ * The lowest signal pending for t among allowed (those it does not
+ * block, or those rt_sigtimedwait waits for), taken off with its info;
+ * 0: none.  The table's lock held.
+ */
+int lx_dequeue_locked(struct thread *t, u64 allowed, struct ksiginfo *info)
 {
 	struct lx_proc *lp = lxp(t->p);
-	u64 mine = t->sig.pending & ~t->sig.mask, shared = lp->sigpending & ~t->sig.mask;
+	u64 mine = t->sig.pending & allowed, shared = lp->sigpending & allowed;
 	int sig;
 
 	if (mine) {
@@ -514,7 +530,7 @@ void lx_deliver(struct thread *t)
 	t->sig.restart = 0;
 	for (;;) {
 		procs_lock();
-		sig = dequeue_locked(t, &info);
+		sig = lx_dequeue_locked(t, ~t->sig.mask, &info);
 		if (sig) {
 			act = lp->act[sig - 1];
 			if (act.handler > LX_SIG_IGN && (act.flags & SA_RESETHAND))

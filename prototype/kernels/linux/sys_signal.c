@@ -274,6 +274,63 @@ LX_SYSCALL_DEFINE2(rt_sigsuspend, unsigned long, uset, unsigned long, size)
 }
 
 /*
+ * rt_sigtimedwait, and through it sigwait, sigwaitinfo and sigtimedwait:
+ * take a signal of uthese's, pending or to come, without a handler.
+ * While it waits, what it waits for is unblocked (so that it wakes the
+ * thread) but still counted as blocked by a sender (Linux's
+ * real_blocked), so that it is neither dropped as ignored nor fatal.
+ * The signal's number, or -EAGAIN when the time is up, or -EINTR when
+ * another signal or a kill came first.
+ */
+LX_SYSCALL_DEFINE4(rt_sigtimedwait, unsigned long, uthese, unsigned long, uinfo,
+		   unsigned long, uts, unsigned long, size)
+{
+	u8 whole[128] = {};	/* Linux's siginfo_t, written whole */
+	struct ksiginfo info;
+	u64 these, ts[2], deadline = 0;
+	int sig;
+
+	if (size != 8)
+		return -EINVAL;
+	if (mem_user_copy(t->p, uthese, &these, 8, MEM_READ))
+		return -EFAULT;
+	these &= ~LX_UNBLOCKABLE;
+	if (uts) {
+		if (mem_user_copy(t->p, uts, ts, sizeof(ts), MEM_READ))
+			return -EFAULT;
+		if ((s64)ts[0] < 0 || ts[1] >= 1000000000)
+			return -EINVAL;
+		deadline = lx_now_ns() + min(ts[0], 1000000ULL) * 1000000000 + ts[1];
+	}
+	procs_lock();
+	sig = lx_dequeue_locked(t, these, &info);
+	if (!sig && (!uts || ts[0] || ts[1])) {
+		t->sig.real_mask = t->sig.mask;
+		t->sig.in_wait = true;
+		t->sig.mask &= ~these;
+		lx_recalc_locked(t);
+		procs_unlock();
+		lx_sleeping(t);
+		while (!thread_interrupted(t) && (!deadline || lx_now_ns() < deadline)) {
+			if (deadline)
+				kl_yield();	/* no timers for tasks: as nanosleep */
+			else
+				kl_block();
+		}
+		lx_awake(t);
+		procs_lock();
+		t->sig.mask = t->sig.real_mask;
+		t->sig.in_wait = false;
+		sig = lx_dequeue_locked(t, these, &info);
+	}
+	procs_unlock();
+	if (!sig)
+		return deadline && lx_now_ns() >= deadline ? -EAGAIN : -EINTR;
+	vostd_memcpy(whole, &info, sizeof(info));
+	return put_user_bytes(t, uinfo, whole, sizeof(whole)) ?: sig;
+}
+
+/*
  * Linux's do_sigaltstack, the change alone: the stack handlers with
  * SA_ONSTACK run on becomes ss's.  Not while a handler runs on the old one
  * (-EPERM); rt_sigreturn puts a frame's back the same way.

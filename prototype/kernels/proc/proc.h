@@ -107,6 +107,8 @@ struct thread_sig {
 	u64 pending;		/* sent to it alone */
 	u64 saved_mask;		/* rt_sigsuspend's, until a frame holds it */
 	bool restore_mask;	/* saved_mask goes back before user mode; the thread's own */
+	bool in_wait;		/* in rt_sigtimedwait, which unblocked what it waits for */
+	u64 real_mask;		/* and the mask it had before: Linux's real_blocked */
 	bool wake;		/* one it does not block is pending: its sleeps end */
 	kl_tid_t sleeper;	/* its task, while it sleeps where a signal ends the sleep */
 	long restart;		/* its call's -ERESTART*, settled before user mode; its own */
