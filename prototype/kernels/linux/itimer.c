@@ -73,38 +73,25 @@ void lx_itimer_check(struct thread *t)
  */
 static void ticker(void *arg)
 {
-	struct {
-		struct proc *p;
-		int ret, kick;
-	} hit[LX_PROCS_MAX];
-	unsigned int n, i;
+	struct lx_sends sends = {};
 	bool armed;
 
 	do {
 		u64 now = lx_now_ns();
 		struct proc *c;
 
-		n = 0;
 		armed = false;
 		procs_lock();
 		for (c = procs()->list; c; c = c->next) {
 			int kick = -1, ret = itimer_fire_locked(c, now, &kick);
 
-			if ((ret || kick >= 0) && n < LX_PROCS_MAX) {
-				proc_get(c);
-				hit[n].p = c;
-				hit[n].ret = ret;
-				hit[n++].kick = kick;
-			}
+			lx_sends_keep(&sends, c, ret, kick);
 			armed |= c->os && lxp(c)->alarm_at;
 		}
 		if (!armed)
 			lx()->ticking = false;
 		procs_unlock();
-		for (i = 0; i < n; i++) {
-			lx_send_done(hit[i].p, LX_SIGALRM, hit[i].ret, hit[i].kick, 0);
-			proc_put(hit[i].p);
-		}
+		lx_sends_done(&sends, LX_SIGALRM, 0);
 		if (armed)
 			kl_yield();
 	} while (armed);
@@ -114,6 +101,18 @@ static void to_timeval(u64 ns, s64 *sec, s64 *usec)
 {
 	*sec = ns / NS_PER_SEC;
 	*usec = ns % NS_PER_SEC / NS_PER_USEC;
+}
+
+/*
+ * lp's timer as getitimer gives it, at now: the time left (at least a
+ * microsecond's worth while armed, so that an expired one not yet fired
+ * reads as armed) and the interval.  The table's lock held.
+ */
+static void itimer_read_locked(struct lx_proc *lp, u64 now, struct lx_itimerval *v)
+{
+	to_timeval(lp->alarm_at > now ? lp->alarm_at - now : lp->alarm_at ? 1 : 0,
+		   &v->value_sec, &v->value_usec);
+	to_timeval(lp->alarm_every, &v->interval_sec, &v->interval_usec);
 }
 
 /*
@@ -128,9 +127,7 @@ static long itimer_set(struct thread *t, u64 value, u64 interval, struct lx_itim
 	bool start = false;
 
 	procs_lock();
-	to_timeval(lp->alarm_at > now ? lp->alarm_at - now : lp->alarm_at ? 1 : 0,
-		   &old->value_sec, &old->value_usec);
-	to_timeval(lp->alarm_every, &old->interval_sec, &old->interval_usec);
+	itimer_read_locked(lp, now, old);
 	lp->alarm_at = value ? now + value : 0;
 	lp->alarm_every = value ? interval : 0;
 	if (value && !lx()->ticking) {
@@ -188,9 +185,7 @@ LX_SYSCALL_DEFINE2(getitimer, int, which, unsigned long, uval)
 		return -EINVAL;
 	if (which == ITIMER_REAL) {
 		procs_lock();
-		to_timeval(lp->alarm_at > now ? lp->alarm_at - now : lp->alarm_at ? 1 : 0,
-			   &v.value_sec, &v.value_usec);
-		to_timeval(lp->alarm_every, &v.interval_sec, &v.interval_usec);
+		itimer_read_locked(lp, now, &v);
 		procs_unlock();
 	}
 	return mem_user_copy(t->p, uval, &v, sizeof(v), MEM_WRITE) ? -EFAULT : 0;

@@ -253,6 +253,23 @@ struct thread *lx_thread_find(struct proc *p, long tid);
 int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *info,
 		   int *kick);
 void lx_send_done(struct proc *p, int sig, int ret, int kick, long from);
+
+/*
+ * Sends decided under the table's lock and finished after it (a kill's
+ * targets, the ticker's): each process held by a reference between.
+ */
+struct lx_sends {
+	unsigned int n;
+	struct {
+		struct proc *p;
+		int ret, kick;
+	} hit[LX_PROCS_MAX];
+};
+
+void lx_sends_keep(struct lx_sends *s, struct proc *p, int ret, int kick);
+void lx_sends_done(struct lx_sends *s, int sig, long from);
+struct ksiginfo lx_sent_by(struct thread *t, int sig, int code);
+bool lx_handler_ignores(u64 handler, int sig);
 void lx_signal_thread(struct thread *t, int sig, int code);
 int lx_child_exited(struct proc *p);
 void lx_itimer_check(struct thread *t);		/* itimer.c */

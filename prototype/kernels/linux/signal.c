@@ -111,6 +111,15 @@ static enum lx_default sig_default(int sig)
 }
 
 /*
+ * Linux's sig_handler_ignored: handler ignores sig, by SIG_IGN or by a
+ * default of ignoring it.  What setting it discards from the pending sets.
+ */
+bool lx_handler_ignores(u64 handler, int sig)
+{
+	return handler == LX_SIG_IGN || (handler == LX_SIG_DFL && sig_default(sig) == DFL_IGN);
+}
+
+/*
  * Stop signals stop nothing here (no job control): their default action
  * is taken as ignoring them, and SIGCONT's, which continues, as well.
  */
@@ -179,9 +188,7 @@ long lx_thread_add(struct thread *t)
 {
 	struct lx_proc *lp = lxp(t->p);
 	long err = -EAGAIN;
-	int i;
-
-	int kick = -1;
+	int i, kick = -1;
 
 	procs_lock();
 	for (i = 0; i < LX_THREADS_MAX; i++)
@@ -202,9 +209,7 @@ long lx_thread_add(struct thread *t)
 void lx_thread_remove(struct thread *t)
 {
 	struct lx_proc *lp = lxp(t->p);
-	int i;
-
-	int kick = -1;
+	int i, kick = -1;
 
 	procs_lock();
 	for (i = 0; i < LX_THREADS_MAX; i++)
@@ -286,6 +291,35 @@ void lx_send_done(struct proc *p, int sig, int ret, int kick, long from)
 		vostd_kick(kick);
 }
 
+/* Keep p's send, if it asks for more once the lock drops; the table's lock held. */
+void lx_sends_keep(struct lx_sends *s, struct proc *p, int ret, int kick)
+{
+	if ((!ret && kick < 0) || s->n >= LX_PROCS_MAX)
+		return;
+	proc_get(p);
+	s->hit[s->n].p = p;
+	s->hit[s->n].ret = ret;
+	s->hit[s->n++].kick = kick;
+}
+
+/* Finish the sends kept, the table's lock dropped, and let their processes go. */
+void lx_sends_done(struct lx_sends *s, int sig, long from)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++) {
+		lx_send_done(s->hit[i].p, sig, s->hit[i].ret, s->hit[i].kick, from);
+		proc_put(s->hit[i].p);
+	}
+	s->n = 0;
+}
+
+/* What a kill, a tkill or the kernel's own signal says of its sender: its pid, uid 0. */
+struct ksiginfo lx_sent_by(struct thread *t, int sig, int code)
+{
+	return (struct ksiginfo){ .signo = sig, .code = code, .f0 = (u32)t->p->pid };
+}
+
 #define CLD_EXITED	1
 #define CLD_KILLED	2
 
@@ -312,7 +346,7 @@ int lx_child_exited(struct proc *p)
 /* The kernel's signal to thread t of its own process (SIGPIPE): t is the caller. */
 void lx_signal_thread(struct thread *t, int sig, int code)
 {
-	struct ksiginfo info = { .signo = sig, .code = code, .f0 = t->p->pid };
+	struct ksiginfo info = lx_sent_by(t, sig, code);
 	int kick = -1, ret;
 
 	procs_lock();

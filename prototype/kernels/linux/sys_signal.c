@@ -37,12 +37,8 @@ static bool kill_reaches(struct proc *c, struct proc *self, long pid, long tgid)
 static long do_kill(struct thread *t, long pid, long tgid, bool thread,
 		    const struct ksiginfo *info)
 {
-	struct {
-		struct proc *p;
-		int ret, kick;
-	} hit[LX_PROCS_MAX];
+	struct lx_sends sends = {};
 	long sig = info->signo;
-	unsigned int n = 0, i;
 	bool found = false;
 	struct proc *c;
 
@@ -64,33 +60,19 @@ static long do_kill(struct thread *t, long pid, long tgid, bool thread,
 				continue;	/* a zombie's id: taken, and nothing done */
 		}
 		ret = lx_send_locked(c, to, info, &kick);
-		if ((ret || kick >= 0) && n < LX_PROCS_MAX) {
-			proc_get(c);
-			hit[n].p = c;
-			hit[n].ret = ret;
-			hit[n++].kick = kick;
-		}
+		lx_sends_keep(&sends, c, ret, kick);
 	}
 	procs_unlock();
-	for (i = 0; i < n; i++) {
-		lx_send_done(hit[i].p, sig, hit[i].ret, hit[i].kick, t->p->pid);
-		proc_put(hit[i].p);
-	}
+	lx_sends_done(&sends, sig, t->p->pid);
 	if (!found)
 		return -ESRCH;
 	return sig < 0 || sig > LX_NSIG ? -EINVAL : 0;
 }
 
-/* What a kill or tkill says of its sender: its pid, uid 0. */
-static struct ksiginfo sent_by(struct thread *t, long sig, int code)
-{
-	return (struct ksiginfo){ .signo = sig, .code = code, .f0 = (u32)t->p->pid };
-}
-
 LX_PARTIAL(kill, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
-	struct ksiginfo info = sent_by(t, sig, SI_USER);
+	struct ksiginfo info = lx_sent_by(t, sig, SI_USER);
 
 	return do_kill(t, pid, 0, false, &info);
 }
@@ -98,7 +80,7 @@ LX_SYSCALL_DEFINE2(kill, int, pid, int, sig)
 /* A signal to one thread, of process tgid (-1: any). */
 static long do_tkill(struct thread *t, long tgid, long tid, long sig)
 {
-	struct ksiginfo info = sent_by(t, sig, SI_TKILL);
+	struct ksiginfo info = lx_sent_by(t, sig, SI_TKILL);
 
 	return tid <= 0 ? -EINVAL : do_kill(t, tid, tgid, true, &info);
 }
@@ -180,9 +162,7 @@ LX_SYSCALL_DEFINE4(rt_sigaction, int, sig, unsigned long, uact, unsigned long, u
 	if (uact) {
 		act.mask &= ~LX_UNBLOCKABLE;
 		lp->act[sig - 1] = act;
-		if (act.handler == LX_SIG_IGN ||
-		    (act.handler == LX_SIG_DFL && (sig == LX_SIGCHLD || sig == LX_SIGCONT ||
-						   sig == 23 || sig == 28))) {
+		if (lx_handler_ignores(act.handler, sig)) {
 			lp->sigpending &= ~LX_SIGBIT(sig);
 			for (i = 0; i < LX_THREADS_MAX; i++)
 				if (lp->threads[i]) {
