@@ -183,8 +183,9 @@ func sourceLDFlags(src string) ([]string, error) {
 }
 
 // packRootfs writes .build/tenants/rootfs.cpio, the linux kernel proper's
-// read-only file system: every directory, file and symbolic link under
-// prototype/rootfs/, Debian's busybox as /bin/busybox, and /dev/null.
+// file system's first contents: every directory, file and symbolic link
+// under prototype/rootfs/, Debian's busybox as /bin/busybox, the devices
+// and /tmp.
 // The linux kernel's module carries it (kernels/linux/rootfs.S).
 func packRootfs(p *Pipeline) (string, error) {
 	bb, err := busyboxPath()
@@ -244,7 +245,20 @@ func packRootfs(p *Pipeline) (string, error) {
 	for _, pr := range progs {
 		c.file("bin/"+filepath.Base(pr), pr, 0o755)
 	}
-	c.entry("dev/null", modeChr|0o666, 1, 3, nil)
+	// The devices the kernel proper has (kernels/linux/dev.c), by Linux's numbers.
+	for _, d := range []struct {
+		name         string
+		major, minor int
+	}{{"null", 1, 3}, {"zero", 1, 5}, {"full", 1, 7}, {"random", 1, 8}, {"urandom", 1, 9},
+		{"tty", 5, 0}, {"console", 5, 1}} {
+		c.entry("dev/"+d.name, modeChr|0o666, d.major, d.minor, nil)
+	}
+	// Where programs make their files, writable by all as Linux's are.
+	for _, d := range []string{"tmp", "dev/shm"} {
+		if !seen[d] {
+			c.entry(d, modeDir|0o1777, 0, 0, nil)
+		}
+	}
 	if err := c.finish(f, out+".tmp", out); err != nil {
 		return "", err
 	}

@@ -20,7 +20,8 @@
  * What it leaves out, so that it cannot harm the guest it runs on as
  * root, or hang on a call that is meant to wait: no signals to anyone
  * but itself, no paths but its own names in its own directory (and one
- * file read-only), no mapping over or unmapping of anything but an arena
+ * file read-only, whose mode no call changes; links point only at its
+ * own names), no mapping over or unmapping of anything but an arena
  * of its own, no read of a pipe or wait on a futex that could block for
  * ever, no exit.  A pipe is written and closed, never kept; a pipe a
  * thread finds under a reused number may still keep it waiting until the
@@ -203,7 +204,7 @@ static void random_call(uint64_t *s)
 	int p[2];
 	long r;
 
-	switch (below(s, 26)) {
+	switch (below(s, 30)) {
 	case 0:
 		/* the one file outside its directory, only ever read */
 		keep_fd(s, syscall(SYS_openat, AT_FDCWD, "/etc/motd", O_RDONLY));
@@ -313,6 +314,49 @@ static void random_call(uint64_t *s)
 		break;
 	case 23:
 		syscall(SYS_uname, ptr(s));
+		break;
+	case 26:
+		/* names among its own: a rename, a link, a symbolic link to another */
+		a = below(s, 3);
+		if (a == 0)
+			syscall(SYS_renameat2, AT_FDCWD, path(s), AT_FDCWD, path(s), below(s, 8));
+		else if (a == 1)
+			syscall(SYS_linkat, AT_FDCWD, path(s), AT_FDCWD, path(s), below(s, 2) << 10);
+		else
+			syscall(SYS_symlinkat, path(s), AT_FDCWD, path(s));
+		break;
+	case 27:
+		if (below(s, 2))
+			syscall(SYS_ftruncate, fd(s), boundary(s));
+		else
+			syscall(SYS_truncate, path(s), below(s, 2) ? len(s) : boundary(s));
+		break;
+	case 28:
+		if (below(s, 2))
+			syscall(SYS_pwrite64, fd(s), ptr(s), len(s), boundary(s));
+		else
+			syscall(SYS_pread64, fd(s), ptr(s), len(s), boundary(s));
+		break;
+	case 29:
+		/* attributes: never a mode by descriptor, which may be /etc/motd's */
+		switch (below(s, 5)) {
+		case 0:
+			syscall(SYS_utimensat, below(s, 2) ? AT_FDCWD : fd(s),
+				below(s, 4) ? path(s) : 0, ptr(s), below(s, 2) << 8);
+			break;
+		case 1:
+			syscall(SYS_fchmodat, AT_FDCWD, path(s), below(s, 8) * 0111);
+			break;
+		case 2:
+			syscall(SYS_statfs, path(s), ptr(s));
+			break;
+		case 3:
+			syscall(SYS_fstatfs, fd(s), ptr(s));
+			break;
+		default:
+			syscall(below(s, 2) ? SYS_fsync : SYS_fdatasync, fd(s));
+			break;
+		}
 		break;
 	case 24:
 		syscall(SYS_kill, getpid(), 0);

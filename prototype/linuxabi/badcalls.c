@@ -11,16 +11,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
 #include <time.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -322,6 +325,105 @@ static void futexes(void)
 	     syscall(SYS_futex, word, 99, 0, NULL, NULL, 0), ENOSYS);
 }
 
+/*
+ * The calls that make, change and remove files, in a directory of their
+ * own under /tmp, with Linux's answers: names that are not names ("/",
+ * ".", ".."), flags no call takes, a directory where a file must be and
+ * the reverse, a directory into itself, descriptors of the wrong kind.
+ */
+static void file_system_calls(void)
+{
+	char top[] = "/tmp/badcalls-XXXXXX", path[300], buf[8];
+	struct timespec times[2] = { { 0, 1000000000 }, { 0, 0 } };
+	struct iovec iov = { buf, (size_t)-1 };
+	int p[2], ro, fd;
+
+	if (!mkdtemp(top) || chdir(top) || pipe(p)) {
+		want_ok("a directory of its own, and a pipe", 0);
+		return;
+	}
+	fd = open("f", O_RDWR | O_CREAT, 0644);
+	ro = open("f", O_RDONLY);
+	want_ok("mkdir, symlink", mkdir("d", 0755) == 0 && mkdir("d/e", 0755) == 0 &&
+		symlink("loop", "loop") == 0 && fd >= 0 && ro >= 0);
+	want("mkdir of an empty path", mkdir("", 0755), ENOENT);
+	want("mkdir under a file", mkdir("f/x", 0755), ENOTDIR);
+	want("mkdir of a name there", mkdir("f", 0755), EEXIST);
+	want("mkdir from an unmapped path", syscall(SYS_mkdir, UNMAPPED, 0755), EFAULT);
+	want("mkdirat from a file's descriptor", mkdirat(fd, "x", 0755), ENOTDIR);
+	want("rmdir of the root", rmdir("/"), EBUSY);
+	want("rmdir of ..", rmdir("d/e/.."), ENOTEMPTY);
+	want("rmdir of a full directory", rmdir("d"), ENOTEMPTY);
+	want("unlink of the root", unlink("/"), EISDIR);
+	want("unlink of a directory", unlink("d"), EISDIR);
+	want("unlinkat with a flag it does not take", unlinkat(AT_FDCWD, "f", 1), EINVAL);
+	want("rename of a directory into itself", rename("d", "d/e/x"), EINVAL);
+	want("rename of the root", rename("/", "/x"), EBUSY);
+	want("rename of a file over a directory", rename("f", "d"), EISDIR);
+	want("rename of a directory over a file", rename("d", "f"), ENOTDIR);
+	want("rename of a directory over a full one", rename("d/e", "."), EBUSY);
+	want("renameat2 with NOREPLACE over a name",
+	     syscall(SYS_renameat2, AT_FDCWD, "f", AT_FDCWD, "d", RENAME_NOREPLACE), EEXIST);
+	want("renameat2 with NOREPLACE and EXCHANGE",
+	     syscall(SYS_renameat2, AT_FDCWD, "f", AT_FDCWD, "g",
+		     RENAME_NOREPLACE | RENAME_EXCHANGE), EINVAL);
+	want("renameat2 with a flag it does not take",
+	     syscall(SYS_renameat2, AT_FDCWD, "f", AT_FDCWD, "g", 0x10), EINVAL);
+	want("link of a directory", link("d", "x"), EPERM);
+	want("link over a name", link("f", "d"), EEXIST);
+	want("linkat with a flag it does not take", linkat(AT_FDCWD, "f", AT_FDCWD, "x", 1),
+	     EINVAL);
+	want("symlink to an empty target", symlink("", "x"), ENOENT);
+	want("symlink over a name", symlink("f", "d"), EEXIST);
+	want("open through a loop of links", open("loop", O_RDONLY), ELOOP);
+	memset(path, 'n', sizeof(path) - 1);
+	path[sizeof(path) - 1] = 0;
+	want("open of a name past NAME_MAX", open(path, O_RDONLY), ENAMETOOLONG);
+	want("open with O_CREAT and O_DIRECTORY", open("x", O_CREAT | O_DIRECTORY, 0644), EINVAL);
+	want("open with O_TMPFILE to read only", open(".", O_TMPFILE | O_RDONLY, 0600), EINVAL);
+	want("truncate to a negative size", truncate("f", -1), EINVAL);
+	want("truncate of a directory", truncate("d", 0), EISDIR);
+	want("ftruncate of a file open to read", ftruncate(ro, 0), EINVAL);
+	want("ftruncate of a pipe", ftruncate(p[1], 0), EINVAL);
+	want("chmod of nothing", chmod("nothing", 0644), ENOENT);
+	want("fchmodat2 with a flag it does not take",
+	     syscall(452 /* fchmodat2 */, AT_FDCWD, "f", 0644, 1), EINVAL);
+	want("fchmodat2 of a link itself",
+	     syscall(452 /* fchmodat2 */, AT_FDCWD, "loop", 0644, AT_SYMLINK_NOFOLLOW),
+	     EOPNOTSUPP);
+	want("fchownat with a flag it does not take", fchownat(AT_FDCWD, "f", 0, 0, 1), EINVAL);
+	want("utimensat with a nanosecond past a second", utimensat(AT_FDCWD, "f", times, 0),
+	     EINVAL);
+	want("utimensat with a flag it does not take",
+	     syscall(SYS_utimensat, AT_FDCWD, "f", NULL, 1), EINVAL);
+	want("utimensat of no path from the working directory",
+	     syscall(SYS_utimensat, AT_FDCWD, NULL, NULL, 0), EFAULT);
+	want("futimens of a descriptor never opened",
+	     syscall(SYS_utimensat, 42, NULL, NULL, 0), EBADF);
+	want("futimens with a flag", syscall(SYS_utimensat, fd, NULL, NULL, AT_SYMLINK_NOFOLLOW),
+	     EINVAL);
+	want("statfs of nothing", syscall(SYS_statfs, "nothing", buf), ENOENT);
+	want("fstatfs of a descriptor never opened", syscall(SYS_fstatfs, 42, buf), EBADF);
+	want("fsync of a pipe", fsync(p[0]), EINVAL);
+	want("fdatasync of a descriptor never opened", fdatasync(42), EBADF);
+	want("pwrite to a pipe", pwrite(p[1], "x", 1, 0), ESPIPE);
+	want("pwrite at a negative offset", pwrite(fd, "x", 1, -1), EINVAL);
+	want("readv of a length past SSIZE_MAX", readv(fd, &iov, 1), EINVAL);
+	want("readv of too many vectors", syscall(SYS_readv, fd, &iov, 1025), EINVAL);
+	want("fchdir to a file", fchdir(fd), ENOTDIR);
+	want("fchdir of a descriptor never opened", fchdir(42), EBADF);
+	want("getcwd into one byte", syscall(SYS_getcwd, buf, 1), ERANGE);
+	want("access with a mode it does not know", access("f", 8), EINVAL);
+	want("faccessat2 with a flag it does not take",
+	     syscall(SYS_faccessat2, AT_FDCWD, "f", 0, 1), EINVAL);
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+	close(ro);
+	if (chdir("/"))
+		want_ok("back to the root", 0);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	char *none[] = { "nothing", NULL };
@@ -351,7 +453,7 @@ int main(int argc, char **argv, char **envp)
 	want("dup3 of a descriptor onto itself", dup3(fd, fd, 0), EINVAL);
 	want("dup3 with a flag it does not take", dup3(fd, fd + 1, O_RDWR), EINVAL);
 	want("dup2 of a descriptor never opened onto itself", dup2(42, 42), EBADF);
-	want("open for writing on a read-only file system", open("/etc/motd", O_WRONLY), EROFS);
+	want("open of a directory for writing", open("/etc", O_WRONLY), EISDIR);
 	want("arch_prctl with a kernel address", syscall(SYS_arch_prctl, 0x1002, KERNEL_VA), EPERM);
 	want("arch_prctl with a non-canonical address",
 	     syscall(SYS_arch_prctl, 0x1002, 1UL << 47), EPERM);
@@ -361,6 +463,7 @@ int main(int argc, char **argv, char **envp)
 	want("lseek to the end of a directory", lseek(dir, 0, SEEK_END), EINVAL);
 	pread_pipes();
 	file_flags();
+	file_system_calls();
 	want("clock_gettime of the retired clock 10", syscall(SYS_clock_gettime, 10, &ts), EINVAL);
 	want("mmap neither private nor shared",
 	     (long)mmap(NULL, 4096, PROT_READ, MAP_ANONYMOUS, -1, 0), EINVAL);

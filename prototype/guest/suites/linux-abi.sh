@@ -53,7 +53,9 @@ run killchild 0 sh -c "'busybox sh -c \"kill \\\$\\\$\"; echo \$?'"
 run orphans 0 sh -c "'busybox sleep 100 | busybox cat & echo started'"
 run nofile 1 cat /etc/nothing
 run noexec 127 sh -c "'/bin/nothing'"
-run badelf 1 sh -c "'/bin/badelf'"
+# The shell, refused with ENOEXEC, reads the file as a script, as it
+# would on Linux, and finds no command its first line names.
+run badelf 127 sh -c "'/bin/badelf'"
 # A static C program of the repo's (prototype/linuxabi/badcalls.c) that
 # hands the calls bad pointers, bad numbers and bad files; built static and
 # static-PIE.
@@ -81,6 +83,15 @@ echo 0 > /proc/sys/debug/exception-trace
 echo 1 > /proc/sys/debug/exception-trace
 run signals 0 sh -c "'/bin/signals sandbox'"
 run signals_pie 0 sh -c "'/bin/signals-pie sandbox'"
+# A writable file system (prototype/linuxabi/files.c): files made,
+# written, truncated, sparse, unlinked while open, renamed and linked;
+# links mid-path; directories listed and removed; times, modes and
+# statfs; stdio over files; the devices; a program copied and run.  On
+# Linux first, then in the sandbox, where it also checks O_TMPFILE and
+# the bound on files' frames.
+/bin/files || fail "files on Linux"
+run files 0 sh -c "'/bin/files sandbox'"
+run files_pie 0 sh -c "'/bin/files-pie sandbox'"
 # What a call holds while it sleeps and what address space comes back
 # (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
 # under a thread blocked reading or writing it; mmaps and munmaps, and

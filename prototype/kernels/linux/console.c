@@ -59,7 +59,7 @@ static long console_read(struct thread *t, struct lx_file *f, unsigned long buf,
 }
 
 static long console_file_write(struct thread *t, struct lx_file *f, unsigned long buf,
-			       unsigned long len)
+			       unsigned long len, long off)
 {
 	char chunk[LX_CHUNK];
 	unsigned long done = 0;
@@ -77,7 +77,7 @@ static long console_file_write(struct thread *t, struct lx_file *f, unsigned lon
 
 static long console_stat(struct thread *t, struct lx_file *f, unsigned long ust)
 {
-	return lx_stat_out(t, ust, S_IFCHR | 0620, NULL, 3);
+	return lx_stat_out(t, ust, S_IFCHR | 0620, 3, 5 << 8 | 1);
 }
 
 /* A process's first stdin, stdout and stderr, opened for both (lx_proc_init). */

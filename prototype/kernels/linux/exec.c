@@ -18,6 +18,7 @@
  * real system calls for the clock too.
  */
 #include <linux/elf.h>
+#include <linux/stat.h>
 
 #include "syscalls.h"
 
@@ -58,55 +59,105 @@ struct image {
 };
 
 /*
- * One PT_LOAD segment, [start, end) once placed: the pages the file fills
- * whole are the file's own frames, shared copy-on-write (fs_pages); the
- * rest, the page where the file's part ends and the zeroed tail (.bss),
- * fresh frames with the file's bytes copied in.  A segment that shares a
- * page with another, or a file with no frames to spare, is all copied.
+ * len bytes of nd from off into np at va, whatever the protection there
+ * (the loader's poke): a page at a time through a frame of the kernel's,
+ * since fs_read copies only into what the tenant may write.
  */
-static long map_segment(struct proc *np, const struct lx_node *nd, const Elf64_Phdr *ph,
+static long copy_file(struct proc *np, struct lx_node *nd, unsigned long va, unsigned long off,
+		      unsigned long len)
+{
+	void *buf = vostd_alloc(PAGE, false);
+	unsigned long done = 0;
+	long err = buf ? 0 : -ENOMEM;
+
+	while (!err && done < len) {
+		unsigned long n = min(len - done, PAGE);
+
+		if (fs_read(NULL, nd, off + done, n, 0, buf) != n)
+			err = -EIO;
+		else
+			err = mem_user_copy(np, va + done, buf, n, MEM_POKE);
+		done += n;
+	}
+	vostd_free(buf);
+	return err;
+}
+
+/*
+ * One PT_LOAD segment, [start, end) once placed: the pages the file fills
+ * whole are the file's own frames, shared copy-on-write (fs_map_pages);
+ * the rest, the page where the file's part ends and the zeroed tail
+ * (.bss), fresh frames with the file's bytes copied in.  A segment that
+ * shares a page with another, or a file with no frames to spare, is all
+ * copied.
+ */
+static long map_segment(struct proc *np, struct lx_node *nd, const Elf64_Phdr *ph,
 			unsigned long bias, unsigned long start, unsigned long end, u8 prot)
 {
 	unsigned long file_end = ph->p_vaddr + bias + ph->p_filesz;
 	unsigned long shared = max(start, file_end & ~PAGE_MASK_LOW), from;
-	struct frame **pages = shared > start ? fs_pages(nd) : NULL;
 	long err = -EEXIST;
 
-	if (pages)
-		err = mem_map_frames(np, start, pages + (ph->p_offset & ~PAGE_MASK_LOW) / PAGE,
-				     (shared - start) / PAGE, prot);
-	if (err && err != -EEXIST)
+	if (shared > start)
+		err = fs_map_pages(nd, np, start, (ph->p_offset & ~PAGE_MASK_LOW) / PAGE,
+				   (shared - start) / PAGE, prot);
+	if (err && err != -EEXIST && err != -ENOMEM && err != -ENOSPC)
 		return err;
 	if (err)
 		shared = start;		/* nothing shared: copy the whole segment */
 	from = max(shared, ph->p_vaddr + bias);
 	err = mem_map_anon(np, shared, end - shared, prot);
 	if (!err && file_end > from)
-		err = mem_user_copy(np, from,
-				    (void *)(nd->data + ph->p_offset + (from - ph->p_vaddr - bias)),
-				    file_end - from, MEM_POKE);
+		err = copy_file(np, nd, from, ph->p_offset + (from - ph->p_vaddr - bias),
+				file_end - from);
 	return err;
 }
 
-/* Load the ELF file nd into np's empty space. */
-static long load_elf(struct proc *np, const struct lx_node *nd, struct image *im)
-{
-	const char *data = nd->data;
-	unsigned long size = nd->size, bias = 0, lo = ~0UL, hi = 0;
-	const Elf64_Ehdr *eh = (const void *)data;
-	const Elf64_Phdr *ph;
-	unsigned int i;
-	long err;
+/* The ELF header and program headers, read from the file's start. */
+struct elf_head {
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[64];
+	unsigned long size;		/* the file's, when they were read */
+};
 
-	if (size < sizeof(*eh) || eh->e_ident[EI_MAG0] != ELFMAG0 ||
+/*
+ * The file's header and program headers into h, checked as Linux's
+ * load_elf_binary checks them before it trusts them.
+ */
+static long read_head(struct lx_node *nd, struct elf_head *h)
+{
+	const Elf64_Ehdr *eh = &h->eh;
+	unsigned long phsize;
+
+	fs_lock();
+	h->size = nd->size;
+	fs_unlock();
+	if (fs_read(NULL, nd, 0, sizeof(*eh), 0, &h->eh) != sizeof(*eh) ||
+	    eh->e_ident[EI_MAG0] != ELFMAG0 ||
 	    eh->e_ident[EI_MAG1] != ELFMAG1 || eh->e_ident[EI_MAG2] != ELFMAG2 ||
 	    eh->e_ident[EI_MAG3] != ELFMAG3 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh->e_ident[EI_DATA] != ELFDATA2LSB || eh->e_machine != EM_X86_64 ||
 	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) ||
-	    eh->e_phentsize != sizeof(*ph) || !eh->e_phnum || eh->e_phnum > 64 ||
-	    eh->e_phoff > size || eh->e_phnum > (size - eh->e_phoff) / sizeof(*ph))
+	    eh->e_phentsize != sizeof(Elf64_Phdr) || !eh->e_phnum ||
+	    eh->e_phnum > ARRAY_SIZE(h->ph) || eh->e_phoff > h->size ||
+	    eh->e_phnum > (h->size - eh->e_phoff) / sizeof(Elf64_Phdr))
 		return -ENOEXEC;
-	ph = (const void *)(data + eh->e_phoff);
+	phsize = eh->e_phnum * sizeof(Elf64_Phdr);
+	if (fs_read(NULL, nd, eh->e_phoff, phsize, 0, h->ph) != phsize)
+		return -ENOEXEC;
+	return 0;
+}
+
+/* Place the segments h names into np's empty space. */
+static long place_elf(struct proc *np, struct lx_node *nd, const struct elf_head *h,
+		      struct image *im)
+{
+	const Elf64_Ehdr *eh = &h->eh;
+	unsigned long size = h->size, bias = 0, lo = ~0UL, hi = 0;
+	const Elf64_Phdr *ph = h->ph;
+	unsigned int i;
+	long err;
+
 	for (i = 0; i < eh->e_phnum; i++) {
 		if (ph[i].p_type == PT_INTERP)
 			return -ENOEXEC;	/* a dynamic executable: no interpreter here */
@@ -154,6 +205,19 @@ static long load_elf(struct proc *np, const struct lx_node *nd, struct image *im
 	if (!mem_in_region(im->entry, 1))
 		return -ENOEXEC;
 	return 0;
+}
+
+/* Load the ELF file nd into np's empty space. */
+static long load_elf(struct proc *np, struct lx_node *nd, struct image *im)
+{
+	struct elf_head *h = vostd_alloc(sizeof(*h), false);
+	long err;
+
+	if (!h)
+		return -ENOMEM;
+	err = read_head(nd, h) ?: place_elf(np, nd, h, im);
+	vostd_free(h);
+	return err;
 }
 
 static unsigned int slen(const char *s)
@@ -256,27 +320,36 @@ void lx_name(struct proc *p)
 long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	     const char *const *argv, const char *const *envp)
 {
-	const struct lx_node *nd = fs_lookup(p, path);
-	struct proc *np;
+	struct lx_proc *lp = lxp(p);
+	char exe[LX_PATH_MAX];
 	struct image im = {};
 	unsigned long sp = 0;
-	struct lx_proc *lp = lxp(p);
+	struct lx_node *nd;
+	struct proc *np;
 	unsigned int i;
 	long err;
 
+	nd = fs_lookup(p, path, &err);
 	if (!nd)
-		return -ENOENT;
-	if ((nd->mode & 0170000) == 0040000)
+		return err;
+	/* Only a regular file with an execute bit runs, as for Linux's root. */
+	if (!S_ISREG(nd->mode) || !(nd->mode & 0111)) {
+		node_put(nd);
 		return -EACCES;
-	if ((nd->mode & 0170000) != 0100000 || !(nd->mode & 0111))
-		return -EACCES;
+	}
 	np = vostd_alloc(sizeof(*np), true);
-	if (!np)
+	if (!np) {
+		node_put(nd);
 		return -ENOMEM;
+	}
 	np->pid = p->pid;
 	np->vs = vostd_vmspace_new();
 	err = np->vs ? load_elf(np, nd, &im) : -ENOMEM;
 	err = err ?: build_stack(np, &im, path, argv, envp, &sp);
+	/* The file's own path, not /proc/self/exe's: a link names its target. */
+	if (!err && fs_node_path(nd, exe, sizeof(exe)))
+		vostd_memcpy(exe, path, fs_strlen(path) + 1);
+	node_put(nd);
 	if (err) {
 		mem_release(np);
 		vostd_free(np);
@@ -292,8 +365,7 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	vostd_free(np);
 	lp->brk_start = im.brk;
 	lp->brk = im.brk;
-	/* The file's own path, not /proc/self/exe's: a link names its target. */
-	vostd_memcpy(lp->exe, nd->path, nd->path_len + 1);
+	vostd_memcpy(lp->exe, exe, sizeof(exe));
 	lx_name(p);
 	/* Before the close on exec, which a parent may wait for: read by its setpgid. */
 	WRITE_ONCE(lp->execed, true);
@@ -377,7 +449,7 @@ LX_SYSCALL_DEFINE3(execve, unsigned long, upath, unsigned long, uargv, unsigned 
 		vostd_free(a);
 		return -ENOMEM;
 	}
-	err = fs_path(t->p, upath, a->path) ?:
+	err = fs_path_in(t->p, upath, a->path) ?:
 	      copy_vector(t->p, uargv, a->argv, a->strs, &used) ?:
 	      copy_vector(t->p, uenvp, a->envp, a->strs, &used) ?:
 	      lx_exec(t->p, &t->ctx, a->path, a->argv, a->envp);

@@ -39,6 +39,7 @@ void file_put(struct lx_file *f)
 		return;
 	if (f->ops->release)
 		f->ops->release(f);
+	node_put(f->node);
 	vostd_free(f);
 }
 
@@ -208,6 +209,10 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 	if (parent) {
 		*lp = *lxp(parent);
 		fdt_copy(&lp->files, &lxp(parent)->files);
+		fs_lock();	/* the working directory, as another thread's chdir leaves it */
+		lp->cwd = lxp(parent)->cwd;
+		node_get(lp->cwd);
+		fs_unlock();
 		procs_lock();	/* the handlers, as a sigaction of another thread leaves them */
 		vostd_memcpy(lp->act, lxp(parent)->act, sizeof(lp->act));
 		procs_unlock();
@@ -232,7 +237,8 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		lp->files.fd[0] = con;
 		lp->files.fd[1] = con;
 		lp->files.fd[2] = con;
-		lp->cwd[0] = '/';
+		lp->cwd = lx()->root;
+		node_get(lp->cwd);
 		lp->umask = 022;
 		lp->pgid = p->pid;
 		lp->sid = p->pid;
@@ -252,12 +258,14 @@ void lx_close_on_exec(struct proc *p)
 }
 
 /*
- * proc's exit hook: the last thread has left; its files go.  The rest of
+ * proc's exit hook: the last thread has left; its files and its working
+ * directory go.  The rest of
  * its Linux state stays until the process is freed (lx_proc_free), since
  * a kill may still read its handlers and a log line its name.
  */
 void lx_proc_exit(struct proc *p)
 {
+	struct lx_node *cwd;
 	int i;
 
 	if (!lxp(p))
@@ -268,11 +276,18 @@ void lx_proc_exit(struct proc *p)
 	console_flush(p);
 	for (i = 0; i < LX_FDS; i++)
 		fd_close(p, i);
+	fs_lock();
+	cwd = lxp(p)->cwd;
+	lxp(p)->cwd = NULL;
+	fs_unlock();
+	node_put(cwd);
 }
 
 /* proc's free hook: the last reference to p has gone, and its Linux state with it. */
 void lx_proc_free(struct proc *p)
 {
+	if (p->os)		/* a process that never ran has its working directory still */
+		node_put(lxp(p)->cwd);
 	vostd_free(p->os);
 	p->os = NULL;
 }
@@ -333,7 +348,7 @@ LX_SYSCALL_DEFINE3(dup3, int, from, int, to, int, flags)
 
 /*
  * Linux's setfl: only these flags change; no file here can do O_DIRECT.
- * They are kept for F_GETFL, not acted on: writes do not append, and
+ * O_APPEND is acted on (fs_write); O_NONBLOCK is kept for F_GETFL only:
  * reads of an empty pipe still block.
  */
 #define LX_SETFL_MASK	(O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME)
@@ -385,7 +400,7 @@ static long do_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 	return r;
 }
 
-LX_PARTIAL(fcntl, "F_SETFL's flags kept, not acted on; locks, F_SETOWN, pipe sizes, seals -EINVAL");
+LX_PARTIAL(fcntl, "O_NONBLOCK kept, not acted on; locks, F_SETOWN, pipe sizes, seals -EINVAL");
 LX_SYSCALL_DEFINE3(fcntl, int, fd, int, cmd, unsigned long, arg)
 {
 	return do_fcntl(t, fd, cmd, arg);

@@ -6,9 +6,10 @@
  * the initial stack (exec.c), the numbers, arguments and errno convention
  * of the system calls (syscall.c's table of syscalls.h's entries, each
  * defined in the file of what it works on: sys_*.c and the rest), and a
- * read-only file system from a cpio image (image.c) with the sandbox's
- * log as the console (console.c), its open files and descriptors
- * (fdtable.c) and pipes (pipe.c).
+ * file system in memory (fs.c, its paths namei.c) whose first contents
+ * are a cpio image (image.c), with the sandbox's log as the console
+ * (console.c), devices (dev.c), open files and descriptors (fdtable.c)
+ * and pipes (pipe.c).
  */
 #ifndef LINUX_H
 #define LINUX_H
@@ -38,15 +39,45 @@
 #define LX_THREADS_MAX	16		/* threads per process */
 #define LX_CHUNK	256		/* bytes a read or write copies on the stack at once */
 
-/* A node of the file system: a file or a directory of the cpio image. */
+/*
+ * A node of the file system (Linux's inode): a file, a directory, a
+ * symbolic link or a device, in fs.c's tree.  It is counted: each entry
+ * of a directory that names it, each open file, each process's working
+ * directory and each call under way on it holds a reference, and the last
+ * put frees it, so a file unlinked while open lives until its last close.
+ * Every field but refs is under the file system's lock (fs_lock).
+ */
 struct lx_node {
-	const char *path;		/* absolute, no trailing slash; "/" for the root */
-	unsigned int path_len;
+	u32 refs;
+	u32 nlink;			/* entries naming it; a directory: 2 + its subdirectories */
 	u32 mode;			/* S_IF* and permissions */
-	const char *data;
-	unsigned long size;
+	u32 uid, gid;
+	u32 rdev;			/* a device's major << 8 | minor (dev.c) */
 	unsigned long ino;
-	struct frame **pages;		/* its contents in frames, once an exec asks (fs_pages) */
+	unsigned long size;
+	/*
+	 * The contents: the image's bytes, until the first change, then a
+	 * frame a page (NULL: a hole, read as zeros); a symbolic link's
+	 * target is in data, its own if data_owned.
+	 */
+	const char *data;
+	bool data_owned;
+	struct frame **pages;
+	unsigned long npages;		/* pages' length */
+	/* A directory's parent; a file's, where it was last linked.  Holds a reference. */
+	struct lx_node *parent;
+	struct lx_dirent *ents;		/* a directory's entries, oldest first */
+	u64 next_cookie;		/* the next entry's place in the directory */
+	u64 atime, mtime, ctime;	/* ns, on lx_now_ns's clock */
+};
+
+/* An entry of a directory: a name, and a reference to the node it names. */
+struct lx_dirent {
+	struct lx_dirent *next;
+	struct lx_node *node;
+	u64 cookie;			/* its place, which getdents64's position counts in */
+	u8 len;
+	char name[];			/* NUL-terminated */
 };
 
 /*
@@ -72,16 +103,18 @@ struct lx_file;
 
 /*
  * What an open file does, by what it is (Linux's file_operations): a node
- * of the image and /dev/null (sys_fs.c), the console (console.c), an end
- * of a pipe (pipe.c).  read's off is where a pread64 reads, or -1 to read
- * at the file's position and move it on.  A file that cannot be read or
+ * of the file system (sys_fs.c), a device (dev.c), the console
+ * (console.c), an end of a pipe (pipe.c).  read's and write's off is
+ * where a pread64 or pwrite64 works, or -1 for the file's position, which
+ * moves on.  A file that cannot be read or
  * written was refused before by its O_ACCMODE; a NULL getdents64 is
  * -ENOTDIR, a NULL release nothing to do.
  */
 struct lx_file_ops {
 	long (*read)(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
 		     long off);
-	long (*write)(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len);
+	long (*write)(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
+		      long off);
 	long (*lseek)(struct lx_file *f, long off, long whence);
 	long (*stat)(struct thread *t, struct lx_file *f, unsigned long ust);
 	long (*getdents64)(struct thread *t, struct lx_file *f, unsigned long buf,
@@ -89,7 +122,7 @@ struct lx_file_ops {
 	void (*release)(struct lx_file *f);
 };
 
-extern const struct lx_file_ops lx_node_fops, lx_null_fops, lx_console_fops;
+extern const struct lx_file_ops lx_node_fops, lx_console_fops;
 extern const struct lx_file_ops lx_pipe_read_fops, lx_pipe_write_fops;
 long lx_no_lseek(struct lx_file *f, long off, long whence);	/* sys_fs.c: -ESPIPE */
 
@@ -102,7 +135,7 @@ struct lx_file {
 	u32 refs;
 	const struct lx_file_ops *ops;
 	u32 flags;			/* O_* flags, as F_GETFL reads them */
-	const struct lx_node *node;	/* a node's, and /dev/null's */
+	struct lx_node *node;		/* what it opened, with a reference; NULL: a pipe's end */
 	unsigned long pos;		/* a file's offset; a directory's next entry */
 	struct lx_pipe *pipe;
 };
@@ -122,7 +155,7 @@ struct lx_fdtable {
 struct lx_proc {
 	struct lx_fdtable files;
 	unsigned long brk_start, brk;
-	char cwd[LX_PATH_MAX];
+	struct lx_node *cwd;		/* the working directory, with a reference */
 	char exe[LX_PATH_MAX];		/* the program it runs: /proc/self/exe */
 	char comm[16];			/* its name (proc's name), the last byte always 0 */
 	struct lx_sigaction act[LX_NSIG];	/* under the table's lock */
@@ -143,8 +176,11 @@ struct lx_proc {
 /* The sandbox's state: proc's table first, since procs() returns it. */
 struct lx_globals {
 	struct procs ps;
-	struct lx_node *nodes;
-	unsigned int nnodes;
+	vostd_spinlock_t fs_spin;	/* the file system's tree and every node (fs.c: fs_lock) */
+	struct lx_node *root;
+	unsigned long next_ino;
+	u32 fs_nodes;			/* nodes alive, against LX_FS_NODES */
+	unsigned long fs_frames;	/* frames files hold, against LX_FS_FRAMES */
 	u64 calls[512];			/* system calls made, by number */
 	u64 unknown;			/* calls past the table */
 	u8 enosys_logged[512 / 8 + 1];	/* and one bit for every number past 511 */
@@ -164,17 +200,56 @@ static inline struct lx_proc *lxp(struct proc *p)
 	return p->os;
 }
 
-/* image.c */
+/* image.c: the tree's first contents */
 long fs_init(void);
 void fs_exit(void);
-const struct lx_node *fs_lookup(struct proc *p, const char *path);
-const struct lx_node *fs_lookup_path(const char *path, bool follow, long *err);
-const struct lx_node *fs_lookup_at(struct proc *p, long dfd, unsigned long upath,
-				   bool follow, bool empty_ok, long *err);
-struct frame **fs_pages(const struct lx_node *nd);
-long fs_path(struct proc *p, unsigned long upath, char *path);	/* copy in and resolve */
-bool fs_self_exe(const char *path);
+
+/* fs.c: the tree, the contents of files, and paths */
+#define LX_NAME_MAX	255
+#define LX_FS_NODES	4096			/* nodes per sandbox */
+#define LX_FS_FRAMES	(EV_GRANT_QUOTA / 2)	/* frames files may hold: half the grant */
+#define LX_FILE_MAX	(256UL << 20)		/* a file's greatest size */
+void fs_lock(void);
+void fs_unlock(void);
+void node_get(struct lx_node *nd);
+void node_put(struct lx_node *nd);
+struct lx_node *fs_node_new(u32 mode);
+long fs_link_locked(struct lx_node *dir, const char *name, unsigned int len,
+		    struct lx_node *nd);
+struct lx_dirent *fs_find_locked(struct lx_node *dir, const char *name, unsigned int len);
+void fs_unlink_locked(struct lx_node *dir, struct lx_dirent *e);
+struct lx_node *fs_reparent_locked(struct lx_node *nd, struct lx_node *dir);
+struct lx_node *fs_replace_locked(struct lx_node *dir, struct lx_dirent *e, struct lx_node *nd);
+void fs_touch_locked(struct lx_node *nd, bool modified);
+long fs_read(struct proc *p, struct lx_node *nd, unsigned long off, unsigned long len,
+	     unsigned long va, void *kbuf);
+long fs_write(struct proc *p, struct lx_node *nd, unsigned long *pos, unsigned long va,
+	      unsigned long len, bool append);
+long fs_truncate(struct lx_node *nd, unsigned long size);
+long fs_map_pages(struct lx_node *nd, struct proc *np, unsigned long va, unsigned long first,
+		  unsigned long n, u8 prot);
+long fs_node_path(struct lx_node *nd, char *buf, unsigned int size);
+void fs_node_free_all(struct lx_node *root);
 unsigned int fs_strlen(const char *s);
+extern const char lx_zero_page[PAGE];
+
+/* namei.c: paths, walked from a directory, symbolic links followed */
+#define LX_WALK_FOLLOW	1		/* a link at the end is followed too */
+#define LX_WALK_EMPTY	2		/* an empty path names the start (AT_EMPTY_PATH) */
+struct lx_node *fs_walk_locked(struct lx_node *start, const char *path, bool follow,
+			       char *name, unsigned int *len, long *err);
+struct lx_node *fs_lookup(struct proc *p, const char *path, long *err);
+struct lx_node *fs_lookup_at(struct proc *p, long dfd, unsigned long upath, int how,
+			     long *err);
+int fs_at_walk(long flags);
+struct lx_node *fs_parent_at(struct proc *p, long dfd, unsigned long upath, char *name,
+			     unsigned int *len, long *err);
+long fs_path_in(struct proc *p, unsigned long upath, char *path);	/* copy in */
+bool fs_self_exe(const char *path);
+bool fs_last_norm(const char *name, unsigned int len);
+
+/* dev.c: the devices of /dev */
+const struct lx_file_ops *dev_fops(u32 rdev);
 
 /* console.c: lx_console_fops */
 void console_flush(struct proc *p);
@@ -198,8 +273,8 @@ void lx_close_on_exec(struct proc *p);
 /* pipe.c: lx_pipe_read_fops, lx_pipe_write_fops */
 
 /* sys_stat.c */
-long lx_stat_out(struct thread *t, unsigned long ust, u32 mode, const struct lx_node *nd,
-		 unsigned long ino);
+long lx_stat_out(struct thread *t, unsigned long ust, u32 mode, unsigned long ino, u32 rdev);
+long lx_stat_node(struct thread *t, unsigned long ust, struct lx_node *nd);
 
 /* sys_proc.c */
 long lx_thread_run(struct thread *c);

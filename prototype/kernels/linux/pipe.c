@@ -161,14 +161,14 @@ static long pipe_file_read(struct thread *t, struct lx_file *f, unsigned long bu
 }
 
 static long pipe_file_write(struct thread *t, struct lx_file *f, unsigned long buf,
-			    unsigned long len)
+			    unsigned long len, long off)
 {
 	return pipe_write(t, f->pipe, buf, len);
 }
 
 static long pipe_stat(struct thread *t, struct lx_file *f, unsigned long ust)
 {
-	return lx_stat_out(t, ust, S_IFIFO | 0600, NULL, 4);
+	return lx_stat_out(t, ust, S_IFIFO | 0600, 4, 0);
 }
 
 /* Each end is opened for its one direction: O_ACCMODE refuses the other. */

@@ -1,44 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The calls on files and paths: read, write, open, lseek, getdents64,
- * readlink, access, ioctl, chdir and getcwd.  Each holds the file it
- * works on (fd_get) until it returns, across a pipe's sleep too.
+ * The calls on open files and on what a path finds: read, write and
+ * their vectors, open, lseek, getdents64, readlink, access, ioctl, chdir,
+ * getcwd, ftruncate and the syncs.  Each holds the file it works on
+ * (fd_get) until it returns, across a pipe's sleep too; the calls that
+ * change the tree are sys_namei.c's.
  */
 #include <linux/fcntl.h>
 #include <linux/stat.h>
 
 #include "syscalls.h"
 
+#define LX_RW_MAX	(1024UL * 1024)	/* a file's read, at most */
+
 static long node_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
 		      long off)
 {
-	unsigned long pos, n;
+	unsigned long pos = off >= 0 ? off : READ_ONCE(f->pos);
+	long n;
 
-	if ((f->node->mode & S_IFMT) == S_IFDIR)
+	if (S_ISDIR(f->node->mode))
 		return -EISDIR;
-	pos = off >= 0 ? off : READ_ONCE(f->pos);
-	if (pos >= f->node->size)
-		return 0;
-	n = min(len, f->node->size - pos);
-	n = min(n, 1UL << 20);
-	if (mem_user_copy(t->p, buf, (void *)(f->node->data + pos), n, MEM_WRITE))
-		return -EFAULT;
-	if (off < 0)
+	n = fs_read(t->p, f->node, pos, min(len, LX_RW_MAX), buf, NULL);
+	if (n > 0 && off < 0)
 		WRITE_ONCE(f->pos, pos + n);
 	return n;
 }
 
-/* /dev/null: nothing to read, and everything written taken. */
-static long null_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
-		      long off)
+/*
+ * A write at the file's position, or at off for pwrite64; at the end with
+ * O_APPEND, pwrite64's too, as Linux's does.
+ */
+static long node_write(struct thread *t, struct lx_file *f, unsigned long buf,
+		       unsigned long len, long off)
 {
-	return 0;
-}
+	unsigned long pos = off >= 0 ? off : READ_ONCE(f->pos);
+	long n = fs_write(t->p, f->node, &pos, buf, len, READ_ONCE(f->flags) & O_APPEND);
 
-static long null_write(struct thread *t, struct lx_file *f, unsigned long buf,
-		       unsigned long len)
-{
-	return len;
+	if (n > 0 && off < 0)
+		WRITE_ONCE(f->pos, pos);
+	return n;
 }
 
 static long file_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
@@ -84,29 +85,43 @@ LX_SYSCALL_DEFINE4(pread64, int, fd, unsigned long, buf, unsigned long, len, lon
 }
 
 static long file_write(struct thread *t, struct lx_file *f, unsigned long buf,
-		       unsigned long len)
+		       unsigned long len, long off)
 {
 	if (!(f->flags & O_ACCMODE) || !f->ops->write)
 		return -EBADF;
-	return f->ops->write(t, f, buf, len);
+	if (off >= 0 && f->ops->lseek == lx_no_lseek)
+		return -ESPIPE;
+	return f->ops->write(t, f, buf, len, off);
 }
 
-LX_PARTIAL(write, "no O_NONBLOCK; pipe writes not atomic to PIPE_BUF");
-LX_SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, unsigned long, len)
+static long do_write(struct thread *t, long fd, unsigned long buf, unsigned long len, long off)
 {
 	struct lx_file *f = fd_get(t->p, fd);
 	long r;
 
 	if (!f)
 		return -EBADF;
-	r = file_write(t, f, buf, len);
+	r = file_write(t, f, buf, len, off);
 	fd_put(f);
 	return r;
 }
 
-/* writev: one file for the whole vector, as Linux's holds one. */
-LX_PARTIAL(writev, "each iovec its own write: no O_NONBLOCK, not atomic on a pipe");
-LX_SYSCALL_DEFINE3(writev, int, fd, unsigned long, iov, unsigned long, n)
+LX_PARTIAL(write, "no O_NONBLOCK; pipe writes not atomic to PIPE_BUF");
+LX_SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, unsigned long, len)
+{
+	return do_write(t, fd, buf, len, -1);
+}
+
+LX_SYSCALL_DEFINE4(pwrite64, int, fd, unsigned long, buf, unsigned long, len, long, pos)
+{
+	return pos < 0 ? -EINVAL : do_write(t, fd, buf, len, pos);
+}
+
+/*
+ * readv and writev: one file for the whole vector, as Linux's holds one,
+ * and each iovec a call of its own, until one comes up short.
+ */
+static long do_iov(struct thread *t, long fd, unsigned long iov, unsigned long n, bool write)
 {
 	struct lx_file *f = fd_get(t->p, fd);
 	unsigned long i;
@@ -123,24 +138,121 @@ LX_SYSCALL_DEFINE3(writev, int, fd, unsigned long, iov, unsigned long, n)
 			r = -EFAULT;
 			break;
 		}
+		if ((s64)v[1] < 0) {
+			r = -EINVAL;
+			break;
+		}
 		if (!v[1])
 			continue;
-		r = file_write(t, f, v[0], v[1]);
+		r = write ? file_write(t, f, v[0], v[1], -1) : file_read(t, f, v[0], v[1], -1);
 		if (r < 0)
 			break;
 		total += r;
-		r = r < v[1];		/* a short write ends it */
+		r = r < v[1];		/* a short one ends it */
 	}
 	fd_put(f);
 	return r < 0 && !total ? r : total;
 }
 
-static long do_openat(struct thread *t, long dfd, unsigned long upath, long flags)
+LX_PARTIAL(writev, "each iovec its own write: no O_NONBLOCK, not atomic on a pipe");
+LX_SYSCALL_DEFINE3(writev, int, fd, unsigned long, iov, unsigned long, n)
 {
-	/* O_CREAT | O_EXCL follows no symbolic link, and fails on anything there. */
-	bool excl = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+	return do_iov(t, fd, iov, n, true);
+}
+
+LX_PARTIAL(readv, "each iovec its own read: a pipe's may block between them");
+LX_SYSCALL_DEFINE3(readv, int, fd, unsigned long, iov, unsigned long, n)
+{
+	return do_iov(t, fd, iov, n, false);
+}
+
+#define LX_O_TMPFILE_MASK	(__O_TMPFILE | O_DIRECTORY | O_CREAT)
+
+/*
+ * The node an O_CREAT open names, made if it is not there (created is
+ * set then), with a reference.  The new node is made before the lock is
+ * taken and given back if another call linked one first.
+ */
+static struct lx_node *open_create(struct thread *t, long dfd, unsigned long upath, long flags,
+				   u32 mode, bool *created, long *err)
+{
+	struct lx_node *dir, *nd = NULL, *fresh;
+	char name[LX_NAME_MAX + 1];
+	struct lx_dirent *e;
+	unsigned int len;
+
+	dir = fs_parent_at(t->p, dfd, upath, name, &len, err);
+	if (!dir)
+		return NULL;
+	if (!fs_last_norm(name, len)) {
+		node_put(dir);
+		*err = -EISDIR;
+		return NULL;
+	}
+	fresh = fs_node_new(S_IFREG | (mode & 07777 & ~lxp(t->p)->umask));
+	fs_lock();
+	e = fs_find_locked(dir, name, len);
+	if (e && (flags & O_EXCL)) {
+		*err = -EEXIST;
+	} else if (e && !S_ISLNK(e->node->mode)) {
+		nd = e->node;
+		node_get(nd);
+	} else if (!e && !dir->nlink) {
+		*err = -ENOENT;		/* the directory was removed */
+	} else if (!e && !fresh) {
+		*err = -ENOSPC;
+	} else if (!e) {
+		*err = fs_link_locked(dir, name, len, fresh);
+		if (!*err) {
+			fs_touch_locked(dir, true);
+			nd = fresh;
+			fresh = NULL;
+			*created = true;
+		}
+	}
+	fs_unlock();
+	node_put(fresh);
+	/* A link there: follow it, unless O_NOFOLLOW (-ELOOP); its target must be there. */
+	if (e && !nd && !*err && S_ISLNK(e->node->mode))
+		nd = (flags & O_NOFOLLOW) ? (*err = -ELOOP, NULL) :
+		     fs_lookup_at(t->p, dfd, upath, LX_WALK_FOLLOW, err);
+	node_put(dir);
+	return nd;
+}
+
+/* O_TMPFILE: a file in no directory, gone at its last close. */
+static struct lx_node *open_tmpfile(struct thread *t, long dfd, unsigned long upath, u32 mode,
+				    long *err)
+{
+	struct lx_node *dir = fs_lookup_at(t->p, dfd, upath, LX_WALK_FOLLOW, err), *nd;
+
+	if (!dir)
+		return NULL;
+	if (!S_ISDIR(dir->mode)) {
+		node_put(dir);
+		*err = -ENOTDIR;
+		return NULL;
+	}
+	nd = fs_node_new(S_IFREG | (mode & 07777 & ~lxp(t->p)->umask));
+	if (!nd) {
+		node_put(dir);
+		*err = -ENOSPC;
+		return NULL;
+	}
+	nd->parent = dir;	/* dir's reference, which nd keeps */
+	return nd;
+}
+
+/*
+ * open, openat and creat, with Linux's checks in Linux's order: the flags
+ * (build_open_flags), a descriptor (-EMFILE), the path, then what is
+ * found there.
+ */
+static long do_openat(struct thread *t, long dfd, unsigned long upath, long flags, u32 mode)
+{
 	const struct lx_file_ops *ops = &lx_node_fops;
-	const struct lx_node *nd;
+	bool created = false;
+	struct lx_node *nd;
 	struct lx_file *f;
 	long err, fd;
 
@@ -148,65 +260,109 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 	flags &= VALID_OPEN_FLAGS;
 	if (flags & __O_SYNC)
 		flags |= O_DSYNC;
-	nd = fs_lookup_at(t->p, dfd, upath, !(flags & O_NOFOLLOW) && !excl, false, &err);
-	if (!nd)
-		return err == -ENOENT && (flags & O_CREAT) ? -EROFS : err;
-	if (excl)
-		return -EEXIST;
-	if ((flags & O_CREAT) && (nd->mode & S_IFMT) == S_IFDIR)
-		return -EISDIR;
-	if ((nd->mode & S_IFMT) == S_IFLNK)
-		return -ELOOP;
-	if ((flags & O_DIRECTORY) && (nd->mode & S_IFMT) != S_IFDIR)
-		return -ENOTDIR;
-	if ((nd->mode & S_IFMT) == S_IFCHR)
-		ops = &lx_null_fops;
-	else if ((flags & O_ACCMODE) || (flags & O_TRUNC))
-		return (nd->mode & S_IFMT) == S_IFDIR ? -EISDIR : -EROFS;
-	/* Nothing here can do O_DIRECT, as Linux's do_dentry_open finds. */
-	if (flags & O_DIRECT)
+	if ((flags & __O_TMPFILE) &&
+	    ((flags & LX_O_TMPFILE_MASK) != O_TMPFILE || !(flags & O_ACCMODE)))
 		return -EINVAL;
-	f = file_new(ops);
-	if (!f)
-		return -ENOMEM;
-	f->node = nd;
+	if ((flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY))
+		return -EINVAL;
+	fd = fd_reserve(t->p, 0);
+	if (fd < 0)
+		return fd;
+	if (flags & __O_TMPFILE) {
+		nd = open_tmpfile(t, dfd, upath, mode, &err);
+		flags &= ~O_DIRECTORY;	/* it named the directory, not what opens */
+	} else if (flags & O_CREAT) {
+		nd = open_create(t, dfd, upath, flags, mode, &created, &err);
+	} else {
+		nd = fs_lookup_at(t->p, dfd, upath, flags & O_NOFOLLOW ? 0 : LX_WALK_FOLLOW, &err);
+	}
+	if (!nd)
+		goto out;
+	err = 0;
+	if (S_ISLNK(nd->mode))
+		err = -ELOOP;
+	else if ((flags & O_DIRECTORY) && !S_ISDIR(nd->mode))
+		err = -ENOTDIR;
+	else if (S_ISDIR(nd->mode) && ((flags & (O_ACCMODE | O_TRUNC)) || (flags & O_CREAT)))
+		err = -EISDIR;
+	else if (S_ISCHR(nd->mode))
+		ops = dev_fops(nd->rdev);
+	else if (!S_ISREG(nd->mode) && !S_ISDIR(nd->mode))
+		ops = NULL;
+	if (!err && !ops)
+		err = -ENXIO;	/* a device, or a kind of node, nothing here opens */
+	/* Nothing here can do O_DIRECT, as Linux's do_dentry_open finds. */
+	if (!err && (flags & O_DIRECT))
+		err = -EINVAL;
+	/* O_TRUNC empties a file that was there, whatever the access asked. */
+	if (!err && (flags & O_TRUNC) && S_ISREG(nd->mode) && !created)
+		err = fs_truncate(nd, 0);
+	f = err ? NULL : file_new(ops);
+	if (!err && !f)
+		err = -ENOMEM;
+	if (err) {
+		node_put(nd);
+		goto out;
+	}
+	f->node = nd;		/* the lookup's reference, which the file keeps */
 	/* As Linux's do_dentry_open keeps them; a 64-bit open is O_LARGEFILE. */
 	f->flags = (flags | O_LARGEFILE) & ~(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);
-	fd = fd_install(t->p, f, 0, flags & O_CLOEXEC);
-	if (fd < 0)
-		file_put(f);
+	fd_commit(t->p, fd, f, flags & O_CLOEXEC);
 	return fd;
+out:
+	fd_unreserve(t->p, fd);
+	return err;
 }
 
-/* The mode is never used: no file is created. */
-LX_PARTIAL(open, "O_CREAT of a new file, writing, O_TRUNC: -EROFS; O_PATH ignored");
-LX_SYSCALL_DEFINE2(open, unsigned long, upath, int, flags)
+LX_PARTIAL(open, "O_PATH opens for reading; no permission is checked: every caller is root");
+LX_SYSCALL_DEFINE3(open, unsigned long, upath, int, flags, unsigned int, mode)
 {
-	return do_openat(t, AT_FDCWD, upath, flags);
+	return do_openat(t, AT_FDCWD, upath, flags, mode);
 }
 
-LX_PARTIAL(openat, "O_CREAT of a new file, writing, O_TRUNC: -EROFS; O_PATH ignored");
-LX_SYSCALL_DEFINE3(openat, int, dfd, unsigned long, upath, int, flags)
+LX_PARTIAL(openat, "O_PATH opens for reading; no permission is checked: every caller is root");
+LX_SYSCALL_DEFINE4(openat, int, dfd, unsigned long, upath, int, flags, unsigned int, mode)
 {
-	return do_openat(t, dfd, upath, flags);
+	return do_openat(t, dfd, upath, flags, mode);
 }
 
+LX_SYSCALL_DEFINE2(creat, unsigned long, upath, unsigned int, mode)
+{
+	return do_openat(t, AT_FDCWD, upath, O_CREAT | O_WRONLY | O_TRUNC, mode);
+}
+
+/* SEEK_DATA and SEEK_HOLE as a file system without holes answers them: all is data. */
 static long node_lseek(struct lx_file *f, long off, long whence)
 {
+	struct lx_node *nd = f->node;
+	unsigned long size;
 	long base;
 
+	fs_lock();
+	size = nd->size;
+	fs_unlock();
 	switch (whence) {
-	case 0:
+	case SEEK_SET:
 		base = 0;
 		break;
-	case 1:
+	case SEEK_CUR:
 		base = READ_ONCE(f->pos);
 		break;
-	case 2:
+	case SEEK_END:
 		/* As Linux's in-memory file systems: a directory has no end to seek from. */
-		if ((f->node->mode & S_IFMT) == S_IFDIR)
+		if (S_ISDIR(nd->mode))
 			return -EINVAL;
-		base = f->node->size;
+		base = size;
+		break;
+	case SEEK_DATA:
+	case SEEK_HOLE:
+		if (S_ISDIR(nd->mode))
+			return -EINVAL;
+		if (off < 0 || off >= size)
+			return -ENXIO;
+		base = 0;
+		if (whence == SEEK_HOLE)
+			off = size;
 		break;
 	default:
 		return -EINVAL;
@@ -217,18 +373,12 @@ static long node_lseek(struct lx_file *f, long off, long whence)
 	return base + off;
 }
 
-static long null_lseek(struct lx_file *f, long off, long whence)
-{
-	return 0;
-}
-
 /* A file with no position, a pipe or a terminal (Linux's no_llseek). */
 long lx_no_lseek(struct lx_file *f, long off, long whence)
 {
 	return -ESPIPE;
 }
 
-LX_PARTIAL(lseek, "SEEK_DATA and SEEK_HOLE answer -EINVAL");
 LX_SYSCALL_DEFINE3(lseek, int, fd, long, off, int, whence)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -241,95 +391,81 @@ LX_SYSCALL_DEFINE3(lseek, int, fd, long, off, int, whence)
 	return r;
 }
 
-/* Is c a child of dir, directly?  Its name, or NULL. */
-static const char *child_name(const struct lx_node *dir, const struct lx_node *c)
-{
-	unsigned int dl = dir->path_len == 1 ? 0 : dir->path_len, i;
-
-	if (c == dir || c->path_len <= dl + 1 || c->path[dl] != '/')
-		return NULL;
-	for (i = 0; i < dl; i++)
-		if (c->path[i] != dir->path[i])
-			return NULL;
-	for (i = dl + 1; i < c->path_len; i++)
-		if (c->path[i] == '/')
-			return NULL;
-	return c->path + dl + 1;
-}
-
 static u8 dtype(u32 mode)
 {
-	switch (mode & S_IFMT) {
-	case S_IFDIR: return 4;
-	case S_IFREG: return 8;
-	case S_IFLNK: return 10;
-	case S_IFCHR: return 2;
-	}
-	return 0;
+	return (mode & S_IFMT) >> 12;	/* DT_* are the S_IF* bits, shifted */
 }
 
 /*
- * getdents64: ".", "..", then the directory's children in the image's
- * order; the file's position counts the entries given out.
+ * getdents64: ".", "..", then the directory's entries, oldest first.  The
+ * file's position is the last entry's cookie given out, so an entry
+ * removed meanwhile moves none of the others, as Linux's tmpfs cursor.
+ * Each record is made under the lock and copied out after it.
  */
 static long node_getdents64(struct thread *t, struct lx_file *f, unsigned long ubuf,
 			    unsigned long len)
 {
-	struct lx_globals *g = lx();
-	unsigned long out = 0, idx = 0, i;
-	char rec[LX_PATH_MAX + 24];
+	struct lx_node *dir = f->node;
+	unsigned long out = 0;
 
-	if ((f->node->mode & S_IFMT) != S_IFDIR)
+	if (!S_ISDIR(dir->mode))
 		return -ENOTDIR;
-	for (i = 0; i < g->nnodes + 2; i++) {
-		const struct lx_node *c = i < 2 ? f->node : &g->nodes[i - 2];
-		const char *name = i == 0 ? "." : i == 1 ? ".." : child_name(f->node, c);
-		unsigned int nlen, reclen;
+	for (;;) {
+		char rec[(19 + LX_NAME_MAX + 1 + 7) & ~7];
+		u64 pos = READ_ONCE(f->pos), cookie, ino;
+		const char *name = pos < 1 ? "." : "..";
+		unsigned int nlen = pos < 1 ? 1 : 2, reclen;
+		u8 type = 4;	/* DT_DIR */
+		struct lx_dirent *e = NULL;
 
-		if (!name)
-			continue;
-		if (idx++ < READ_ONCE(f->pos))
-			continue;
-		nlen = i < 2 ? i + 1 : c->path_len - (name - c->path);
+		fs_lock();
+		ino = pos < 1 ? dir->ino : dir->parent->ino;
+		cookie = pos < 1 ? 1 : 2;
+		if (pos >= 2) {
+			for (e = dir->ents; e && e->cookie <= pos; e = e->next)
+				;
+			if (!e || !dir->nlink) {	/* the end, or a removed directory's */
+				fs_unlock();
+				break;
+			}
+			name = e->name;
+			nlen = e->len;
+			ino = e->node->ino;
+			type = dtype(e->node->mode);
+			cookie = e->cookie;
+		}
 		reclen = (19 + nlen + 1 + 7) & ~7U;
+		vostd_memset(rec, 0, reclen);
+		*(u64 *)rec = ino;
+		*(s64 *)(rec + 8) = cookie;
+		*(u16 *)(rec + 16) = reclen;
+		rec[18] = type;
+		vostd_memcpy(rec + 19, name, nlen);
+		fs_unlock();
 		if (out + reclen > len)
 			return out ?: -EINVAL;
-		vostd_memset(rec, 0, reclen);
-		*(u64 *)rec = c->ino;
-		*(s64 *)(rec + 8) = idx;
-		*(u16 *)(rec + 16) = reclen;
-		rec[18] = i < 2 ? 4 : dtype(c->mode);
-		vostd_memcpy(rec + 19, name, nlen);
 		if (mem_user_copy(t->p, ubuf + out, rec, reclen, MEM_WRITE))
-			return -EFAULT;
+			return out ?: -EFAULT;
 		out += reclen;
-		WRITE_ONCE(f->pos, idx);
+		WRITE_ONCE(f->pos, cookie);
 	}
 	return out;
 }
 
 static long node_stat(struct thread *t, struct lx_file *f, unsigned long ust)
 {
-	return lx_stat_out(t, ust, f->node->mode, f->node, f->node->ino);
+	return lx_stat_node(t, ust, f->node);
 }
 
-/* A node of the image: opened to be read only (do_openat). */
+/* A file or directory of the file system (do_openat). */
 const struct lx_file_ops lx_node_fops = {
 	.read = node_read,
+	.write = node_write,
 	.lseek = node_lseek,
 	.stat = node_stat,
 	.getdents64 = node_getdents64,
 };
 
-/* /dev/null, whose node is the image's. */
-const struct lx_file_ops lx_null_fops = {
-	.read = null_read,
-	.write = null_write,
-	.lseek = null_lseek,
-	.stat = node_stat,
-};
-
-LX_PARTIAL(getdents64, "the .. entry carries the directory's own inode number, not its parent's");
 LX_SYSCALL_DEFINE3(getdents64, int, fd, unsigned long, ubuf, unsigned long, len)
 {
 	struct lx_file *f = fd_get(t->p, fd);
@@ -345,65 +481,78 @@ LX_SYSCALL_DEFINE3(getdents64, int, fd, unsigned long, ubuf, unsigned long, len)
 static long do_readlinkat(struct thread *t, long dfd, unsigned long upath,
 			  unsigned long ubuf, unsigned long len)
 {
-	const struct lx_node *nd;
-	long err;
-
 	char path[LX_PATH_MAX];
+	struct lx_node *nd;
+	long err;
 
 	if ((long)len <= 0)
 		return -EINVAL;
-	if (!fs_path(t->p, upath, path) && fs_self_exe(path)) {
+	if (!fs_path_in(t->p, upath, path) && fs_self_exe(path)) {
 		const char *exe = lxp(t->p)->exe;
 
 		len = min_t(unsigned long, len, fs_strlen(exe));
 		return mem_user_copy(t->p, ubuf, (void *)exe, len, MEM_WRITE) ?: (long)len;
 	}
-	nd = fs_lookup_at(t->p, dfd, upath, false, false, &err);
+	nd = fs_lookup_at(t->p, dfd, upath, 0, &err);
 	if (!nd)
 		return err;
-	if ((nd->mode & S_IFMT) != S_IFLNK)
-		return -EINVAL;
-	len = min(len, nd->size);
-	return mem_user_copy(t->p, ubuf, (void *)nd->data, len, MEM_WRITE) ?: (long)len;
+	/* A link's target never changes: nd's reference keeps it. */
+	if (!S_ISLNK(nd->mode))
+		err = -EINVAL;
+	else
+		len = min(len, nd->size);
+	if (!err)
+		err = mem_user_copy(t->p, ubuf, (void *)nd->data, len, MEM_WRITE) ?: (long)len;
+	node_put(nd);
+	return err;
 }
 
-LX_PARTIAL(readlink, "mid-path symlinks not followed");
 LX_SYSCALL_DEFINE3(readlink, unsigned long, upath, unsigned long, ubuf, unsigned long, len)
 {
 	return do_readlinkat(t, AT_FDCWD, upath, ubuf, len);
 }
 
-LX_PARTIAL(readlinkat, "mid-path symlinks not followed");
 LX_SYSCALL_DEFINE4(readlinkat, int, dfd, unsigned long, upath, unsigned long, ubuf,
 		   unsigned long, len)
 {
 	return do_readlinkat(t, dfd, upath, ubuf, len);
 }
 
-/* Whether the file is there: every file may be read, so the mode asks nothing more. */
-static long do_faccessat(struct thread *t, long dfd, unsigned long upath)
+/*
+ * access and its kin, as Linux answers root: everything may be read and
+ * written; a file may be executed only if some execute bit is set.
+ */
+static long do_faccessat(struct thread *t, long dfd, unsigned long upath, long mode,
+			 long flags)
 {
+	struct lx_node *nd;
 	long err;
 
-	return fs_lookup_at(t->p, dfd, upath, true, false, &err) ? 0 : err;
+	if (mode & ~7)
+		return -EINVAL;
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	nd = fs_lookup_at(t->p, dfd, upath, fs_at_walk(flags), &err);
+	if (!nd)
+		return err;
+	err = (mode & 1) && !S_ISDIR(nd->mode) && !(nd->mode & 0111) ? -EACCES : 0;
+	node_put(nd);
+	return err;
 }
 
-LX_PARTIAL(access, "mode unchecked (W_OK, X_OK pass); mid-path symlinks not followed");
-LX_SYSCALL_DEFINE1(access, unsigned long, upath)
+LX_SYSCALL_DEFINE2(access, unsigned long, upath, int, mode)
 {
-	return do_faccessat(t, AT_FDCWD, upath);
+	return do_faccessat(t, AT_FDCWD, upath, mode, 0);
 }
 
-LX_PARTIAL(faccessat, "mode unchecked (W_OK, X_OK pass); mid-path symlinks not followed");
-LX_SYSCALL_DEFINE2(faccessat, int, dfd, unsigned long, upath)
+LX_SYSCALL_DEFINE3(faccessat, int, dfd, unsigned long, upath, int, mode)
 {
-	return do_faccessat(t, dfd, upath);
+	return do_faccessat(t, dfd, upath, mode, 0);
 }
 
-LX_PARTIAL(faccessat2, "mode, flags unchecked (W_OK, X_OK pass); mid-path symlinks not followed");
-LX_SYSCALL_DEFINE2(faccessat2, int, dfd, unsigned long, upath)
+LX_SYSCALL_DEFINE4(faccessat2, int, dfd, unsigned long, upath, int, mode, int, flags)
 {
-	return do_faccessat(t, dfd, upath);
+	return do_faccessat(t, dfd, upath, mode, flags);
 }
 
 /* No descriptor is a terminal: TCGETS and the rest get -ENOTTY, as for a file. */
@@ -418,31 +567,117 @@ LX_SYSCALL_DEFINE3(ioctl, int, fd, unsigned long, cmd, unsigned long, arg)
 	return -ENOTTY;
 }
 
-LX_PARTIAL(chdir, "mid-path symlinks not followed");
-LX_SYSCALL_DEFINE1(chdir, unsigned long, upath)
+/* The working directory becomes nd, whose reference it takes; the old one goes. */
+static long set_cwd(struct thread *t, struct lx_node *nd)
 {
-	char path[LX_PATH_MAX];
-	const struct lx_node *nd;
-	long err = fs_path(t->p, upath, path);
+	struct lx_node *old;
 
-	if (err)
-		return err;
-	nd = fs_lookup_path(path, true, &err);
-	if (!nd)
-		return err;
-	if ((nd->mode & S_IFMT) != S_IFDIR)
+	if (!S_ISDIR(nd->mode)) {
+		node_put(nd);
 		return -ENOTDIR;
-	vostd_memcpy(lxp(t->p)->cwd, nd->path, nd->path_len);
-	lxp(t->p)->cwd[nd->path_len] = 0;
+	}
+	fs_lock();		/* walks read cwd under it */
+	old = lxp(t->p)->cwd;
+	lxp(t->p)->cwd = nd;
+	fs_unlock();
+	node_put(old);
 	return 0;
 }
 
+LX_SYSCALL_DEFINE1(chdir, unsigned long, upath)
+{
+	long err;
+	struct lx_node *nd = fs_lookup_at(t->p, AT_FDCWD, upath, LX_WALK_FOLLOW, &err);
+
+	return nd ? set_cwd(t, nd) : err;
+}
+
+LX_SYSCALL_DEFINE1(fchdir, int, fd)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+	struct lx_node *nd;
+
+	if (!f)
+		return -EBADF;
+	nd = f->node;
+	if (nd)
+		node_get(nd);
+	fd_put(f);
+	return nd ? set_cwd(t, nd) : -ENOTDIR;
+}
+
+/* The working directory's path; -ENOENT once it is removed, as Linux's. */
 LX_SYSCALL_DEFINE2(getcwd, unsigned long, ubuf, unsigned long, len)
 {
-	const char *cwd = lxp(t->p)->cwd;
-	unsigned long n = fs_strlen(cwd) + 1;
+	char path[LX_PATH_MAX];
+	struct lx_node *cwd;
+	unsigned long n;
+	long err;
 
+	fs_lock();
+	cwd = lxp(t->p)->cwd;
+	node_get(cwd);
+	fs_unlock();
+	err = fs_node_path(cwd, path, sizeof(path));
+	node_put(cwd);
+	if (err)
+		return err;
+	n = fs_strlen(path) + 1;
 	if (len < n)
 		return -ERANGE;
-	return mem_user_copy(t->p, ubuf, (void *)cwd, n, MEM_WRITE) ?: (long)n;
+	return mem_user_copy(t->p, ubuf, path, n, MEM_WRITE) ?: (long)n;
+}
+
+LX_SYSCALL_DEFINE2(ftruncate, int, fd, long, len)
+{
+	struct lx_file *f;
+	long err = -EINVAL;
+
+	if (len < 0)
+		return -EINVAL;
+	f = fd_get(t->p, fd);
+	if (!f)
+		return -EBADF;
+	if (f->node && S_ISREG(f->node->mode) && (f->flags & O_ACCMODE))
+		err = fs_truncate(f->node, len);
+	fd_put(f);
+	return err;
+}
+
+/* Everything is in memory: a sync has nothing to write; a pipe or device has no fsync. */
+static long do_fsync(struct thread *t, long fd)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+	long err;
+
+	if (!f)
+		return -EBADF;
+	err = f->ops == &lx_node_fops ? 0 : -EINVAL;
+	fd_put(f);
+	return err;
+}
+
+LX_SYSCALL_DEFINE1(fsync, int, fd)
+{
+	return do_fsync(t, fd);
+}
+
+LX_SYSCALL_DEFINE1(fdatasync, int, fd)
+{
+	return do_fsync(t, fd);
+}
+
+LX_SYSCALL_DEFINE0(sync)
+{
+	return 0;
+}
+
+LX_SYSCALL_DEFINE1(syncfs, int, fd)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+
+	if (!f)
+		return -EBADF;
+	fd_put(f);
+	return 0;
 }

@@ -3,6 +3,9 @@
  * Memory calls: brk, mmap, munmap and mprotect, on proc's memory
  * (kernels/proc/memory.c), inside the tenant region.
  */
+#include <linux/fcntl.h>
+#include <linux/stat.h>
+
 #include "syscalls.h"
 
 #define MAP_SHARED		0x01
@@ -37,31 +40,18 @@ LX_SYSCALL_DEFINE1(brk, unsigned long, want)
 }
 
 /*
- * mmap, anonymous or of a file of the image (copied: the file system is
- * read-only, so a private copy is all a map can be), with Linux's checks
- * in Linux's order.  A map goes at the lowest free range (mem_map_free):
- * a range unmapped, or mapped by a map that failed, serves again.
+ * The map, with Linux's checks in Linux's order.  It goes at the lowest
+ * free range (mem_map_free): a range unmapped, or mapped by a map that
+ * failed, serves again.
  */
-LX_PARTIAL(mmap, "shared anonymous memory is private; PROT_NONE pages readable; no MAP_DROPPABLE");
-LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
-		   unsigned long, prot, unsigned long, flags, int, fd, unsigned long, off)
+static long do_mmap(struct thread *t, unsigned long addr, unsigned long len,
+		    unsigned long prot, unsigned long flags, struct lx_node *nd, u32 fmode,
+		    unsigned long off)
 {
 	const u8 rw = EV_PROT_READ | EV_PROT_WRITE;
 	struct proc *p = t->p;
-	const struct lx_node *nd = NULL;
 	long va, err = 0;
 
-	if (off & PAGE_MASK_LOW)
-		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS)) {
-		struct lx_file *f = fd_get(p, fd);
-
-		if (!f)
-			return -EBADF;
-		/* Its node lives as long as the sandbox: the copy needs no file. */
-		nd = f->ops == &lx_node_fops ? f->node : NULL;
-		fd_put(f);
-	}
 	if (!len)
 		return -EINVAL;
 	/* Every page is a frame from the start: more than they all can be is refused now. */
@@ -88,9 +78,11 @@ LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 		return -EINVAL;
 	}
 	if (!(flags & MAP_ANONYMOUS)) {
-		if ((flags & MAP_SHARED) && (prot & 2))
-			return -EACCES;		/* a read-only file system */
-		if (!nd || (nd->mode & 0170000) != 0100000)
+		if (fmode == O_WRONLY)
+			return -EACCES;		/* a map reads its file */
+		if ((flags & MAP_SHARED) && (prot & 2) && fmode != O_RDWR)
+			return -EACCES;
+		if (!nd || !S_ISREG(nd->mode) || ((flags & MAP_SHARED) && (prot & 2)))
 			return -ENODEV;
 	}
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
@@ -99,15 +91,51 @@ LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 		va = mem_map_free(p, LX_MMAP_BASE, LX_MMAP_END, len, rw);
 	if (va < 0)
 		return va == -ENOSPC ? -ENOMEM : va;
-	if (nd && off < nd->size)
-		err = mem_user_copy(p, va, (void *)(nd->data + off), min(len, nd->size - off),
-				    MEM_WRITE);
+	if (nd) {
+		long n = fs_read(p, nd, off, len, va, NULL);
+
+		err = n < 0 ? n : 0;
+	}
 	if (!err && ev_prot(prot) != rw)
 		err = mem_protect_range(p, va, len, ev_prot(prot));
 	if (err) {
 		mem_unmap_range(p, va, len);
 		return err == -ENOSPC ? -ENOMEM : err;
 	}
+	return va;
+}
+
+/*
+ * mmap, anonymous or of a file (copied, so a private map of it is what
+ * any map is; a shared writable one is refused, since a write to it would
+ * not reach the file).  The file's node is held until the copy is made.
+ */
+LX_PARTIAL(mmap, "shared memory is private; shared writable file maps -ENODEV; PROT_NONE readable");
+LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
+		   unsigned long, prot, unsigned long, flags, int, fd, unsigned long, off)
+{
+	struct proc *p = t->p;
+	struct lx_node *nd = NULL;
+	u32 fmode = 0;
+	long va;
+
+	if (off & PAGE_MASK_LOW)
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS)) {
+		struct lx_file *f = fd_get(p, fd);
+
+		if (!f)
+			return -EBADF;
+		/* The copy needs the node only, held until it is made. */
+		if (f->ops == &lx_node_fops) {
+			nd = f->node;
+			node_get(nd);
+		}
+		fmode = f->flags & O_ACCMODE;
+		fd_put(f);
+	}
+	va = do_mmap(t, addr, len, prot, flags, nd, fmode, off);
+	node_put(nd);
 	return va;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stat, lstat, fstat and newfstatat: Linux's struct stat, filled in from
- * a node of the image or from what an open file is.
+ * a node of the file system or from what an open file is; statfs and
+ * fstatfs, of the one file system there is.
  */
 #include <linux/fcntl.h>
 #include <linux/stat.h>
@@ -18,23 +19,45 @@ struct lx_stat {
 	s64 unused[3];
 };
 
-/* Out to ust: a file of mode and inode ino, sized from its node nd if it has one. */
-long lx_stat_out(struct thread *t, unsigned long ust, u32 mode, const struct lx_node *nd,
-		 unsigned long ino)
+/* Out to ust: a file with no node, a pipe or the console, of mode, ino and rdev. */
+long lx_stat_out(struct thread *t, unsigned long ust, u32 mode, unsigned long ino, u32 rdev)
 {
 	struct lx_stat st = {
-		.dev = 1, .ino = ino, .nlink = (mode & S_IFMT) == S_IFDIR ? 2 : 1,
-		.mode = mode, .blksize = 4096,
+		.dev = 1, .ino = ino, .nlink = 1, .mode = mode, .rdev = rdev, .blksize = 4096,
 	};
 
-	if (nd) {
-		st.size = nd->size;
-		st.blocks = (nd->size + 511) / 512;
-		if ((mode & S_IFMT) == S_IFCHR)
-			st.rdev = 1 << 8 | 3;	/* /dev/null */
-	} else if ((mode & S_IFMT) == S_IFCHR) {
-		st.rdev = 5 << 8 | 1;		/* the console */
-	}
+	return mem_user_copy(t->p, ust, &st, sizeof(st), MEM_WRITE);
+}
+
+static void stat_time(u64 ns, u64 *sec, u64 *nsec)
+{
+	*sec = ns / 1000000000;
+	*nsec = ns % 1000000000;
+}
+
+/* Out to ust: nd, as it is under fs_lock; its blocks are the frames it holds. */
+long lx_stat_node(struct thread *t, unsigned long ust, struct lx_node *nd)
+{
+	struct lx_stat st = { .dev = 2, .blksize = 4096 };
+	unsigned long i;
+
+	fs_lock();
+	st.ino = nd->ino;
+	st.nlink = nd->nlink;
+	st.mode = nd->mode;
+	st.uid = nd->uid;
+	st.gid = nd->gid;
+	st.rdev = nd->rdev;
+	st.size = nd->size;
+	if (nd->data && S_ISREG(nd->mode))
+		st.blocks = (nd->size + PAGE_MASK_LOW) / PAGE * (PAGE / 512);
+	for (i = 0; !nd->data && i < nd->npages; i++)
+		if (nd->pages[i])
+			st.blocks += PAGE / 512;
+	stat_time(nd->atime, &st.atime, &st.atime_ns);
+	stat_time(nd->mtime, &st.mtime, &st.mtime_ns);
+	stat_time(nd->ctime, &st.ctime, &st.ctime_ns);
+	fs_unlock();
 	return mem_user_copy(t->p, ust, &st, sizeof(st), MEM_WRITE);
 }
 
@@ -53,41 +76,90 @@ static long do_fstat(struct thread *t, long fd, unsigned long ust)
 static long do_fstatat(struct thread *t, long dfd, unsigned long upath, unsigned long ust,
 		       long flags)
 {
-	const struct lx_node *nd;
+	struct lx_node *nd;
 	long err;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | 0x800 /* AT_NO_AUTOMOUNT */))
 		return -EINVAL;
-	nd = fs_lookup_at(t->p, dfd, upath, !(flags & AT_SYMLINK_NOFOLLOW),
-			  flags & AT_EMPTY_PATH, &err);
+	nd = fs_lookup_at(t->p, dfd, upath, fs_at_walk(flags), &err);
 	/* An empty path names dfd itself, which may be no node: a pipe, the console. */
 	if (!nd && err == -ENOTDIR && (flags & AT_EMPTY_PATH))
 		return do_fstat(t, dfd, ust);
 	if (!nd)
 		return err;
-	return lx_stat_out(t, ust, nd->mode, nd, nd->ino);
+	err = lx_stat_node(t, ust, nd);
+	node_put(nd);
+	return err;
 }
 
-LX_PARTIAL(newfstat, "a pipe's or the console's st_dev and st_ino may be an image file's");
+LX_PARTIAL(newfstat, "every pipe has st_ino 4, the console 3");
 LX_SYSCALL_DEFINE2(newfstat, int, fd, unsigned long, ust)
 {
 	return do_fstat(t, fd, ust);
 }
 
-LX_PARTIAL(newstat, "mid-path symlinks not followed");
 LX_SYSCALL_DEFINE2(newstat, unsigned long, upath, unsigned long, ust)
 {
 	return do_fstatat(t, AT_FDCWD, upath, ust, 0);
 }
 
-LX_PARTIAL(newlstat, "mid-path symlinks not followed");
 LX_SYSCALL_DEFINE2(newlstat, unsigned long, upath, unsigned long, ust)
 {
 	return do_fstatat(t, AT_FDCWD, upath, ust, AT_SYMLINK_NOFOLLOW);
 }
 
-LX_PARTIAL(newfstatat, "AT_STATX_* flags answer -EINVAL; mid-path symlinks not followed");
+LX_PARTIAL(newfstatat, "AT_STATX_* flags answer -EINVAL");
 LX_SYSCALL_DEFINE4(newfstatat, int, dfd, unsigned long, upath, unsigned long, ust, int, flags)
 {
 	return do_fstatat(t, dfd, upath, ust, flags);
+}
+
+/* Linux's struct statfs on x86-64. */
+struct lx_statfs {
+	s64 type, bsize;
+	u64 blocks, bfree, bavail, files, ffree;
+	s32 fsid[2];
+	s64 namelen, frsize, flags, spare[4];
+};
+
+#define TMPFS_MAGIC	0x01021994
+#define ST_VALID	0x0020		/* Linux's: f_flags is filled in */
+
+/* The one file system, as its bounds (fs.c) leave it. */
+static long statfs_out(struct thread *t, unsigned long ubuf)
+{
+	struct lx_globals *g = lx();
+	unsigned long frames = READ_ONCE(g->fs_frames), nodes = READ_ONCE(g->fs_nodes);
+	struct lx_statfs st = {
+		.type = TMPFS_MAGIC, .bsize = PAGE, .frsize = PAGE, .namelen = LX_NAME_MAX,
+		.blocks = LX_FS_FRAMES, .files = LX_FS_NODES, .flags = ST_VALID,
+	};
+
+	st.bfree = LX_FS_FRAMES - min_t(unsigned long, frames, LX_FS_FRAMES);
+	st.bavail = st.bfree;
+	st.ffree = LX_FS_NODES - min_t(unsigned long, nodes, LX_FS_NODES);
+	return mem_user_copy(t->p, ubuf, &st, sizeof(st), MEM_WRITE);
+}
+
+LX_SYSCALL_DEFINE2(statfs, unsigned long, upath, unsigned long, ubuf)
+{
+	long err;
+	struct lx_node *nd = fs_lookup_at(t->p, AT_FDCWD, upath, LX_WALK_FOLLOW, &err);
+
+	if (!nd)
+		return err;
+	node_put(nd);
+	return statfs_out(t, ubuf);
+}
+
+/* A pipe's is Linux's pipefs in Linux; here every file answers for the one file system. */
+LX_PARTIAL(fstatfs, "a pipe or the console answers as the file system does");
+LX_SYSCALL_DEFINE2(fstatfs, int, fd, unsigned long, ubuf)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+
+	if (!f)
+		return -EBADF;
+	fd_put(f);
+	return statfs_out(t, ubuf);
 }
