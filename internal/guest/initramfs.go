@@ -237,6 +237,10 @@ func packRootfs(p *Pipeline) (string, error) {
 		}
 	}
 	c.file("bin/busybox", bb, 0o755)
+	// The shell programs name by its path (popen, system).
+	if !seen["bin/sh"] {
+		c.entry("bin/sh", modeLink|0o777, 0, 0, []byte("busybox"))
+	}
 	progs, err := buildLinuxPrograms(p)
 	if err != nil {
 		f.Close()

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/syscall.h>
@@ -475,6 +476,18 @@ int main(int argc, char **argv, char **envp)
 	signal_calls();
 	itimers();
 	futexes();
+	want("set_robust_list of a length not its head's",
+	     syscall(SYS_set_robust_list, &ts, sizeof(ts) + 1), EINVAL);
+	want("get_robust_list of a thread that is not there",
+	     syscall(SYS_get_robust_list, 0x3fffffff, &ts, &ts), ESRCH);
+	want("prlimit64 of a resource that is not one", syscall(SYS_prlimit64, 0, 99, NULL, NULL),
+	     EINVAL);
+	want("prlimit64 with a soft limit past the hard",
+	     syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &(struct rlimit){ 2, 1 }, NULL), EINVAL);
+	want("prlimit64 from an unmapped limit",
+	     syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, UNMAPPED, NULL), EFAULT);
+	want("prlimit64 of a process that is not there",
+	     syscall(SYS_prlimit64, 0x3fffffff, RLIMIT_NOFILE, NULL, &ts), ESRCH);
 	want("clone of a thread that does not share the signal handlers",
 	     syscall(SYS_clone, CLONE_VM | CLONE_THREAD, NULL, NULL, NULL, 0), EINVAL);
 	want("clone of a thread with a kernel address for its TLS",

@@ -6,11 +6,14 @@
  * through a condition variable; each thread keeps a thread-local variable
  * of its own (its FS base); thread ids are the pid for the first thread
  * and distinct for the rest; and a process ends as a whole when one of its
- * threads calls exit, or when it is killed, while its other threads sleep.
+ * threads calls exit, or when it is killed, while its other threads sleep;
+ * and a robust mutex whose owner ends holding it comes to the next locker
+ * with EOWNERDEAD, whether that locker was waiting for it or came after.
  * It prints "threads: ok" and exits 0 if everything held, and names what
  * did not otherwise.  The suite runs it on Linux and in the sandbox.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -30,6 +33,8 @@ static long counter;
 static int turn;
 static __thread long mine;
 static long tids[ADDERS];
+static pthread_mutex_t robust;
+static volatile int robust_held;
 static int failed;
 
 static void check(int ok, const char *what)
@@ -168,6 +173,48 @@ static int child_status(char how)
 	return status;
 }
 
+/* Takes the robust mutex and ends holding it, after a while if asked. */
+static void *robust_owner(void *wait)
+{
+	pthread_mutex_lock(&robust);
+	__atomic_store_n(&robust_held, 1, __ATOMIC_SEQ_CST);
+	if (wait)
+		usleep(50000);	/* long enough for the first thread to wait on it */
+	return NULL;
+}
+
+/*
+ * A robust mutex's owner ends holding it: the kernel walks the list glibc
+ * gave it (set_robust_list), marks the mutex's word, and wakes a waiter.
+ */
+static void robust_mutexes(void)
+{
+	pthread_mutexattr_t a;
+	pthread_t o;
+	long wait;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&robust, &a);
+	for (wait = 0; wait < 2; wait++) {
+		robust_held = 0;
+		check(!pthread_create(&o, NULL, robust_owner, (void *)wait), "pthread_create");
+		if (!wait)
+			check(!pthread_join(o, NULL), "pthread_join of a robust mutex's owner");
+		while (!__atomic_load_n(&robust_held, __ATOMIC_SEQ_CST))
+			sched_yield();
+		check(pthread_mutex_lock(&robust) == EOWNERDEAD,
+		      wait ? "a waiter was not told its robust mutex's owner died" :
+			     "a robust mutex's owner died and the next lock did not say so");
+		check(!pthread_mutex_consistent(&robust), "pthread_mutex_consistent");
+		check(!pthread_mutex_unlock(&robust), "unlock of a consistent robust mutex");
+		if (wait)
+			check(!pthread_join(o, NULL), "pthread_join of a robust mutex's owner");
+	}
+	check(!pthread_mutex_lock(&robust) && !pthread_mutex_unlock(&robust),
+	      "a robust mutex made consistent locks again");
+}
+
 int main(void)
 {
 	pthread_t t[ADDERS], p;
@@ -202,6 +249,7 @@ int main(void)
 	}
 	check(!pthread_join(p, NULL), "pthread_join of the ponger");
 
+	robust_mutexes();
 	st = child_status('e');
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 9, "exit in a thread did not end the process with 9");
 	st = child_status('m');

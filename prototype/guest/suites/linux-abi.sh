@@ -92,6 +92,12 @@ run signals_pie 0 sh -c "'/bin/signals-pie sandbox'"
 /bin/files || fail "files on Linux"
 run files 0 sh -c "'/bin/files sandbox'"
 run files_pie 0 sh -c "'/bin/files-pie sandbox'"
+# Starting programs (prototype/linuxabi/spawn.c): posix_spawn with file
+# actions, popen through /bin/sh, vfork's parent waiting for the exec or
+# the end, and RLIMIT_NOFILE lowered and met.  On Linux first.
+/bin/spawn || fail "spawn on Linux"
+run spawn 0 sh -c /bin/spawn
+run spawn_pie 0 sh -c /bin/spawn-pie
 # What a call holds while it sleeps and what address space comes back
 # (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
 # under a thread blocked reading or writing it; mmaps and munmaps, and

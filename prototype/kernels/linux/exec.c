@@ -369,6 +369,7 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	lx_name(p);
 	/* Before the close on exec, which a parent may wait for: read by its setpgid. */
 	WRITE_ONCE(lp->execed, true);
+	lx_vfork_done(p);	/* a vfork's parent goes on */
 	lx_close_on_exec(p);
 	/* Handlers are the old program's: back to the default, but what is ignored stays so. */
 	procs_lock();		/* senders read them under it */
@@ -458,8 +459,10 @@ LX_SYSCALL_DEFINE3(execve, unsigned long, upath, unsigned long, uargv, unsigned 
 		vostd_fpu_destroy(fpu);
 	else
 		thread_set_fpu(t, fpu);
-	if (!err)	/* Linux's exec drops the alternate signal stack too */
+	if (!err) {	/* Linux's exec drops the alternate stack and the robust list too */
 		t->altstack = (typeof(t->altstack)){};
+		t->robust_list = 0;
+	}
 	return err;
 }
 

@@ -63,20 +63,27 @@ static void fdt_set_cloexec(struct lx_fdtable *ft, int fd, bool on)
 		ft->cloexec &= ~(1ULL << fd);
 }
 
+/* RLIMIT_NOFILE: no descriptor at or past it is given out. */
+static unsigned int fd_limit(struct proc *p)
+{
+	return min_t(unsigned int, READ_ONCE(lxp(p)->nofile), LX_FDS);
+}
+
 /*
- * The lowest free descriptor at or above from, taken but open to nobody
- * until fd_commit or fd_unreserve (Linux's get_unused_fd_flags): a call
- * that can still fail after choosing its numbers shows them to no other
- * thread.
+ * The lowest free descriptor at or above from, below RLIMIT_NOFILE, taken
+ * but open to nobody until fd_commit or fd_unreserve (Linux's
+ * get_unused_fd_flags): a call that can still fail after choosing its
+ * numbers shows them to no other thread.
  */
 long fd_reserve(struct proc *p, int from)
 {
 	struct lx_fdtable *ft = &lxp(p)->files;
+	unsigned int limit = fd_limit(p);
 	long fd = -EMFILE;
 	int i;
 
 	fdt_lock(ft);
-	for (i = from; i < LX_FDS; i++)
+	for (i = from; i < limit; i++)
 		if (!ft->fd[i]) {
 			ft->fd[i] = FD_RESERVED;
 			fd = i;
@@ -240,6 +247,8 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		lp->cwd = lx()->root;
 		node_get(lp->cwd);
 		lp->umask = 022;
+		lp->nofile = LX_FDS;
+		lp->nofile_max = LX_FDS;
 		lp->pgid = p->pid;
 		lp->sid = p->pid;
 	}
@@ -270,6 +279,7 @@ void lx_proc_exit(struct proc *p)
 
 	if (!lxp(p))
 		return;
+	lx_vfork_done(p);	/* a vfork's parent goes on, whatever ended the child */
 	procs_lock();		/* its timer fires no more (itimer.c) */
 	lxp(p)->alarm_at = 0;
 	procs_unlock();
@@ -318,7 +328,7 @@ static long do_dup3(struct thread *t, long from, long to, long flags, bool dup2)
 		return -EINVAL;
 	if (from == to)
 		return -EINVAL;
-	if (to < 0 || to >= LX_FDS || from < 0 || from >= LX_FDS)
+	if (to < 0 || to >= fd_limit(t->p) || from < 0 || from >= LX_FDS)
 		return -EBADF;
 	fdt_lock(ft);
 	f = ft->fd[from];
@@ -373,7 +383,7 @@ static long do_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 	switch (cmd) {
 	case 0:		/* F_DUPFD */
 	case 1030:	/* F_DUPFD_CLOEXEC */
-		if (arg >= LX_FDS)
+		if (arg >= fd_limit(t->p))
 			break;
 		file_get(f);
 		r = fd_install(t->p, f, arg, cmd == 1030);

@@ -5,7 +5,9 @@
  * which a kill finds every sleeping thread of a process, and a signal the
  * one it is for, on a futex, a pipe or in a wait, and wakes it.  A futex
  * is private to its process: its key is the process and the address,
- * since no memory here is shared between two.
+ * since no memory here is shared between two.  And the robust list of
+ * each thread, walked as it ends, so that a mutex it died holding is
+ * marked so and its next waiter woken.
  */
 #include "syscalls.h"
 
@@ -186,12 +188,106 @@ LX_SYSCALL_DEFINE6(futex, unsigned long, uaddr, int, op, u32, val, unsigned long
  * pthread_join learns that the thread has ended.  Not when the whole
  * process is ending: nobody is left to look.
  */
+/* Linux's struct robust_list_head (include/uapi/linux/futex.h). */
+struct lx_robust_head {
+	u64 next;		/* the first entry's list pointer; the head's own address ends it */
+	s64 futex_offset;	/* from an entry to its mutex's futex word */
+	u64 op_pending;		/* an entry being taken or given, not yet listed */
+};
+
+#define FUTEX_WAITERS		0x80000000
+#define FUTEX_OWNER_DIED	0x40000000
+#define FUTEX_TID_MASK		0x3fffffff
+#define ROBUST_LIST_LIMIT	2048	/* Linux's: a list that loops ends here */
+
+/*
+ * A mutex t held as it ended (Linux's handle_futex_death): its word says
+ * its owner died, keeps the waiters bit, and one waiter is woken to find
+ * it (EOWNERDEAD).  The read and the write are not one atomic step, as
+ * Linux's cmpxchg is: the process's other threads run on this vCPU only
+ * when this thread yields, which it does not between them.
+ */
+static void futex_death(struct thread *t, unsigned long uaddr)
+{
+	u32 val, owner_died;
+
+	if ((uaddr & 3) || mem_user_copy(t->p, uaddr, &val, sizeof(val), MEM_READ) ||
+	    (val & FUTEX_TID_MASK) != (u32)t->tid)
+		return;
+	owner_died = (val & FUTEX_WAITERS) | FUTEX_OWNER_DIED;
+	if (mem_user_copy(t->p, uaddr, &owner_died, sizeof(owner_died), MEM_WRITE))
+		return;
+	if (val & FUTEX_WAITERS)
+		futex_wake(t->p, uaddr, 1, ~0U);
+}
+
+/*
+ * Walk t's robust list as it ends (Linux's exit_robust_list): each mutex
+ * on it, and the one in op_pending, that t still owns.  Every word is
+ * read from the tenant's memory, where anything may be: a bad pointer
+ * ends the walk, and so does ROBUST_LIST_LIMIT, as in Linux.  An entry's
+ * low bit marks a priority-inheritance mutex, which this kernel does not
+ * have; it is treated as the others.
+ */
+static void robust_list_exit(struct thread *t)
+{
+	struct lx_robust_head h;
+	unsigned long head = t->robust_list, entry, next, pending;
+	unsigned int n = 0;
+
+	if (!head || mem_user_copy(t->p, head, &h, sizeof(h), MEM_READ))
+		return;
+	entry = h.next & ~1UL;
+	pending = h.op_pending & ~1UL;
+	while (entry != head && n++ < ROBUST_LIST_LIMIT) {
+		if (mem_user_copy(t->p, entry, &next, sizeof(next), MEM_READ))
+			break;
+		if (entry != pending)
+			futex_death(t, entry + h.futex_offset);
+		entry = next & ~1UL;
+	}
+	if (pending)
+		futex_death(t, pending + h.futex_offset);
+}
+
+LX_SYSCALL_DEFINE2(set_robust_list, unsigned long, head, unsigned long, len)
+{
+	if (len != sizeof(struct lx_robust_head))
+		return -EINVAL;
+	t->robust_list = head;
+	return 0;
+}
+
+/* Of the caller, or of another thread of its process; -ESRCH for any other. */
+LX_PARTIAL(get_robust_list, "only the caller's process: another's thread is -ESRCH");
+LX_SYSCALL_DEFINE3(get_robust_list, int, pid, unsigned long, uhead, unsigned long, ulen)
+{
+	u64 len = sizeof(struct lx_robust_head), head;
+	struct thread *to = t;
+
+	if (pid) {
+		procs_lock();		/* a thread leaves the list under it (signal.c) */
+		to = lx_thread_find(t->p, pid);
+		head = to ? to->robust_list : 0;
+		procs_unlock();
+		if (!to)
+			return -ESRCH;
+	} else {
+		head = t->robust_list;
+	}
+	return put_user_bytes(t, ulen, &len, sizeof(len)) ?:
+	       put_user_bytes(t, uhead, &head, sizeof(head));
+}
+
 void lx_thread_exit(struct thread *t)
 {
 	u32 zero = 0;
 
 	lx_thread_remove(t);	/* no signal finds it any more */
-	if (!t->clear_tid || READ_ONCE(t->p->killed) || READ_ONCE(t->p->threads) <= 1)
+	if (READ_ONCE(t->p->killed) || READ_ONCE(t->p->threads) <= 1)
+		return;		/* no thread is left to find a mutex or a word */
+	robust_list_exit(t);
+	if (!t->clear_tid)
 		return;
 	if (!mem_user_copy(t->p, t->clear_tid, &zero, sizeof(zero), MEM_WRITE))
 		futex_wake(t->p, t->clear_tid, 1, ~0U);

@@ -164,8 +164,10 @@ struct lx_proc {
 	/* ITIMER_REAL (itimer.c): when, in lx_now_ns's ns (0: disarmed), and how often */
 	u64 alarm_at, alarm_every;
 	u32 umask;
+	u32 nofile, nofile_max;		/* RLIMIT_NOFILE, soft and hard: at most LX_FDS */
 	long pgid, sid;			/* its process group and session (sys.c) */
 	bool execed;			/* it has run execve: setpgid moves it no more */
+	kl_tid_t vfork_waiter;		/* a vfork's parent, until this child's exec or end */
 	/* its live threads, under the table's lock (signal.c) */
 	struct thread *threads[LX_THREADS_MAX];
 	vostd_spinlock_t con_lock;	/* line and line_len, written by any of its threads */
@@ -278,6 +280,7 @@ long lx_stat_node(struct thread *t, unsigned long ust, struct lx_node *nd);
 
 /* sys_proc.c */
 long lx_thread_run(struct thread *c);
+void lx_vfork_done(struct proc *p);
 
 /* exec.c */
 long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,

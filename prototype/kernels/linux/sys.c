@@ -143,22 +143,47 @@ LX_SYSCALL_DEFINE1(newuname, unsigned long, ubuf)
 	return put_user_bytes(t, ubuf, u, sizeof(u));
 }
 
+#define RLIMIT_NPROC	6
+#define RLIMIT_NOFILE	7
+#define RLIM_NLIMITS	16
+
+/*
+ * prlimit64, in Linux's order: the new limit copied in, the process
+ * found, the resource and the new limit checked, the old one given back.
+ * Of the new limits only RLIMIT_NOFILE's is kept (fdtable.c's fd_limit
+ * honours it), and a hard one past LX_FDS is -EPERM, as one past Linux's
+ * nr_open is; the rest are checked and dropped.
+ */
 static long do_prlimit(struct thread *t, long pid, long res, unsigned long unew,
 		       unsigned long uold)
 {
-	u64 lim[2] = { ~0ULL, ~0ULL };
+	struct lx_proc *lp = lxp(t->p);
+	u64 lim[2] = { ~0ULL, ~0ULL }, new[2];
 
-	if (res < 0 || res > 15)
+	if (unew && mem_user_copy(t->p, unew, new, sizeof(new), MEM_READ))
+		return -EFAULT;
+	if (pid && pid != t->p->pid)
+		return -ESRCH;
+	if (res < 0 || res >= RLIM_NLIMITS)
 		return -EINVAL;
+	if (unew && new[0] > new[1])
+		return -EINVAL;
+	if (unew && res == RLIMIT_NOFILE && new[1] > LX_FDS)
+		return -EPERM;
 	if (res == 3)			/* RLIMIT_STACK */
 		lim[0] = LX_STACK_PAGES * PAGE;
-	if (res == 7) {			/* RLIMIT_NOFILE */
-		lim[0] = LX_FDS;
-		lim[1] = LX_FDS;
+	if (res == RLIMIT_NOFILE) {
+		lim[0] = READ_ONCE(lp->nofile);
+		lim[1] = READ_ONCE(lp->nofile_max);
 	}
-	if (res == 6) {			/* RLIMIT_NPROC */
+	if (res == RLIMIT_NPROC) {
 		lim[0] = LX_PROCS_MAX;
 		lim[1] = LX_PROCS_MAX;
+	}
+	if (unew && res == RLIMIT_NOFILE) {
+		/* Only the process's own threads change it: the last wins, as in Linux. */
+		WRITE_ONCE(lp->nofile, new[0]);
+		WRITE_ONCE(lp->nofile_max, new[1]);
 	}
 	return put_user_bytes(t, uold, lim, sizeof(lim));
 }
@@ -168,7 +193,12 @@ LX_SYSCALL_DEFINE2(getrlimit, int, res, unsigned long, uold)
 	return do_prlimit(t, 0, res, 0, uold);
 }
 
-LX_PARTIAL(prlimit64, "a new limit is taken and ignored, never set; pid unchecked");
+LX_SYSCALL_DEFINE2(setrlimit, int, res, unsigned long, unew)
+{
+	return do_prlimit(t, 0, res, unew, 0);
+}
+
+LX_PARTIAL(prlimit64, "only RLIMIT_NOFILE is set; another process's pid is -ESRCH");
 LX_SYSCALL_DEFINE4(prlimit64, int, pid, int, res, unsigned long, unew, unsigned long, uold)
 {
 	return do_prlimit(t, pid, res, unew, uold);

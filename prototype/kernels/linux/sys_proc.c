@@ -121,10 +121,41 @@ static long lx_fork_thread(struct thread *t, struct proc *child, const struct ev
 }
 
 /*
+ * A vfork's child has run its exec or ended: its parent's thread, waiting
+ * in vfork_wait, goes on.  Once only: the waiter's id is taken as it is
+ * woken.
+ */
+void lx_vfork_done(struct proc *p)
+{
+	kl_tid_t tid = __atomic_exchange_n(&lxp(p)->vfork_waiter, 0, __ATOMIC_ACQ_REL);
+
+	if (tid)
+		kl_wake(tid);
+}
+
+/*
+ * CLONE_VFORK: the calling thread waits until the child has run its exec
+ * or ended, as Linux's wait_for_vfork_done, which only a fatal signal
+ * cuts short.  The child is held by a reference meanwhile: another thread
+ * of the parent may reap it.  A wake that comes before the block makes
+ * the block return at once (kl_block), so none is lost.
+ */
+static void vfork_wait(struct thread *t, struct proc *child)
+{
+	lx_sleeping(t);		/* a kill finds it, and wakes it */
+	while (READ_ONCE(lxp(child)->vfork_waiter) && !READ_ONCE(t->p->killed))
+		kl_block();
+	lx_awake(t);
+	proc_put(child);
+}
+
+/*
  * fork, vfork, and clone without CLONE_VM: a child with a copy-on-write
- * copy of the memory, the descriptors and the signal state.  vfork's
- * promise that the parent waits for the child's exec is not kept; the
- * parent runs on, which a program cannot tell from a copy.
+ * copy of the memory, the descriptors and the signal state.  With
+ * CLONE_VFORK (vfork, and glibc's posix_spawn) the caller waits for the
+ * child's exec or end, as in Linux; CLONE_VM with it, which in Linux
+ * lends the child the parent's memory meanwhile, gets a copy here, so a
+ * write of the child's before its exec is not seen by the parent.
  */
 static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
 		    unsigned long ptid, unsigned long ctid, unsigned long tls)
@@ -139,7 +170,7 @@ static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
 	/* Linux's copy_process: the handlers are shared only with the memory. */
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
 		return -EINVAL;
-	if (flags & CLONE_VM)
+	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK))
 		return -ENOSYS;		/* a process sharing its parent's memory: not here */
 	if (READ_ONCE(procs()->live_procs) >= LX_PROCS_MAX) {
 		vostd_println("linux: pid %ld: fork refused, %d processes live", p->pid,
@@ -159,6 +190,10 @@ static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
 		err = mem_user_copy(child, ctid, &pid, sizeof(pid), MEM_WRITE);
 	if (!err && (flags & CLONE_PARENT_SETTID))
 		err = put_user_bytes(t, ptid, &pid, sizeof(pid));
+	if (!err && (flags & CLONE_VFORK)) {
+		lxp(child)->vfork_waiter = kl_self();	/* before it can run, exec or end */
+		proc_get(child);
+	}
 	if (!err) {
 		ctx.rax = 0;
 		if (newsp)
@@ -168,14 +203,18 @@ static long lx_fork(struct thread *t, unsigned long flags, unsigned long newsp,
 		err = lx_fork_thread(t, child, &ctx);
 	}
 	if (err < 0) {
+		if (child->os && lxp(child)->vfork_waiter)
+			proc_put(child);
 		lx_proc_exit(child);
 		proc_abandon(child);
 		return err;
 	}
+	if (flags & CLONE_VFORK)
+		vfork_wait(t, child);
 	return pid;
 }
 
-LX_PARTIAL(clone, "CLONE_VM without CLONE_THREAD -ENOSYS; CLONE_VFORK, _FILES, _PIDFD ignored");
+LX_PARTIAL(clone, "CLONE_VM alone -ENOSYS, with CLONE_VFORK a copy; CLONE_FILES ignored");
 LX_SYSCALL_DEFINE5(clone, unsigned long, flags, unsigned long, newsp, unsigned long, ptid,
 		   unsigned long, ctid, unsigned long, tls)
 {
@@ -187,10 +226,10 @@ LX_SYSCALL_DEFINE0(fork)
 	return lx_fork(t, 0, 0, 0, 0, 0);
 }
 
-LX_PARTIAL(vfork, "a copy-on-write fork: memory not shared, and the parent does not wait");
+LX_PARTIAL(vfork, "the child's memory is a copy-on-write one, not the parent's");
 LX_SYSCALL_DEFINE0(vfork)
 {
-	return lx_fork(t, 0, 0, 0, 0, 0);
+	return lx_fork(t, CLONE_VFORK, 0, 0, 0, 0);
 }
 
 /*
@@ -251,13 +290,6 @@ LX_SYSCALL_DEFINE1(set_tid_address, unsigned long, tidptr)
 {
 	t->clear_tid = tidptr;
 	return t->tid;
-}
-
-/* Robust mutexes are not kept: the list is taken and never walked. */
-LX_PARTIAL(set_robust_list, "never walked: a dead thread's robust mutexes stay locked");
-LX_SYSCALL_DEFINE2(set_robust_list, unsigned long, head, unsigned long, len)
-{
-	return 0;
 }
 
 LX_PARTIAL(arch_prctl, "ARCH_SET_GS only to 0; ARCH_GET_GS and the CPUID, XCOMP codes -EINVAL");

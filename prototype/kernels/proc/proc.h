@@ -129,6 +129,7 @@ struct thread {
 	unsigned long fault_va;		/* the last fault, to catch one that repeats */
 	unsigned int fault_repeats;
 	unsigned long clear_tid;	/* linux: the word to zero and wake as it ends */
+	unsigned long robust_list;	/* linux: its robust mutexes' list head, 0: none */
 	struct {			/* linux: sigaltstack's, none at first */
 		unsigned long sp, size;
 		u32 flags;
