@@ -476,6 +476,19 @@ int main(int argc, char **argv, char **envp)
 	signal_calls();
 	itimers();
 	futexes();
+	want("poll of more descriptors than RLIMIT_NOFILE", syscall(SYS_poll, NULL, 1 << 24, 0),
+	     EINVAL);
+	want("poll of descriptors at an unmapped address", syscall(SYS_poll, UNMAPPED, 1, 0),
+	     EFAULT);
+	want("select of a negative count", syscall(SYS_select, -1, NULL, NULL, NULL, NULL),
+	     EINVAL);
+	want("select with a negative time",
+	     syscall(SYS_select, 0, NULL, NULL, NULL, &(struct timeval){ 0, -1 }), EINVAL);
+	want("ppoll with a mask of the wrong size",
+	     syscall(SYS_ppoll, NULL, 0, NULL, &ts, 4), EINVAL);
+	want("ppoll with a nanosecond past a second",
+	     syscall(SYS_ppoll, NULL, 0, &(struct timespec){ 0, 1000000000 }, NULL, 8), EINVAL);
+	want("eventfd2 with a flag it does not take", syscall(SYS_eventfd2, 0, 2), EINVAL);
 	want("set_robust_list of a length not its head's",
 	     syscall(SYS_set_robust_list, &ts, sizeof(ts) + 1), EINVAL);
 	want("get_robust_list of a thread that is not there",

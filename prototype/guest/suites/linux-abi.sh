@@ -98,6 +98,12 @@ run files_pie 0 sh -c "'/bin/files-pie sandbox'"
 /bin/spawn || fail "spawn on Linux"
 run spawn 0 sh -c /bin/spawn
 run spawn_pie 0 sh -c /bin/spawn-pie
+# Waiting on several files (prototype/linuxabi/waits.c): poll, ppoll,
+# select and pselect on pipes, an eventfd, a device; woken, run out, with
+# a mask that lets a signal in; O_NONBLOCK pipes.  On Linux first.
+/bin/waits || fail "waits on Linux"
+run waits 0 sh -c /bin/waits
+run waits_pie 0 sh -c /bin/waits-pie
 # What a call holds while it sleeps and what address space comes back
 # (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
 # under a thread blocked reading or writing it; mmaps and munmaps, and

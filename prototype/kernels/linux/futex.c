@@ -35,6 +35,68 @@ struct lx_futex_waiter {
  * mark before it looks, under the same lock, so one of the two sees the
  * other.
  */
+/* Queue w, on its task's stack, on *q for the task: under the lock that covers *q. */
+void lx_queue(struct lx_waiter **q, struct lx_waiter *w)
+{
+	w->tid = kl_self();
+	w->next = *q;
+	w->queued = true;
+	*q = w;
+}
+
+/* Take w off *q if no wake took it first: under the lock that covers *q. */
+void lx_unqueue(struct lx_waiter **q, struct lx_waiter *w)
+{
+	struct lx_waiter **pw;
+
+	for (pw = q; w->queued && *pw; pw = &(*pw)->next) {
+		if (*pw == w) {
+			*pw = w->next;
+			w->queued = false;
+			break;
+		}
+	}
+}
+
+/*
+ * Wake every task queued on *q, under the lock that covers it: each looks
+ * again at what it waits for when it runs.  A guard, which that lock is
+ * held in, holds their switches until the unlock.
+ */
+void lx_wake_all(struct lx_waiter **q)
+{
+	struct lx_waiter *w;
+
+	for (w = *q; w; w = w->next) {
+		w->queued = false;
+		kl_wake(w->tid);
+	}
+	*q = NULL;
+}
+
+/*
+ * Sleep on *q, covered by lock, which the caller holds in a guard, until
+ * a wake, a kill or a signal; back with the lock held and off the queue.
+ * w is on this stack: a waker touches it only under lock, which is taken
+ * again before w goes.  What *q belongs to must outlive the sleep: the
+ * caller's file holds it.
+ */
+void lx_block_on(struct thread *t, vostd_spinlock_t *lock, struct lx_waiter **q)
+{
+	struct lx_waiter w;
+
+	lx_queue(q, &w);
+	vostd_spin_unlock(lock);
+	kl_guard_end();
+	lx_sleeping(t);
+	if (!thread_interrupted(t))
+		kl_block();
+	lx_awake(t);
+	kl_guard_begin();
+	vostd_spin_lock(lock);
+	lx_unqueue(q, &w);
+}
+
 void lx_sleeping(struct thread *t)
 {
 	procs_lock();

@@ -106,7 +106,9 @@ struct lx_file;
  * of the file system (sys_fs.c), a device (dev.c), the console
  * (console.c), an end of a pipe (pipe.c).  read's and write's off is
  * where a pread64 or pwrite64 works, or -1 for the file's position, which
- * moves on.  A file that cannot be read or
+ * moves on.  poll says what the file is ready for (POLL* bits) and, given
+ * a waiter, queues it to be woken when that changes; unpoll takes it off
+ * again.  A NULL poll is a file always ready to read and write.  A file that cannot be read or
  * written was refused before by its O_ACCMODE; a NULL getdents64 is
  * -ENOTDIR, a NULL release nothing to do.
  */
@@ -119,6 +121,8 @@ struct lx_file_ops {
 	long (*stat)(struct thread *t, struct lx_file *f, unsigned long ust);
 	long (*getdents64)(struct thread *t, struct lx_file *f, unsigned long buf,
 			   unsigned long len);
+	unsigned int (*poll)(struct lx_file *f, struct lx_waiter *w);
+	void (*unpoll)(struct lx_file *f, struct lx_waiter *w);
 	void (*release)(struct lx_file *f);
 };
 
@@ -138,6 +142,7 @@ struct lx_file {
 	struct lx_node *node;		/* what it opened, with a reference; NULL: a pipe's end */
 	unsigned long pos;		/* a file's offset; a directory's next entry */
 	struct lx_pipe *pipe;
+	void *priv;			/* what else a file is: an eventfd's counter */
 };
 
 struct lx_sigaction {
@@ -365,6 +370,10 @@ long lx_set_altstack(struct thread *t, struct lx_stack *ss);	/* sys_signal.c */
 u64 lx_now_ns(void);
 
 /* futex.c */
+void lx_queue(struct lx_waiter **q, struct lx_waiter *w);
+void lx_unqueue(struct lx_waiter **q, struct lx_waiter *w);
+void lx_wake_all(struct lx_waiter **q);
+void lx_block_on(struct thread *t, vostd_spinlock_t *lock, struct lx_waiter **q);
 void lx_sleeping(struct thread *t);
 void lx_awake(struct thread *t);
 void lx_wake_sleepers(struct proc *p);

@@ -2,11 +2,14 @@
 /*
  * Pipes: a ring of 4 KiB between the files of its two ends.  A reader of
  * an empty pipe, or a writer of a full one, blocks as a kernelet task on
- * the pipe's queue for its end, and the other end's next act wakes it;
+ * the pipe's queue for its end (lx_block_on: the pipe lives across the
+ * sleep, since the call's file holds its end, and an end its pipe), and
+ * the other end's next act wakes it;
  * the last file of an end wakes the other end's queue, so that a reader
  * sees the end of the pipe and a writer -EPIPE.
  */
 #include <linux/fcntl.h>
+#include <linux/poll.h>
 #include <linux/stat.h>
 
 #include "syscalls.h"
@@ -24,21 +27,6 @@ static void pipe_unlock(struct lx_pipe *pp)
 }
 
 /*
- * Wake every task queued on *q, under the pipe's lock: each looks again at
- * the pipe when it runs.  The guard holds their switches until the unlock.
- */
-static void pipe_wake_all(struct lx_waiter **q)
-{
-	struct lx_waiter *w;
-
-	for (w = *q; w; w = w->next) {
-		w->queued = false;
-		kl_wake(w->tid);
-	}
-	*q = NULL;
-}
-
-/*
  * The last reference to f, an end of a pipe, has gone: every task blocked
  * on the other end sees the end of the pipe now; the last end frees it.
  */
@@ -53,7 +41,7 @@ static void pipe_release(struct lx_file *f)
 		pp->readers--;
 	else
 		pp->writers--;
-	pipe_wake_all(reader ? &pp->writing : &pp->reading);
+	lx_wake_all(reader ? &pp->writing : &pp->reading);
 	gone = !pp->readers && !pp->writers;
 	pipe_unlock(pp);
 	if (gone)
@@ -61,45 +49,21 @@ static void pipe_release(struct lx_file *f)
 }
 
 /*
- * Wait on queue q of pp, whose lock the caller holds, for the other end or
- * for a kill or a signal (which wake the thread through lx_sleeping); return
- * with the lock held again and off the queue.  pp lives across the sleep:
- * the caller's call holds a file of this end (fd_get), and an end holds
- * its pipe (pipe_release).  w is on this stack: a waker touches it only
- * under pp's lock, which is taken again before w goes.
+ * Nothing read when a signal came: the call is restarted, or -EINTR after
+ * a handler.  An empty pipe with O_NONBLOCK is -EAGAIN at once.
  */
-static void pipe_block(struct thread *t, struct lx_pipe *pp, struct lx_waiter **q)
-{
-	struct lx_waiter w = { .tid = kl_self(), .next = *q, .queued = true }, **pw;
-
-	*q = &w;
-	pipe_unlock(pp);
-	lx_sleeping(t);
-	if (!thread_interrupted(t))
-		kl_block();
-	lx_awake(t);
-	pipe_lock(pp);
-	for (pw = q; w.queued && *pw; pw = &(*pw)->next) {
-		if (*pw == &w) {
-			*pw = w.next;
-			break;
-		}
-	}
-}
-
-/* Nothing read when a signal came: the call is restarted, or -EINTR after a handler. */
 static long pipe_read(struct thread *t, struct lx_pipe *pp, unsigned long buf,
-		      unsigned long len)
+		      unsigned long len, bool nonblock)
 {
 	char chunk[LX_CHUNK];
 	unsigned int n, i;
 
 	pipe_lock(pp);
-	while (!pp->len && pp->writers && !thread_interrupted(t))
-		pipe_block(t, pp, &pp->reading);
+	while (!pp->len && pp->writers && !nonblock && !thread_interrupted(t))
+		lx_block_on(t, &pp->lock, &pp->reading);
 	if (!pp->len && pp->writers) {
 		pipe_unlock(pp);
-		return -ERESTARTSYS;
+		return nonblock ? -EAGAIN : -ERESTARTSYS;
 	}
 	n = min_t(unsigned long, min_t(unsigned long, len, pp->len), LX_CHUNK);
 	for (i = 0; i < n; i++)
@@ -107,7 +71,7 @@ static long pipe_read(struct thread *t, struct lx_pipe *pp, unsigned long buf,
 	pp->head = (pp->head + n) % sizeof(pp->buf);
 	pp->len -= n;
 	if (n)
-		pipe_wake_all(&pp->writing);
+		lx_wake_all(&pp->writing);
 	pipe_unlock(pp);
 	if (n && mem_user_copy(t->p, buf, chunk, n, MEM_WRITE))
 		return -EFAULT;
@@ -116,10 +80,12 @@ static long pipe_read(struct thread *t, struct lx_pipe *pp, unsigned long buf,
 
 /*
  * A write with no reader left is -EPIPE and SIGPIPE to the writer, as in
- * Linux; one a signal cuts short returns what it wrote, or is restarted.
+ * Linux; one a signal cuts short returns what it wrote, or is restarted;
+ * with O_NONBLOCK one that finds the pipe full returns what it wrote, or
+ * -EAGAIN.
  */
 static long pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf,
-		       unsigned long len)
+		       unsigned long len, bool nonblock)
 {
 	char chunk[LX_CHUNK];
 	unsigned long done = 0;
@@ -130,8 +96,9 @@ static long pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf,
 		if (mem_user_copy(t->p, buf + done, chunk, n, MEM_READ))
 			return done ?: -EFAULT;
 		pipe_lock(pp);
-		while (pp->readers && pp->len == sizeof(pp->buf) && !thread_interrupted(t))
-			pipe_block(t, pp, &pp->writing);
+		while (pp->readers && pp->len == sizeof(pp->buf) && !nonblock &&
+		       !thread_interrupted(t))
+			lx_block_on(t, &pp->lock, &pp->writing);
 		room = sizeof(pp->buf) - pp->len;
 		if (!pp->readers) {
 			pipe_unlock(pp);
@@ -140,13 +107,13 @@ static long pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf,
 		}
 		if (!room) {
 			pipe_unlock(pp);
-			return done ?: -ERESTARTSYS;
+			return done ?: nonblock ? -EAGAIN : -ERESTARTSYS;
 		}
 		n = min(n, room);
 		for (i = 0; i < n; i++)
 			pp->buf[(pp->head + pp->len + i) % sizeof(pp->buf)] = chunk[i];
 		pp->len += n;
-		pipe_wake_all(&pp->reading);
+		lx_wake_all(&pp->reading);
 		pipe_unlock(pp);
 		done += n;
 	}
@@ -157,13 +124,13 @@ static long pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf,
 static long pipe_file_read(struct thread *t, struct lx_file *f, unsigned long buf,
 			   unsigned long len, long off)
 {
-	return pipe_read(t, f->pipe, buf, len);
+	return pipe_read(t, f->pipe, buf, len, READ_ONCE(f->flags) & O_NONBLOCK);
 }
 
 static long pipe_file_write(struct thread *t, struct lx_file *f, unsigned long buf,
 			    unsigned long len, long off)
 {
-	return pipe_write(t, f->pipe, buf, len);
+	return pipe_write(t, f->pipe, buf, len, READ_ONCE(f->flags) & O_NONBLOCK);
 }
 
 static long pipe_stat(struct thread *t, struct lx_file *f, unsigned long ust)
@@ -171,11 +138,49 @@ static long pipe_stat(struct thread *t, struct lx_file *f, unsigned long ust)
 	return lx_stat_out(t, ust, S_IFIFO | 0600, 4, 0);
 }
 
+/*
+ * What an end is ready for, as Linux's pipe_poll answers: the read end to
+ * read if the pipe holds bytes, and hung up once no writer is left; the
+ * write end to write if there is room, and in error once no reader is.
+ * With w, w waits on the queue the other end's next act wakes, queued
+ * under the lock the look was made under, so no wake falls between.
+ */
+static unsigned int pipe_poll(struct lx_file *f, struct lx_waiter *w)
+{
+	struct lx_pipe *pp = f->pipe;
+	unsigned int mask;
+
+	pipe_lock(pp);
+	if (f->ops == &lx_pipe_read_fops) {
+		mask = (pp->len ? POLLIN | POLLRDNORM : 0) | (pp->writers ? 0 : POLLHUP);
+		if (w)
+			lx_queue(&pp->reading, w);
+	} else {
+		mask = (pp->len < sizeof(pp->buf) ? POLLOUT | POLLWRNORM : 0) |
+		       (pp->readers ? 0 : POLLERR);
+		if (w)
+			lx_queue(&pp->writing, w);
+	}
+	pipe_unlock(pp);
+	return mask;
+}
+
+static void pipe_unpoll(struct lx_file *f, struct lx_waiter *w)
+{
+	struct lx_pipe *pp = f->pipe;
+
+	pipe_lock(pp);
+	lx_unqueue(f->ops == &lx_pipe_read_fops ? &pp->reading : &pp->writing, w);
+	pipe_unlock(pp);
+}
+
 /* Each end is opened for its one direction: O_ACCMODE refuses the other. */
 const struct lx_file_ops lx_pipe_read_fops = {
 	.read = pipe_file_read,
 	.lseek = lx_no_lseek,
 	.stat = pipe_stat,
+	.poll = pipe_poll,
+	.unpoll = pipe_unpoll,
 	.release = pipe_release,
 };
 
@@ -183,6 +188,8 @@ const struct lx_file_ops lx_pipe_write_fops = {
 	.write = pipe_file_write,
 	.lseek = lx_no_lseek,
 	.stat = pipe_stat,
+	.poll = pipe_poll,
+	.unpoll = pipe_unpoll,
 	.release = pipe_release,
 };
 
@@ -193,7 +200,7 @@ static long do_pipe2(struct thread *t, unsigned long ufds, long flags)
 	int fds[2];
 	long err;
 
-	if (flags & ~(O_CLOEXEC | O_NONBLOCK))	/* O_NONBLOCK is kept, not acted on */
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
 		return -EINVAL;
 	pp = vostd_alloc(sizeof(*pp), true);
 	r = file_new(&lx_pipe_read_fops);
@@ -239,7 +246,7 @@ LX_SYSCALL_DEFINE1(pipe, unsigned long, ufds)
 	return do_pipe2(t, ufds, 0);
 }
 
-LX_PARTIAL(pipe2, "O_NONBLOCK kept but not acted on; O_DIRECT -EINVAL; a 4 KiB buffer");
+LX_PARTIAL(pipe2, "O_DIRECT -EINVAL; a 4 KiB buffer");
 LX_SYSCALL_DEFINE2(pipe2, unsigned long, ufds, int, flags)
 {
 	return do_pipe2(t, ufds, flags);

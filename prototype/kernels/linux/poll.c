@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * poll, ppoll, select and pselect6: wait until one of several files is
+ * ready, as Linux's fs/select.c waits.  Each round asks every file what
+ * it is ready for (its poll); a wait with no end queues a waiter of its
+ * own on each file as it asks, under the lock the file looked under, so
+ * that whatever changes a file after the look wakes the thread, and
+ * sleeps.  The kernelet has no timers for tasks, so a wait with an end
+ * looks, yields and looks again until the end, as nanosleep does.
+ */
+#include <linux/poll.h>
+
+#include "syscalls.h"
+
+#define POLL_DEFAULT	(POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
+#define POLL_MAX_NS	(1000ULL * 1000000000)	/* a wait longer than 1000 s ends there */
+
+/*
+ * One descriptor a wait is on: its file, held across the wait, and its
+ * waiter.  poll gives POLLERR and POLLHUP whether asked or not; select
+ * only what its sets ask.
+ */
+struct poll_ent {
+	int fd;
+	short events, always, revents;
+	struct lx_file *f;
+	struct lx_waiter w;
+};
+
+/* Ask each file what it is ready for; with queue, queue each one's waiter too. */
+static unsigned int poll_look(struct poll_ent *e, unsigned int n, bool queue)
+{
+	unsigned int i, ready = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned int mask;
+
+		if (e[i].fd < 0) {
+			e[i].revents = 0;
+			continue;
+		}
+		if (!e[i].f) {
+			e[i].revents = POLLNVAL;
+			ready++;
+			continue;
+		}
+		if (e[i].f->ops->poll)
+			mask = e[i].f->ops->poll(e[i].f, queue ? &e[i].w : NULL);
+		else
+			mask = POLL_DEFAULT;
+		e[i].revents = mask & (e[i].events | e[i].always);
+		ready += !!e[i].revents;
+	}
+	return ready;
+}
+
+static void poll_unqueue(struct poll_ent *e, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].f && e[i].f->ops->unpoll)
+			e[i].f->ops->unpoll(e[i].f, &e[i].w);
+}
+
+/*
+ * The wait itself, on files the caller has taken (fd_get): until one is
+ * ready, the time ns is up (-1: no end, 0: just look) or a signal or a
+ * kill comes.  The count of files ready, or -ERESTARTNOHAND for a signal
+ * (-EINTR once a handler has run).  *left is the time that was left.
+ */
+static long poll_files(struct thread *t, struct poll_ent *e, unsigned int n, s64 ns, u64 *left)
+{
+	u64 until = ns > 0 ? vostd_cycles() + vostd_ns_to_cycles(min_t(u64, ns, POLL_MAX_NS)) : 0;
+	unsigned int ready;
+	u64 now;
+
+	for (;;) {
+		ready = poll_look(e, n, ns < 0);
+		if (ready || !ns || thread_interrupted(t)) {
+			if (ns < 0)
+				poll_unqueue(e, n);
+			break;
+		}
+		if (ns < 0) {
+			lx_sleeping(t);
+			if (!thread_interrupted(t))
+				kl_block();
+			lx_awake(t);
+			poll_unqueue(e, n);
+			continue;
+		}
+		now = vostd_cycles();
+		if (now >= until)
+			break;
+		kl_yield();
+	}
+	now = vostd_cycles();
+	*left = ns > 0 && now < until ? vostd_cycles_to_ns(until - now) : 0;
+	return ready || !thread_interrupted(t) ? (long)ready : -ERESTARTNOHAND;
+}
+
+static void poll_put(struct poll_ent *e, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].f)
+			fd_put(e[i].f);
+}
+
+/*
+ * A timespec (or with usec a timeval) in from the tenant as ns: -1 for
+ * none (NULL).  A timeval's whole seconds of microseconds move to its
+ * seconds first, as Linux's select does; what is then negative, or a
+ * part past its second, is -EINVAL.
+ */
+static long time_in(struct thread *t, unsigned long u, bool usec, s64 *ns)
+{
+	s64 v[2], per = usec ? 1000000 : 1000000000;
+
+	*ns = -1;
+	if (!u)
+		return 0;
+	if (mem_user_copy(t->p, u, v, sizeof(v), MEM_READ))
+		return -EFAULT;
+	if (usec) {
+		v[0] += v[1] / per;
+		v[1] %= per;
+	}
+	if (v[0] < 0 || v[1] < 0 || v[1] >= per)
+		return -EINVAL;
+	*ns = v[0] > (s64)(POLL_MAX_NS / 1000000000) ? (s64)POLL_MAX_NS :
+	      v[0] * 1000000000 + v[1] * (1000000000 / per);
+	return 0;
+}
+
+/* The time left back out, as Linux's: a bad address there is not the call's error. */
+static void time_out(struct thread *t, unsigned long u, bool usec, u64 left)
+{
+	u64 v[2] = { left / 1000000000, left % 1000000000 / (usec ? 1000 : 1) };
+
+	if (u)
+		put_user_bytes(t, u, v, sizeof(v));
+}
+
+/*
+ * ppoll's and pselect6's mask: the thread's until the call returns, and
+ * until a handler has run if a signal ends it, as Linux's
+ * set_user_sigmask and restore_saved_sigmask_unless.
+ */
+static long mask_in(struct thread *t, unsigned long uset, unsigned long size)
+{
+	u64 set;
+
+	if (!uset)
+		return 0;
+	if (size != sizeof(set))
+		return -EINVAL;
+	if (mem_user_copy(t->p, uset, &set, sizeof(set), MEM_READ))
+		return -EFAULT;
+	t->sig.saved_mask = t->sig.mask;
+	t->sig.restore_mask = true;
+	lx_set_mask(t, set);
+	return 0;
+}
+
+static void mask_done(struct thread *t, long ret)
+{
+	if (t->sig.restore_mask && ret != -ERESTARTNOHAND) {
+		t->sig.restore_mask = false;
+		lx_set_mask(t, t->sig.saved_mask);
+	}
+}
+
+/* Linux's struct pollfd. */
+struct lx_pollfd {
+	s32 fd;
+	s16 events, revents;
+};
+
+static long do_poll(struct thread *t, unsigned long ufds, unsigned long nfds, s64 ns,
+		    u64 *left)
+{
+	struct lx_pollfd *pfd;
+	struct poll_ent *e;
+	unsigned long i;
+	long r;
+
+	if (nfds > READ_ONCE(lxp(t->p)->nofile))
+		return -EINVAL;		/* Linux's: more than RLIMIT_NOFILE */
+	pfd = vostd_alloc(max(nfds, 1UL) * sizeof(*pfd), false);
+	e = vostd_alloc(max(nfds, 1UL) * sizeof(*e), true);
+	r = pfd && e ? 0 : -ENOMEM;
+	if (!r && mem_user_copy(t->p, ufds, pfd, nfds * sizeof(*pfd), MEM_READ))
+		r = -EFAULT;
+	for (i = 0; !r && i < nfds; i++) {
+		e[i].fd = pfd[i].fd;
+		e[i].events = pfd[i].events;
+		e[i].always = POLLERR | POLLHUP;
+		e[i].f = pfd[i].fd >= 0 ? fd_get(t->p, pfd[i].fd) : NULL;
+	}
+	if (!r)
+		r = poll_files(t, e, nfds, ns, left);
+	for (i = 0; r >= 0 && i < nfds; i++)
+		pfd[i].revents = e[i].revents;
+	if (r >= 0 && mem_user_copy(t->p, ufds, pfd, nfds * sizeof(*pfd), MEM_WRITE))
+		r = -EFAULT;
+	if (e)
+		poll_put(e, nfds);
+	vostd_free(pfd);
+	vostd_free(e);
+	return r;
+}
+
+LX_PARTIAL(poll, "a wait with an end yields until it, as nanosleep; a signal never restarts it");
+LX_SYSCALL_DEFINE3(poll, unsigned long, ufds, unsigned int, nfds, int, ms)
+{
+	u64 left;
+
+	return do_poll(t, ufds, nfds, ms < 0 ? -1 : (s64)ms * 1000000, &left);
+}
+
+LX_PARTIAL(ppoll, "a wait with an end yields until it, as nanosleep");
+LX_SYSCALL_DEFINE5(ppoll, unsigned long, ufds, unsigned int, nfds, unsigned long, uts,
+		   unsigned long, uset, unsigned long, size)
+{
+	u64 left;
+	s64 ns;
+	long r = time_in(t, uts, false, &ns) ?: mask_in(t, uset, size);
+
+	if (r)
+		return r;
+	r = do_poll(t, ufds, nfds, ns, &left);
+	mask_done(t, r);
+	if (r != -EFAULT)
+		time_out(t, uts, false, left);
+	return r;
+}
+
+#define POLLIN_SET	(POLLRDNORM | POLLRDBAND | POLLIN | POLLHUP | POLLERR)
+#define POLLOUT_SET	(POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)
+#define POLLEX_SET	POLLPRI
+
+/*
+ * select's three sets of n bits, as poll entries: -EBADF for a bit of a
+ * descriptor that is not open, as Linux's max_select_fd finds.
+ */
+static long do_select(struct thread *t, long n, unsigned long uin, unsigned long uout,
+		      unsigned long uex, s64 ns, u64 *left)
+{
+	u64 sets[3] = {}, out[3] = {};
+	unsigned long u[3] = { uin, uout, uex };
+	struct poll_ent *e;
+	unsigned int i, k, m = 0;
+	long r = 0;
+
+	if (n < 0)
+		return -EINVAL;
+	n = min_t(long, n, LX_FDS);	/* as Linux's: bits past the table are dropped */
+	for (k = 0; k < 3; k++)
+		if (u[k] && n && mem_user_copy(t->p, u[k], &sets[k], (n + 7) / 8, MEM_READ))
+			return -EFAULT;
+	e = vostd_alloc(LX_FDS * sizeof(*e), true);
+	if (!e)
+		return -ENOMEM;
+	for (i = 0; i < n && !r; i++) {
+		u64 bit = 1ULL << i;
+
+		if (!((sets[0] | sets[1] | sets[2]) & bit))
+			continue;
+		e[m].fd = i;
+		e[m].events = (sets[0] & bit ? POLLIN_SET : 0) | (sets[1] & bit ? POLLOUT_SET : 0) |
+			      (sets[2] & bit ? POLLEX_SET : 0);
+		e[m].f = fd_get(t->p, i);
+		r = e[m++].f ? 0 : -EBADF;
+	}
+	if (!r)
+		r = poll_files(t, e, m, ns, left);
+	for (i = 0; r >= 0 && i < m; i++) {
+		u64 bit = 1ULL << e[i].fd;
+
+		if (e[i].revents & POLLIN_SET & e[i].events)
+			out[0] |= bit;
+		if (e[i].revents & POLLOUT_SET & e[i].events)
+			out[1] |= bit;
+		if (e[i].revents & POLLEX_SET & e[i].events)
+			out[2] |= bit;
+	}
+	poll_put(e, m);
+	vostd_free(e);
+	if (r < 0)
+		return r;
+	for (r = 0, k = 0; k < 3; k++) {
+		for (i = 0; i < n; i++)		/* no popcount: it would be a call into Linux */
+			r += (out[k] >> i) & 1;
+		if (u[k] && n && mem_user_copy(t->p, u[k], &out[k], (n + 7) / 8, MEM_WRITE))
+			return -EFAULT;
+	}
+	return r;
+}
+
+LX_PARTIAL(select, "at most 64 descriptors; a wait with an end yields until it");
+LX_SYSCALL_DEFINE5(select, int, n, unsigned long, uin, unsigned long, uout, unsigned long, uex,
+		   unsigned long, utv)
+{
+	u64 left;
+	s64 ns;
+	long r = time_in(t, utv, true, &ns);
+
+	if (r)
+		return r;
+	r = do_select(t, n, uin, uout, uex, ns, &left);
+	if (r != -EFAULT)
+		time_out(t, utv, true, left);
+	return r;
+}
+
+LX_PARTIAL(pselect6, "at most 64 descriptors; a wait with an end yields until it");
+LX_SYSCALL_DEFINE6(pselect6, int, n, unsigned long, uin, unsigned long, uout,
+		   unsigned long, uex, unsigned long, uts, unsigned long, usig)
+{
+	u64 left, sig[2] = {};
+	s64 ns;
+	long r = time_in(t, uts, false, &ns);
+
+	/* The sixth argument is a pair: the mask's address and its size. */
+	if (!r && usig && mem_user_copy(t->p, usig, sig, sizeof(sig), MEM_READ))
+		r = -EFAULT;
+	r = r ?: mask_in(t, sig[0], sig[1]);
+	if (r)
+		return r;
+	r = do_select(t, n, uin, uout, uex, ns, &left);
+	mask_done(t, r);
+	if (r != -EFAULT)
+		time_out(t, uts, false, left);
+	return r;
+}
