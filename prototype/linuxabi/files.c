@@ -8,8 +8,9 @@
  * directories made, listed, refused when full and removed, the working
  * directory among them; times set and left; the file system's statfs;
  * stdio over files (fdopen, fscanf, ungetc, ftello after an append,
- * tmpfile); a file's position shared with a child; the devices; and a
- * program copied into a file and run from it.  With the argument
+ * tmpfile); a file's position shared with a child; the devices; a
+ * program copied into a file and run from it; and /proc/self's fd
+ * directory and its links, and maps, which pthread_getattr_np reads.  With the argument
  * "sandbox" it checks what a kernel may leave out (O_TMPFILE, which the
  * guest's own root may not have) and the sandbox's bound on files' frames.
  * It prints "files: ok" and exits 0 if everything held, and names what
@@ -20,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +202,22 @@ static void names(void)
 	      lstat("dangling", &st) == 0, "a dangling link");
 }
 
+/* Whether the directory dir has an entry named fd's number. */
+static int listed_in(const char *dir, int fd)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char name[16];
+	int found = 0;
+
+	snprintf(name, sizeof(name), "%d", fd);
+	while (d && (e = readdir(d)))
+		found |= !strcmp(e->d_name, name);
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* The entries of "." that are not "." or "..", counted, and whether want is one. */
 static int listed(const char *want, int *count)
 {
@@ -363,6 +381,49 @@ static void copied_program(void)
 	      WEXITSTATUS(status) == 42, "run a copied program");
 }
 
+/* /proc/self: the fd directory and its links, and maps. */
+static void proc_self(void)
+{
+	char link[64], target[PATH_MAX], cwd[PATH_MAX], line[256];
+	int fd = open("pf", O_RDWR | O_CREAT | O_TRUNC, 0644), n, again;
+	struct stat st, st2;
+	unsigned long lo, hi, here = (unsigned long)&n;
+	pthread_attr_t a;
+	size_t size = 0;
+	void *stack;
+	FILE *maps;
+	int found = 0, stack_line = 0;
+
+	check(fd >= 0 && write(fd, "proc", 4) == 4 && getcwd(cwd, sizeof(cwd)), "a file for /proc");
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = 0;
+	check(n > 0 && !strncmp(target, cwd, strlen(cwd)) && !strcmp(target + strlen(cwd), "/pf"),
+	      "readlink of /proc/self/fd/N");
+	check(stat(link, &st) == 0 && fstat(fd, &st2) == 0 && st.st_ino == st2.st_ino,
+	      "stat through /proc/self/fd/N");
+	check(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "lstat of /proc/self/fd/N");
+	again = open(link, O_RDONLY);
+	check(again >= 0 && read(again, line, 4) == 4 && !memcmp(line, "proc", 4),
+	      "open of /proc/self/fd/N reads from the start");
+	close(again);
+	check(listed_in("/proc/self/fd", fd) && listed_in("/proc/self/fd", 2),
+	      "/proc/self/fd lists the open descriptors");
+	close(fd);
+	maps = fopen("/proc/self/maps", "r");
+	while (maps && fgets(line, sizeof(line), maps)) {
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= here && here < hi)
+			found = 1;
+		stack_line |= strstr(line, "[stack]") != NULL;
+	}
+	if (maps)
+		fclose(maps);
+	check(found && stack_line, "/proc/self/maps has the stack");
+	check(!pthread_getattr_np(pthread_self(), &a) && !pthread_attr_getstack(&a, &stack, &size) &&
+	      (unsigned long)stack <= here && here < (unsigned long)stack + size,
+	      "pthread_getattr_np of the first thread");
+}
+
 /* What only the sandbox is held to: O_TMPFILE, and the bound on files' frames. */
 static void sandbox_only(void)
 {
@@ -401,6 +462,7 @@ int main(int argc, char **argv)
 	stdio();
 	sharing_and_devices();
 	copied_program();
+	proc_self();
 	if (strict)
 		sandbox_only();
 	if (failed)

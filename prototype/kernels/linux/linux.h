@@ -255,6 +255,13 @@ long fs_path_in(struct proc *p, unsigned long upath, char *path);	/* copy in */
 bool fs_self_exe(const char *path);
 bool fs_last_norm(const char *name, unsigned int len);
 
+/* procfs.c: /proc/self's fd, maps (and exe, namei.c's) */
+const char *proc_self(struct proc *p, const char *path);
+long proc_open(struct thread *t, const char *rest, long flags);
+long proc_readlink(struct thread *t, const char *rest, char *buf, unsigned int size);
+long proc_stat(struct thread *t, const char *rest, unsigned long ust, bool follow);
+const char *proc_file(struct thread *t, unsigned long upath, char *path);	/* sys_open.c */
+
 /* dev.c: the devices of /dev */
 const struct lx_file_ops *dev_fops(u32 rdev);
 

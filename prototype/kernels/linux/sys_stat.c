@@ -76,11 +76,16 @@ static long do_fstat(struct thread *t, long fd, unsigned long ust)
 static long do_fstatat(struct thread *t, long dfd, unsigned long upath, unsigned long ust,
 		       long flags)
 {
+	char path[LX_PATH_MAX];
 	struct lx_node *nd;
+	const char *rest;
 	long err;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | 0x800 /* AT_NO_AUTOMOUNT */))
 		return -EINVAL;
+	rest = proc_file(t, upath, path);
+	if (rest)
+		return proc_stat(t, rest, ust, !(flags & AT_SYMLINK_NOFOLLOW));
 	nd = fs_lookup_at(t->p, dfd, upath, fs_at_walk(flags), &err);
 	/* An empty path names dfd itself, which may be no node: a pipe, the console. */
 	if (!nd && err == -ENOTDIR && (flags & AT_EMPTY_PATH))

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The files of /proc/self (and /proc/PID, for the caller's own PID) that
+ * programs read about themselves: exe, the program's path (namei.c);
+ * fd, a directory of the open descriptors, each a symbolic link to what
+ * it names, as glibc's ttyname and Python's subprocess read them; and
+ * maps, the memory's runs of pages, as glibc's pthread_getattr_np reads
+ * it for the first thread's stack.  A file's text, and the fd
+ * directory's list, are made when it is opened, as Linux's seq_file
+ * makes them on the first read.
+ */
+#include <linux/fcntl.h>
+#include <linux/stat.h>
+
+#include "syscalls.h"
+
+#define PROC_FD_INO	0x70000000UL	/* the inode numbers of these files: no node's */
+
+/* What a path names under /proc/self, or NULL if it is not there. */
+const char *proc_self(struct proc *p, const char *path)
+{
+	char pid[24];
+	unsigned int n;
+
+	if (vostd_has_prefix(path, "/proc/self/"))
+		return path + 11;
+	n = vostd_snprintf(pid, sizeof(pid), "/proc/%ld/", p->pid);
+	return vostd_has_prefix(path, pid) ? path + n : NULL;
+}
+
+/* "fd/N": N, or -1. */
+static long fd_number(const char *rest)
+{
+	long n = 0;
+
+	if (!vostd_has_prefix(rest, "fd/") || !rest[3])
+		return -1;
+	for (rest += 3; *rest; rest++) {
+		if (*rest < '0' || *rest > '9' || n > LX_FDS)
+			return -1;
+		n = n * 10 + *rest - '0';
+	}
+	return n;
+}
+
+/* What descriptor fd names, as its link in /proc/self/fd reads (Linux's d_path). */
+static long fd_target(struct thread *t, long fd, char *buf, unsigned int size)
+{
+	struct lx_file *f = fd_get(t->p, fd);
+
+	if (!f)
+		return -ENOENT;
+	if (f->node && fs_node_path(f->node, buf, size))
+		vostd_snprintf(buf, size, "/(deleted)");	/* removed: no path names it */
+	else if (!f->node && f->pipe)
+		vostd_snprintf(buf, size, "pipe:[%lu]", (unsigned long)f->pipe & 0xffffff);
+	else if (!f->node && f->ops == &lx_console_fops)
+		vostd_snprintf(buf, size, "/dev/console");
+	else if (!f->node)
+		vostd_snprintf(buf, size, "anon_inode:[eventfd]");
+	fd_put(f);
+	return 0;
+}
+
+/* readlink of /proc/self/fd/N; -EINVAL for a path here that is no link. */
+long proc_readlink(struct thread *t, const char *rest, char *buf, unsigned int size)
+{
+	long fd = fd_number(rest);
+
+	if (fd < 0)
+		return -EINVAL;
+	return fd_target(t, fd, buf, size);
+}
+
+/* A snapshot made at open: text, or the fd directory's numbers. */
+struct proc_snap {
+	unsigned long len;
+	char text[];
+};
+
+static long snap_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
+		      long off)
+{
+	struct proc_snap *s = f->priv;
+	unsigned long pos = off >= 0 ? off : READ_ONCE(f->pos), n;
+
+	if (pos >= s->len)
+		return 0;
+	n = min(len, s->len - pos);
+	if (mem_user_copy(t->p, buf, s->text + pos, n, MEM_WRITE))
+		return -EFAULT;
+	if (off < 0)
+		WRITE_ONCE(f->pos, pos + n);
+	return n;
+}
+
+static long snap_lseek(struct lx_file *f, long off, long whence)
+{
+	long base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (long)READ_ONCE(f->pos) : -1;
+
+	if (base < 0 || base + off < 0)
+		return -EINVAL;
+	WRITE_ONCE(f->pos, base + off);
+	return base + off;
+}
+
+static long maps_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+{
+	return lx_stat_out(t, ust, S_IFREG | 0444, PROC_FD_INO + 1, 0);
+}
+
+static void snap_release(struct lx_file *f)
+{
+	vostd_free(f->priv);
+}
+
+static const struct lx_file_ops maps_fops = {
+	.read = snap_read,
+	.lseek = snap_lseek,
+	.stat = maps_stat,
+	.release = snap_release,
+};
+
+/*
+ * The maps text: a line for each run of pages next to each other with
+ * one protection, as Linux's show_map_vma writes it; the heap and the
+ * stack named.  Counted under the process's lock, then written under it
+ * again: a run that changed between gives a shorter or cut text, never
+ * one past the buffer (vostd_snprintf stops at its end).
+ */
+static struct proc_snap *maps_snap(struct proc *p)
+{
+	struct lx_proc *lp = lxp(p);
+	unsigned long size = 1, i, start = 0;
+	struct proc_snap *s;
+
+	proc_lock(p);
+	for (i = 0; i < p->npages; i++)
+		size += 96;
+	proc_unlock(p);
+	s = vostd_alloc(sizeof(*s) + size, false);
+	if (!s)
+		return NULL;
+	s->len = 0;
+	proc_lock(p);
+	for (i = 0; i < p->npages; i++) {
+		struct tpage *pg = &p->pages[i], *next = i + 1 < p->npages ? pg + 1 : NULL;
+		unsigned long end = pg->va + PAGE;
+		const char *name = "";
+
+		start = start ?: pg->va;	/* the run's first page */
+		if (next && next->va == end && next->prot == pg->prot)
+			continue;
+		if (start >= lp->brk_start && start < ((lp->brk + PAGE_MASK_LOW) & ~PAGE_MASK_LOW))
+			name = "[heap]";
+		if (end == LX_STACK_TOP)
+			name = "[stack]";
+		s->len += vostd_snprintf(s->text + s->len, size - s->len,
+					 "%lx-%lx %c%c%cp 00000000 00:00 0 %s\n", start, end,
+					 pg->prot & EV_PROT_READ ? 'r' : '-',
+					 pg->prot & EV_PROT_WRITE ? 'w' : '-',
+					 pg->prot & EV_PROT_EXEC ? 'x' : '-', name);
+		s->len = min(s->len, size - 1);
+		start = 0;
+	}
+	proc_unlock(p);
+	return s;
+}
+
+/* The fd directory: ".", "..", then a link for each open descriptor. */
+static long fds_getdents64(struct thread *t, struct lx_file *f, unsigned long ubuf,
+			   unsigned long len)
+{
+	struct proc_snap *s = f->priv;
+	unsigned long out = 0;
+
+	for (;;) {
+		unsigned long pos = READ_ONCE(f->pos);
+		char rec[32] = {};
+		unsigned int reclen = 24, nlen;
+		long fd;
+
+		if (pos >= s->len + 2)
+			break;
+		fd = pos < 2 ? -1 : (u8)s->text[pos - 2];
+		nlen = pos == 0 ? 1 : pos == 1 ? 2 :
+		       vostd_snprintf(rec + 19, sizeof(rec) - 19, "%ld", fd);
+		if (pos < 2)
+			vostd_memcpy(rec + 19, "..", nlen);
+		*(u64 *)rec = pos < 2 ? PROC_FD_INO : PROC_FD_INO + 2 + fd;
+		*(s64 *)(rec + 8) = pos + 1;
+		*(u16 *)(rec + 16) = reclen;
+		rec[18] = pos < 2 ? 4 : 10;	/* DT_DIR, DT_LNK */
+		if (out + reclen > len)
+			return out ?: -EINVAL;
+		if (mem_user_copy(t->p, ubuf + out, rec, reclen, MEM_WRITE))
+			return out ?: -EFAULT;
+		out += reclen;
+		WRITE_ONCE(f->pos, pos + 1);
+	}
+	return out;
+}
+
+static long fds_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+{
+	return lx_stat_out(t, ust, S_IFDIR | 0500, PROC_FD_INO, 0);
+}
+
+static const struct lx_file_ops fds_fops = {
+	.lseek = snap_lseek,
+	.stat = fds_stat,
+	.getdents64 = fds_getdents64,
+	.release = snap_release,
+};
+
+/* The numbers of the open descriptors, a byte each (LX_FDS is below 256). */
+static struct proc_snap *fds_snap(struct proc *p)
+{
+	struct proc_snap *s = vostd_alloc(sizeof(*s) + LX_FDS, false);
+	long fd;
+
+	if (!s)
+		return NULL;
+	s->len = 0;
+	for (fd = 0; fd < LX_FDS; fd++) {
+		struct lx_file *f = fd_get(p, fd);
+
+		if (f) {
+			s->text[s->len++] = fd;
+			fd_put(f);
+		}
+	}
+	return s;
+}
+
+/*
+ * open of a file under /proc/self: maps and the fd directory as
+ * snapshots; fd/N as the file N names, opened again if it is a node of
+ * the file system (Linux's reopen through the link), else N's own file.
+ */
+long proc_open(struct thread *t, const char *rest, long flags)
+{
+	const struct lx_file_ops *ops = NULL;
+	struct proc_snap *s = NULL;
+	struct lx_file *f;
+	long fd = fd_number(rest);
+
+	if (fd >= 0) {
+		struct lx_file *of = fd_get(t->p, fd);
+
+		if (!of)
+			return -ENOENT;
+		if (!of->node) {
+			f = of;		/* the call's reference becomes the descriptor's */
+			goto install;
+		}
+		/* A new open file of the same node, at its start, with the flags asked. */
+		f = file_new(of->ops);
+		if (f) {
+			f->node = of->node;
+			node_get(f->node);
+			f->flags = (flags | O_LARGEFILE) &
+				   (O_ACCMODE | O_APPEND | O_NONBLOCK | O_LARGEFILE);
+		}
+		fd_put(of);
+		goto install;
+	}
+	if (flags & O_ACCMODE)
+		return !vostd_has_prefix(rest, "fd") && !vostd_has_prefix(rest, "maps") ?
+		       -ENOENT : -EACCES;
+	if (!vostd_has_prefix(rest, "maps") || rest[4]) {
+		if (!vostd_has_prefix(rest, "fd") || (rest[2] && (rest[2] != '/' || rest[3])))
+			return -ENOENT;
+		ops = &fds_fops;
+		s = fds_snap(t->p);
+	} else {
+		ops = &maps_fops;
+		s = maps_snap(t->p);
+	}
+	f = s ? file_new(ops) : NULL;
+	if (!f) {
+		vostd_free(s);
+		return -ENOMEM;
+	}
+	f->priv = s;
+	f->flags = O_RDONLY | O_LARGEFILE;
+install:
+	if (!f)
+		return -ENOMEM;
+	fd = fd_install(t->p, f, 0, flags & O_CLOEXEC);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+/*
+ * stat of a path under /proc/self: fd/N is a link, to what fstat of N
+ * finds if the stat follows it; fd a directory; maps a file.  -ENOENT
+ * for anything else.
+ */
+long proc_stat(struct thread *t, const char *rest, unsigned long ust, bool follow)
+{
+	long fd = fd_number(rest);
+	struct lx_file *f;
+	long err;
+
+	if (fd >= 0) {
+		f = fd_get(t->p, fd);
+		if (!f)
+			return -ENOENT;
+		err = follow ? f->ops->stat(t, f, ust) :
+		      lx_stat_out(t, ust, S_IFLNK | 0700, PROC_FD_INO + 2 + fd, 0);
+		fd_put(f);
+		return err;
+	}
+	if (!vostd_has_prefix(rest, "fd") || (rest[2] && (rest[2] != '/' || rest[3]))) {
+		if (vostd_has_prefix(rest, "maps") && !rest[4])
+			return lx_stat_out(t, ust, S_IFREG | 0444, PROC_FD_INO + 1, 0);
+		return -ENOENT;
+	}
+	return lx_stat_out(t, ust, S_IFDIR | 0500, PROC_FD_INO, 0);
+}
