@@ -411,6 +411,13 @@ static void file_system_calls(void)
 	want("pwrite at a negative offset", pwrite(fd, "x", 1, -1), EINVAL);
 	want("readv of a length past SSIZE_MAX", readv(fd, &iov, 1), EINVAL);
 	want("readv of too many vectors", syscall(SYS_readv, fd, &iov, 1025), EINVAL);
+	want("F_SETLK of a lock type that is not one",
+	     fcntl(fd, F_SETLK, &(struct flock){ .l_type = 7 }), EINVAL);
+	want("F_SETLK of a write lock on a file open to read",
+	     fcntl(ro, F_SETLK, &(struct flock){ .l_type = F_WRLCK }), EBADF);
+	want("F_SETLK from a whence that is not one",
+	     fcntl(fd, F_SETLK, &(struct flock){ .l_type = F_RDLCK, .l_whence = 9 }), EINVAL);
+	want("F_GETLK into an unmapped address", fcntl(fd, F_GETLK, UNMAPPED), EFAULT);
 	want("fchdir to a file", fchdir(fd), ENOTDIR);
 	want("fchdir of a descriptor never opened", fchdir(42), EBADF);
 	want("getcwd into one byte", syscall(SYS_getcwd, buf, 1), ERANGE);

@@ -9,7 +9,9 @@
  * directory among them; times set and left; the file system's statfs;
  * stdio over files (fdopen, fscanf, ungetc, ftello after an append,
  * tmpfile); a file's position shared with a child; the devices; a
- * program copied into a file and run from it; and /proc/self's fd
+ * program copied into a file and run from it; record locks (fcntl's
+ * F_GETLK, F_SETLK and F_SETLKW) between a parent and a child, and
+ * dropped at the close of any descriptor of the file; and /proc/self's fd
  * directory and its links, and maps, which pthread_getattr_np reads.  With the argument
  * "sandbox" it checks what a kernel may leave out (O_TMPFILE, which the
  * guest's own root may not have) and the sandbox's bound on files' frames.
@@ -381,6 +383,60 @@ static void copied_program(void)
 	      WEXITSTATUS(status) == 42, "run a copied program");
 }
 
+/* What F_GETLK says of the range [start, start + len) of fd, from another process. */
+static short lock_seen(int fd, long start, long len, pid_t *owner)
+{
+	struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+
+	if (fcntl(fd, F_GETLK, &q))
+		return -1;
+	*owner = q.l_pid;
+	return q.l_type;
+}
+
+/* Record locks between a parent and its child. */
+static void record_locks(void)
+{
+	struct flock wr = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 10, .l_len = 5 };
+	int fd = open("lk", O_RDWR | O_CREAT | O_TRUNC, 0644), p[2], st, again;
+	pid_t pid, owner = 0;
+	char c;
+
+	check(fd >= 0 && !pipe(p) && fcntl(fd, F_SETLK, &wr) == 0, "F_SETLK of a write lock");
+	pid = fork();
+	if (!pid) {
+		struct flock r = { .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 12, .l_len = 1 };
+		struct flock before = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 10 };
+		int ok = lock_seen(fd, 0, 0, &owner) == F_WRLCK && owner == getppid();
+
+		ok &= fcntl(fd, F_SETLK, &r) == -1 && (errno == EAGAIN || errno == EACCES);
+		ok &= fcntl(fd, F_SETLK, &before) == 0;
+		ok &= write(p[1], "r", 1) == 1;
+		r.l_type = F_WRLCK;
+		ok &= fcntl(fd, F_SETLKW, &r) == 0;	/* until the parent unlocks */
+		_exit(ok ? 0 : 1);
+	}
+	check(read(p[0], &c, 1) == 1, "the child's word");
+	usleep(20000);
+	check(lock_seen(fd, 0, 10, &owner) == F_WRLCK && owner == pid,
+	      "F_GETLK of the child's lock");
+	wr.l_type = F_UNLCK;
+	check(fcntl(fd, F_SETLK, &wr) == 0, "F_SETLK of an unlock");
+	check(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a child's locks and its wait for one");
+	wr = (struct flock){ .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	again = open("lk", O_RDONLY);
+	check(fcntl(fd, F_SETLK, &wr) == 0 && again >= 0 && close(again) == 0, "a lock, a close");
+	pid = fork();
+	if (!pid)
+		_exit(lock_seen(fd, 0, 0, &owner) == F_UNLCK ? 0 : 1);
+	check(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "a close of another descriptor drops the locks");
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* /proc/self: the fd directory and its links, and maps. */
 static void proc_self(void)
 {
@@ -462,6 +518,7 @@ int main(int argc, char **argv)
 	stdio();
 	sharing_and_devices();
 	copied_program();
+	record_locks();
 	proc_self();
 	if (strict)
 		sandbox_only();

@@ -172,6 +172,8 @@ long fd_close(struct proc *p, long fd)
 	fdt_unlock(ft);
 	if (!f)
 		return -EBADF;
+	if (f->node)		/* POSIX: a close of any of its descriptors drops its locks */
+		lx_locks_release(p, f->node);
 	file_put(f);
 	return 0;
 }
@@ -341,6 +343,8 @@ static long do_dup3(struct thread *t, long from, long to, long flags, bool dup2)
 	ft->fd[to] = f;
 	fdt_set_cloexec(ft, to, flags & O_CLOEXEC);
 	fdt_unlock(ft);
+	if (old && old->node)
+		lx_locks_release(t->p, old->node);
 	if (old)
 		file_put(old);
 	return to;
@@ -358,8 +362,8 @@ LX_SYSCALL_DEFINE3(dup3, int, from, int, to, int, flags)
 
 /*
  * Linux's setfl: only these flags change; no file here can do O_DIRECT.
- * O_APPEND is acted on (fs_write); O_NONBLOCK is kept for F_GETFL only:
- * reads of an empty pipe still block.
+ * O_APPEND is acted on (fs_write), and O_NONBLOCK by pipes and eventfds;
+ * a file of the file system never waits anyway.
  */
 #define LX_SETFL_MASK	(O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME)
 
@@ -405,12 +409,17 @@ static long do_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 	case 4:		/* F_SETFL */
 		r = file_setfl(f, arg);
 		break;
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+		r = lx_fcntl_lock(t, f, cmd, arg);
+		break;
 	}
 	fd_put(f);
 	return r;
 }
 
-LX_PARTIAL(fcntl, "O_NONBLOCK kept, not acted on; locks, F_SETOWN, pipe sizes, seals -EINVAL");
+LX_PARTIAL(fcntl, "OFD locks, F_SETOWN, pipe sizes and seals -EINVAL; locks only of files");
 LX_SYSCALL_DEFINE3(fcntl, int, fd, int, cmd, unsigned long, arg)
 {
 	return do_fcntl(t, fd, cmd, arg);

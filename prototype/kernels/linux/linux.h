@@ -68,6 +68,7 @@ struct lx_node {
 	struct lx_node *parent;
 	struct lx_dirent *ents;		/* a directory's entries, oldest first */
 	u64 next_cookie;		/* the next entry's place in the directory */
+	struct lx_lock *locks;		/* its POSIX record locks (locks.c) */
 	u64 atime, mtime, ctime;	/* ns, on lx_now_ns's clock */
 };
 
@@ -129,6 +130,7 @@ struct lx_file_ops {
 extern const struct lx_file_ops lx_node_fops, lx_console_fops;
 extern const struct lx_file_ops lx_pipe_read_fops, lx_pipe_write_fops;
 long lx_no_lseek(struct lx_file *f, long off, long whence);	/* sys_fs.c: -ESPIPE */
+long lx_seek_base(struct lx_file *f, long whence);		/* sys_fs.c */
 
 /*
  * An open file: counted by the descriptors that name it and the calls
@@ -188,6 +190,7 @@ struct lx_globals {
 	unsigned long next_ino;
 	u32 fs_nodes;			/* nodes alive, against LX_FS_NODES */
 	unsigned long fs_frames;	/* frames files hold, against LX_FS_FRAMES */
+	struct lx_waiter *lock_waiters;	/* waiting for a record lock, under fs_lock */
 	u64 calls[512];			/* system calls made, by number */
 	u64 unknown;			/* calls past the table */
 	u8 enosys_logged[512 / 8 + 1];	/* and one bit for every number past 511 */
@@ -261,6 +264,10 @@ long proc_open(struct thread *t, const char *rest, long flags);
 long proc_readlink(struct thread *t, const char *rest, char *buf, unsigned int size);
 long proc_stat(struct thread *t, const char *rest, unsigned long ust, bool follow);
 const char *proc_file(struct thread *t, unsigned long upath, char *path);	/* sys_open.c */
+
+/* locks.c: fcntl's record locks */
+long lx_fcntl_lock(struct thread *t, struct lx_file *f, long cmd, unsigned long uarg);
+void lx_locks_release(struct proc *p, struct lx_node *nd);
 
 /* dev.c: the devices of /dev */
 const struct lx_file_ops *dev_fops(u32 rdev);

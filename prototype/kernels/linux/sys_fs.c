@@ -166,43 +166,51 @@ LX_SYSCALL_DEFINE3(readv, int, fd, unsigned long, iov, unsigned long, n)
 	return do_iov(t, fd, iov, n, false);
 }
 
-/* SEEK_DATA and SEEK_HOLE as a file system without holes answers them: all is data. */
+/*
+ * Where SEEK_SET, SEEK_CUR and SEEK_END count from in f, a file of a
+ * node: -EINVAL for any other whence.  lseek's and the record locks'.
+ */
+long lx_seek_base(struct lx_file *f, long whence)
+{
+	unsigned long size;
+
+	switch (whence) {
+	case SEEK_SET:
+		return 0;
+	case SEEK_CUR:
+		return READ_ONCE(f->pos);
+	case SEEK_END:
+		fs_lock();
+		size = f->node->size;
+		fs_unlock();
+		return size;
+	}
+	return -EINVAL;
+}
+
+/*
+ * As Linux's in-memory file systems: a directory has no end to seek
+ * from; SEEK_DATA and SEEK_HOLE as a file system without holes answers
+ * them: all is data.
+ */
 static long node_lseek(struct lx_file *f, long off, long whence)
 {
 	struct lx_node *nd = f->node;
-	unsigned long size;
 	long base;
 
-	fs_lock();
-	size = nd->size;
-	fs_unlock();
-	switch (whence) {
-	case SEEK_SET:
-		base = 0;
-		break;
-	case SEEK_CUR:
-		base = READ_ONCE(f->pos);
-		break;
-	case SEEK_END:
-		/* As Linux's in-memory file systems: a directory has no end to seek from. */
-		if (S_ISDIR(nd->mode))
-			return -EINVAL;
-		base = size;
-		break;
-	case SEEK_DATA:
-	case SEEK_HOLE:
-		if (S_ISDIR(nd->mode))
-			return -EINVAL;
+	if (S_ISDIR(nd->mode) && whence >= SEEK_END)
+		return -EINVAL;
+	if (whence == SEEK_DATA || whence == SEEK_HOLE) {
+		long size = lx_seek_base(f, SEEK_END);
+
 		if (off < 0 || off >= size)
 			return -ENXIO;
-		base = 0;
 		if (whence == SEEK_HOLE)
 			off = size;
-		break;
-	default:
-		return -EINVAL;
+		whence = SEEK_SET;
 	}
-	if (base + off < 0)
+	base = lx_seek_base(f, whence);
+	if (base < 0 || base + off < 0)
 		return -EINVAL;
 	WRITE_ONCE(f->pos, base + off);
 	return base + off;
