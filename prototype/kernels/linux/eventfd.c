@@ -114,11 +114,6 @@ static long efd_stat(struct thread *t, struct lx_file *f, unsigned long ust)
 	return lx_stat_out(t, ust, 0600, 5, 0);
 }
 
-static void efd_release(struct lx_file *f)
-{
-	vostd_free(f->priv);
-}
-
 static const struct lx_file_ops efd_fops = {
 	.read = efd_read,
 	.write = efd_write,
@@ -126,7 +121,7 @@ static const struct lx_file_ops efd_fops = {
 	.stat = efd_stat,
 	.poll = efd_poll,
 	.unpoll = efd_unpoll,
-	.release = efd_release,
+	.release = file_free_priv,
 };
 
 static long do_eventfd2(struct thread *t, unsigned int count, long flags)

@@ -18,6 +18,7 @@
  * real system calls for the clock too.
  */
 #include <linux/elf.h>
+#include <linux/fcntl.h>
 #include <linux/stat.h>
 
 #include "syscalls.h"
@@ -220,15 +221,6 @@ static long load_elf(struct proc *np, struct lx_node *nd, struct image *im)
 	return err;
 }
 
-static unsigned int slen(const char *s)
-{
-	unsigned int n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
 /* The initial stack in np; the stack pointer the program starts with. */
 static long build_stack(struct proc *np, const struct image *im, const char *path,
 			const char *const *argv, const char *const *envp, unsigned long *sp)
@@ -252,7 +244,7 @@ static long build_stack(struct proc *np, const struct image *im, const char *pat
 		return -ENOMEM;
 	/* The strings, from the top down. */
 #define PUSH_STR(s, where) do {						\
-		unsigned long n_ = slen(s) + 1;				\
+		unsigned long n_ = fs_strlen(s) + 1;				\
 		top -= n_;						\
 		err = err ?: mem_user_copy(np, top, (void *)(s), n_, MEM_POKE); \
 		where = top;						\
@@ -329,7 +321,7 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	unsigned int i;
 	long err;
 
-	nd = fs_lookup(p, path, &err);
+	nd = fs_lookup_in(p, AT_FDCWD, path, LX_WALK_FOLLOW, &err);
 	if (!nd)
 		return err;
 	/* Only a regular file with an execute bit runs, as for Linux's root. */

@@ -43,6 +43,12 @@ void file_put(struct lx_file *f)
 	vostd_free(f);
 }
 
+/* The release of a file whose priv is all it owns (an eventfd, a /proc snapshot). */
+void file_free_priv(struct lx_file *f)
+{
+	vostd_free(f->priv);
+}
+
 static void fdt_lock(struct lx_fdtable *ft)
 {
 	kl_guard_begin();

@@ -144,6 +144,19 @@ struct lx_dirent *fs_find_locked(struct lx_node *dir, const char *name, unsigned
 }
 
 /*
+ * An entry in dir comes (by 1) or goes (by -1) for nd: its links, and for
+ * a directory its own "." and dir's "..", as Linux's tmpfs counts them.
+ */
+static void count_entry_locked(struct lx_node *dir, struct lx_node *nd, int by)
+{
+	nd->nlink += by;
+	if (S_ISDIR(nd->mode)) {
+		nd->nlink += by;
+		dir->nlink += by;
+	}
+}
+
+/*
  * A new entry name in dir for nd, which gains a reference, and dir as its
  * parent if it had none (fs_reparent_locked moves one).  The caller has
  * found no entry of that name.  The entry is allocated under the lock:
@@ -166,11 +179,7 @@ long fs_link_locked(struct lx_node *dir, const char *name, unsigned int len,
 		;
 	*tail = e;
 	node_get(nd);
-	nd->nlink++;
-	if (S_ISDIR(nd->mode)) {
-		nd->nlink++;		/* its own "." */
-		dir->nlink++;		/* its ".." */
-	}
+	count_entry_locked(dir, nd, 1);
 	/* A new node's parent, which getcwd and /proc/self/exe name it by. */
 	if (!nd->parent) {
 		node_get(dir);
@@ -188,19 +197,11 @@ struct lx_node *fs_replace_locked(struct lx_node *dir, struct lx_dirent *e, stru
 {
 	struct lx_node *old = e->node;
 
-	old->nlink--;
-	if (S_ISDIR(old->mode)) {
-		old->nlink--;
-		dir->nlink--;
-	}
+	count_entry_locked(dir, old, -1);
 	fs_touch_locked(old, false);
 	node_get(nd);
 	e->node = nd;
-	nd->nlink++;
-	if (S_ISDIR(nd->mode)) {
-		nd->nlink++;
-		dir->nlink++;
-	}
+	count_entry_locked(dir, nd, 1);
 	fs_touch_locked(dir, true);
 	return old;
 }
@@ -231,11 +232,7 @@ void fs_unlink_locked(struct lx_node *dir, struct lx_dirent *e)
 	for (pp = &dir->ents; *pp != e; pp = &(*pp)->next)
 		;
 	*pp = e->next;
-	e->node->nlink--;
-	if (S_ISDIR(e->node->mode)) {
-		e->node->nlink--;
-		dir->nlink--;
-	}
+	count_entry_locked(dir, e->node, -1);
 	fs_touch_locked(e->node, false);
 	fs_touch_locked(dir, true);
 }
@@ -321,9 +318,7 @@ long fs_read(struct proc *p, struct lx_node *nd, unsigned long off, unsigned lon
 	long err = 0;
 
 	fs_lock();
-	if (off >= nd->size)
-		len = 0;
-	len = min(len, nd->size - min(off, nd->size));
+	len = min(len, nd->size - min(off, nd->size));	/* nothing past the end */
 	while (done < len && !err) {
 		unsigned long pos = off + done, o = pos & PAGE_MASK_LOW;
 		unsigned long n = min(len - done, PAGE - o), idx = pos / PAGE;

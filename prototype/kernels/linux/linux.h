@@ -131,6 +131,8 @@ extern const struct lx_file_ops lx_node_fops, lx_console_fops;
 extern const struct lx_file_ops lx_pipe_read_fops, lx_pipe_write_fops;
 long lx_no_lseek(struct lx_file *f, long off, long whence);	/* sys_fs.c: -ESPIPE */
 long lx_seek_base(struct lx_file *f, long whence);		/* sys_fs.c */
+long lx_dirent_out(struct thread *t, unsigned long ubuf, unsigned long len, unsigned long *out,
+		   u64 ino, s64 next, u8 type, const char *name, unsigned int nlen);
 
 /*
  * An open file: counted by the descriptors that name it and the calls
@@ -248,10 +250,13 @@ extern const char lx_zero_page[PAGE];
 #define LX_WALK_EMPTY	2		/* an empty path names the start (AT_EMPTY_PATH) */
 struct lx_node *fs_walk_locked(struct lx_node *start, const char *path, bool follow,
 			       char *name, unsigned int *len, long *err);
-struct lx_node *fs_lookup(struct proc *p, const char *path, long *err);
+struct lx_node *fd_node(struct proc *p, long fd, long *err);
+struct lx_node *fs_lookup_in(struct proc *p, long dfd, const char *path, int how, long *err);
 struct lx_node *fs_lookup_at(struct proc *p, long dfd, unsigned long upath, int how,
 			     long *err);
 int fs_at_walk(long flags);
+struct lx_node *fs_parent_in(struct proc *p, long dfd, const char *path, char *name,
+			     unsigned int *len, long *err);
 struct lx_node *fs_parent_at(struct proc *p, long dfd, unsigned long upath, char *name,
 			     unsigned int *len, long *err);
 long fs_path_in(struct proc *p, unsigned long upath, char *path);	/* copy in */
@@ -263,7 +268,7 @@ const char *proc_self(struct proc *p, const char *path);
 long proc_open(struct thread *t, const char *rest, long flags);
 long proc_readlink(struct thread *t, const char *rest, char *buf, unsigned int size);
 long proc_stat(struct thread *t, const char *rest, unsigned long ust, bool follow);
-const char *proc_file(struct thread *t, unsigned long upath, char *path);	/* sys_open.c */
+const char *proc_file(struct proc *p, const char *path);
 
 /* locks.c: fcntl's record locks */
 long lx_fcntl_lock(struct thread *t, struct lx_file *f, long cmd, unsigned long uarg);
@@ -279,6 +284,7 @@ void console_flush(struct proc *p);
 struct lx_file *file_new(const struct lx_file_ops *ops);
 void file_get(struct lx_file *f);
 void file_put(struct lx_file *f);
+void file_free_priv(struct lx_file *f);
 long fd_reserve(struct proc *p, int from);
 void fd_commit(struct proc *p, int fd, struct lx_file *f, bool cloexec);
 void fd_unreserve(struct proc *p, int fd);

@@ -155,47 +155,6 @@ struct lx_node *fs_walk_locked(struct lx_node *start, const char *path, bool fol
 	}
 }
 
-/*
- * A walk of path (the kernel's copy) from dfd or the working directory,
- * or from the root for /proc/self/exe's target.  The node comes back with
- * a reference; dfd's file is held only for the walk.
- */
-static struct lx_node *walk(struct proc *p, long dfd, const char *path, bool follow,
-			    char *name, unsigned int *len, long *err)
-{
-	struct lx_node *nd = NULL, *start;
-	struct lx_file *df = NULL;
-
-	if (fs_self_exe(path))
-		path = lxp(p)->exe;
-	if (path[0] != '/' && dfd != AT_FDCWD) {
-		df = fd_get(p, dfd);
-		if (!df) {
-			*err = -EBADF;
-			return NULL;
-		}
-		if (!df->node || !S_ISDIR(df->node->mode)) {
-			fd_put(df);
-			*err = -ENOTDIR;
-			return NULL;
-		}
-	}
-	fs_lock();
-	start = df ? df->node : lxp(p)->cwd;	/* chdir changes cwd under the lock */
-	nd = fs_walk_locked(start, path, follow, name, len, err);
-	if (nd)
-		node_get(nd);
-	fs_unlock();
-	if (df)
-		fd_put(df);
-	return nd;
-}
-
-struct lx_node *fs_lookup(struct proc *p, const char *path, long *err)
-{
-	return walk(p, AT_FDCWD, path, true, NULL, NULL, err);
-}
-
 /* How a call's AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH walk its path. */
 int fs_at_walk(long flags)
 {
@@ -204,41 +163,105 @@ int fs_at_walk(long flags)
 }
 
 /*
- * The node a tenant's path names from dfd, with a reference.  With
- * LX_WALK_EMPTY an empty path names dfd's own node: -ENOTDIR if its file
- * has none (a pipe, the console), for the caller to ask the file instead.
+ * The node descriptor fd's file has, with a reference: NULL with *err 0
+ * for a file with none (a pipe, the console, an eventfd), NULL with
+ * -EBADF if fd is not open.
  */
+struct lx_node *fd_node(struct proc *p, long fd, long *err)
+{
+	struct lx_file *f = fd_get(p, fd);
+	struct lx_node *nd = NULL;
+
+	*err = f ? 0 : -EBADF;
+	if (f && f->node) {
+		nd = f->node;
+		node_get(nd);
+	}
+	if (f)
+		fd_put(f);
+	return nd;
+}
+
+/*
+ * A walk of path (the kernel's copy) from dfd or the working directory,
+ * or from the root for /proc/self/exe's target.  The node comes back with
+ * a reference; dfd's node is held only for the walk.
+ */
+static struct lx_node *walk(struct proc *p, long dfd, const char *path, bool follow,
+			    char *name, unsigned int *len, long *err)
+{
+	struct lx_node *nd, *dir = NULL;
+
+	if (fs_self_exe(path))
+		path = lxp(p)->exe;
+	if (path[0] != '/' && dfd != AT_FDCWD) {
+		dir = fd_node(p, dfd, err);
+		if (!dir || !S_ISDIR(dir->mode)) {
+			*err = *err ?: -ENOTDIR;
+			node_put(dir);
+			return NULL;
+		}
+	}
+	fs_lock();
+	/* chdir changes cwd under the lock */
+	nd = fs_walk_locked(dir ?: lxp(p)->cwd, path, follow, name, len, err);
+	if (nd)
+		node_get(nd);
+	fs_unlock();
+	node_put(dir);
+	return nd;
+}
+
+/*
+ * The node path (the kernel's copy, fs_path_in's) names from dfd, with a
+ * reference.  With LX_WALK_EMPTY an empty path names dfd's own node:
+ * -ENOTDIR if its file has none, for the caller to ask the file instead.
+ */
+struct lx_node *fs_lookup_in(struct proc *p, long dfd, const char *path, int how, long *err)
+{
+	struct lx_node *nd;
+
+	if (path[0])
+		return walk(p, dfd, path, how & LX_WALK_FOLLOW, NULL, NULL, err);
+	*err = -ENOENT;
+	if (!(how & LX_WALK_EMPTY))
+		return NULL;
+	if (dfd == AT_FDCWD)
+		return walk(p, dfd, ".", false, NULL, NULL, err);
+	nd = fd_node(p, dfd, err);
+	if (!nd && !*err)
+		*err = -ENOTDIR;
+	return nd;
+}
+
+/* The same, of a tenant's path: copied in first. */
 struct lx_node *fs_lookup_at(struct proc *p, long dfd, unsigned long upath, int how,
 			     long *err)
 {
 	char path[LX_PATH_MAX];
-	struct lx_node *nd = NULL;
-	struct lx_file *df;
 
 	*err = fs_path_in(p, upath, path);
-	if (*err == -ENOENT && (how & LX_WALK_EMPTY)) {
-		if (dfd == AT_FDCWD)
-			return walk(p, dfd, ".", false, NULL, NULL, err);
-		df = fd_get(p, dfd);
-		*err = df ? -ENOTDIR : -EBADF;
-		if (df && df->node) {
-			nd = df->node;
-			node_get(nd);
-		}
-		if (df)
-			fd_put(df);
-		return nd;
-	}
-	if (*err)
+	if (*err && *err != -ENOENT)	/* -ENOENT: empty, for fs_lookup_in to judge */
 		return NULL;
-	return walk(p, dfd, path, how & LX_WALK_FOLLOW, NULL, NULL, err);
+	return fs_lookup_in(p, dfd, path, how, err);
 }
 
 /*
- * The directory a tenant's path would put its last part in, with a
- * reference, and the part in name (LX_NAME_MAX + 1 bytes), its length in
- * *len: 0 for a path of slashes, "." or ".." as they are.
+ * The directory path (the kernel's copy) would put its last part in,
+ * with a reference, and the part in name (LX_NAME_MAX + 1 bytes), its
+ * length in *len: 0 for a path of slashes, "." or ".." as they are.
  */
+struct lx_node *fs_parent_in(struct proc *p, long dfd, const char *path, char *name,
+			     unsigned int *len, long *err)
+{
+	if (!path[0]) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	return walk(p, dfd, path, false, name, len, err);
+}
+
+/* The same, of a tenant's path: copied in first. */
 struct lx_node *fs_parent_at(struct proc *p, long dfd, unsigned long upath, char *name,
 			     unsigned int *len, long *err)
 {
@@ -247,5 +270,5 @@ struct lx_node *fs_parent_at(struct proc *p, long dfd, unsigned long upath, char
 	*err = fs_path_in(p, upath, path);
 	if (*err)
 		return NULL;
-	return walk(p, dfd, path, false, name, len, err);
+	return fs_parent_in(p, dfd, path, name, len, err);
 }

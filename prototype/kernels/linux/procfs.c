@@ -28,6 +28,17 @@ const char *proc_self(struct proc *p, const char *path)
 	return vostd_has_prefix(path, pid) ? path + n : NULL;
 }
 
+/*
+ * A path under /proc/self that this file makes (all but exe, which the
+ * walk follows): what follows /proc/self/, or NULL.
+ */
+const char *proc_file(struct proc *p, const char *path)
+{
+	const char *rest = proc_self(p, path);
+
+	return rest && !(vostd_has_prefix(rest, "exe") && !rest[3]) ? rest : NULL;
+}
+
 /* "fd/N": N, or -1. */
 static long fd_number(const char *rest)
 {
@@ -109,35 +120,26 @@ static long maps_stat(struct thread *t, struct lx_file *f, unsigned long ust)
 	return lx_stat_out(t, ust, S_IFREG | 0444, PROC_FD_INO + 1, 0);
 }
 
-static void snap_release(struct lx_file *f)
-{
-	vostd_free(f->priv);
-}
-
 static const struct lx_file_ops maps_fops = {
 	.read = snap_read,
 	.lseek = snap_lseek,
 	.stat = maps_stat,
-	.release = snap_release,
+	.release = file_free_priv,
 };
 
 /*
  * The maps text: a line for each run of pages next to each other with
  * one protection, as Linux's show_map_vma writes it; the heap and the
- * stack named.  Counted under the process's lock, then written under it
- * again: a run that changed between gives a shorter or cut text, never
- * one past the buffer (vostd_snprintf stops at its end).
+ * stack named.  Sized for a line a page, then written under the
+ * process's lock: pages mapped between give a cut text, never one past
+ * the buffer (vostd_snprintf stops at its end).
  */
 static struct proc_snap *maps_snap(struct proc *p)
 {
 	struct lx_proc *lp = lxp(p);
-	unsigned long size = 1, i, start = 0;
+	unsigned long size = 1 + 96 * READ_ONCE(p->npages), i, start = 0;
 	struct proc_snap *s;
 
-	proc_lock(p);
-	for (i = 0; i < p->npages; i++)
-		size += 96;
-	proc_unlock(p);
 	s = vostd_alloc(sizeof(*s) + size, false);
 	if (!s)
 		return NULL;
@@ -174,31 +176,27 @@ static long fds_getdents64(struct thread *t, struct lx_file *f, unsigned long ub
 	struct proc_snap *s = f->priv;
 	unsigned long out = 0;
 
-	for (;;) {
+	long r = 0;
+
+	while (!r) {
 		unsigned long pos = READ_ONCE(f->pos);
-		char rec[32] = {};
-		unsigned int reclen = 24, nlen;
+		char name[8] = "..";
 		long fd;
 
 		if (pos >= s->len + 2)
 			break;
-		fd = pos < 2 ? -1 : (u8)s->text[pos - 2];
-		nlen = pos == 0 ? 1 : pos == 1 ? 2 :
-		       vostd_snprintf(rec + 19, sizeof(rec) - 19, "%ld", fd);
-		if (pos < 2)
-			vostd_memcpy(rec + 19, "..", nlen);
-		*(u64 *)rec = pos < 2 ? PROC_FD_INO : PROC_FD_INO + 2 + fd;
-		*(s64 *)(rec + 8) = pos + 1;
-		*(u16 *)(rec + 16) = reclen;
-		rec[18] = pos < 2 ? 4 : 10;	/* DT_DIR, DT_LNK */
-		if (out + reclen > len)
-			return out ?: -EINVAL;
-		if (mem_user_copy(t->p, ubuf + out, rec, reclen, MEM_WRITE))
-			return out ?: -EFAULT;
-		out += reclen;
-		WRITE_ONCE(f->pos, pos + 1);
+		if (pos < 2) {
+			r = lx_dirent_out(t, ubuf, len, &out, PROC_FD_INO, pos + 1, DT_DIR, name,
+					  pos + 1);
+		} else {
+			fd = (u8)s->text[pos - 2];
+			r = lx_dirent_out(t, ubuf, len, &out, PROC_FD_INO + 2 + fd, pos + 1, DT_LNK,
+					  name, vostd_snprintf(name, sizeof(name), "%ld", fd));
+		}
+		if (!r)
+			WRITE_ONCE(f->pos, pos + 1);
 	}
-	return out;
+	return r ?: out;
 }
 
 static long fds_stat(struct thread *t, struct lx_file *f, unsigned long ust)
@@ -210,7 +208,7 @@ static const struct lx_file_ops fds_fops = {
 	.lseek = snap_lseek,
 	.stat = fds_stat,
 	.getdents64 = fds_getdents64,
-	.release = snap_release,
+	.release = file_free_priv,
 };
 
 /* The numbers of the open descriptors, a byte each (LX_FDS is below 256). */

@@ -240,59 +240,69 @@ static u8 dtype(u32 mode)
 }
 
 /*
+ * One record of getdents64 (Linux's struct linux_dirent64) out at ubuf +
+ * *out, if it fits in len: 0, and *out moved past it; or, if it does not
+ * fit or cannot be written, what the call returns now: what it wrote
+ * already, else -EINVAL or -EFAULT.
+ */
+long lx_dirent_out(struct thread *t, unsigned long ubuf, unsigned long len, unsigned long *out,
+		   u64 ino, s64 next, u8 type, const char *name, unsigned int nlen)
+{
+	char rec[(19 + LX_NAME_MAX + 1 + 7) & ~7];
+	unsigned int reclen = (19 + nlen + 1 + 7) & ~7U;
+
+	if (*out + reclen > len)
+		return *out ?: -EINVAL;
+	vostd_memset(rec, 0, reclen);
+	*(u64 *)rec = ino;
+	*(s64 *)(rec + 8) = next;
+	*(u16 *)(rec + 16) = reclen;
+	rec[18] = type;
+	vostd_memcpy(rec + 19, name, nlen);
+	if (mem_user_copy(t->p, ubuf + *out, rec, reclen, MEM_WRITE))
+		return *out ?: -EFAULT;
+	*out += reclen;
+	return 0;
+}
+
+/*
  * getdents64: ".", "..", then the directory's entries, oldest first.  The
  * file's position is the last entry's cookie given out, so an entry
  * removed meanwhile moves none of the others, as Linux's tmpfs cursor.
- * Each record is made under the lock and copied out after it.
+ * Each record goes out under fs_lock, which a copy to the tenant may be
+ * made under (fs.c).
  */
 static long node_getdents64(struct thread *t, struct lx_file *f, unsigned long ubuf,
 			    unsigned long len)
 {
 	struct lx_node *dir = f->node;
 	unsigned long out = 0;
+	long r = 0;
 
 	if (!S_ISDIR(dir->mode))
 		return -ENOTDIR;
-	for (;;) {
-		char rec[(19 + LX_NAME_MAX + 1 + 7) & ~7];
-		u64 pos = READ_ONCE(f->pos), cookie, ino;
-		const char *name = pos < 1 ? "." : "..";
-		unsigned int nlen = pos < 1 ? 1 : 2, reclen;
-		u8 type = 4;	/* DT_DIR */
-		struct lx_dirent *e = NULL;
+	fs_lock();
+	while (!r) {
+		u64 pos = READ_ONCE(f->pos);
+		struct lx_dirent *e;
 
-		fs_lock();
-		ino = pos < 1 ? dir->ino : dir->parent->ino;
-		cookie = pos < 1 ? 1 : 2;
-		if (pos >= 2) {
+		if (pos < 2) {
+			r = lx_dirent_out(t, ubuf, len, &out, pos ? dir->parent->ino : dir->ino,
+					  pos + 1, DT_DIR, "..", pos + 1);
+			e = NULL;
+		} else {
 			for (e = dir->ents; e && e->cookie <= pos; e = e->next)
 				;
-			if (!e || !dir->nlink) {	/* the end, or a removed directory's */
-				fs_unlock();
+			if (!e || !dir->nlink)	/* the end, or a removed directory's */
 				break;
-			}
-			name = e->name;
-			nlen = e->len;
-			ino = e->node->ino;
-			type = dtype(e->node->mode);
-			cookie = e->cookie;
+			r = lx_dirent_out(t, ubuf, len, &out, e->node->ino, e->cookie,
+					  dtype(e->node->mode), e->name, e->len);
 		}
-		reclen = (19 + nlen + 1 + 7) & ~7U;
-		vostd_memset(rec, 0, reclen);
-		*(u64 *)rec = ino;
-		*(s64 *)(rec + 8) = cookie;
-		*(u16 *)(rec + 16) = reclen;
-		rec[18] = type;
-		vostd_memcpy(rec + 19, name, nlen);
-		fs_unlock();
-		if (out + reclen > len)
-			return out ?: -EINVAL;
-		if (mem_user_copy(t->p, ubuf + out, rec, reclen, MEM_WRITE))
-			return out ?: -EFAULT;
-		out += reclen;
-		WRITE_ONCE(f->pos, cookie);
+		if (!r)
+			WRITE_ONCE(f->pos, e ? e->cookie : pos + 1);
 	}
-	return out;
+	fs_unlock();
+	return r ?: out;
 }
 
 static long node_stat(struct thread *t, struct lx_file *f, unsigned long ust)
@@ -321,6 +331,14 @@ LX_SYSCALL_DEFINE3(getdents64, int, fd, unsigned long, ubuf, unsigned long, len)
 	return r;
 }
 
+/* A link's target out, cut to len as readlink cuts it: its length, or -EFAULT. */
+static long link_out(struct thread *t, unsigned long ubuf, unsigned long len, const char *target,
+		     unsigned long n)
+{
+	n = min(n, len);
+	return mem_user_copy(t->p, ubuf, (void *)target, n, MEM_WRITE) ?: (long)n;
+}
+
 static long do_readlinkat(struct thread *t, long dfd, unsigned long upath,
 			  unsigned long ubuf, unsigned long len)
 {
@@ -331,30 +349,21 @@ static long do_readlinkat(struct thread *t, long dfd, unsigned long upath,
 
 	if ((long)len <= 0)
 		return -EINVAL;
-	if (!fs_path_in(t->p, upath, path) && fs_self_exe(path)) {
-		const char *exe = lxp(t->p)->exe;
-
-		len = min_t(unsigned long, len, fs_strlen(exe));
-		return mem_user_copy(t->p, ubuf, (void *)exe, len, MEM_WRITE) ?: (long)len;
-	}
-	rest = proc_file(t, upath, path);
+	err = fs_path_in(t->p, upath, path);
+	if (err && err != -ENOENT)	/* -ENOENT: empty, for the lookup to judge */
+		return err;
+	rest = err ? NULL : proc_file(t->p, path);
+	if (!err && fs_self_exe(path))
+		return link_out(t, ubuf, len, lxp(t->p)->exe, fs_strlen(lxp(t->p)->exe));
 	if (rest) {
 		err = proc_readlink(t, rest, target, sizeof(target));
-		if (err)
-			return err;
-		len = min_t(unsigned long, len, fs_strlen(target));
-		return mem_user_copy(t->p, ubuf, target, len, MEM_WRITE) ?: (long)len;
+		return err ?: link_out(t, ubuf, len, target, fs_strlen(target));
 	}
-	nd = fs_lookup_at(t->p, dfd, upath, 0, &err);
+	nd = fs_lookup_in(t->p, dfd, path, 0, &err);
 	if (!nd)
 		return err;
 	/* A link's target never changes: nd's reference keeps it. */
-	if (!S_ISLNK(nd->mode))
-		err = -EINVAL;
-	else
-		len = min(len, nd->size);
-	if (!err)
-		err = mem_user_copy(t->p, ubuf, (void *)nd->data, len, MEM_WRITE) ?: (long)len;
+	err = S_ISLNK(nd->mode) ? link_out(t, ubuf, len, nd->data, nd->size) : -EINVAL;
 	node_put(nd);
 	return err;
 }
@@ -446,16 +455,10 @@ LX_SYSCALL_DEFINE1(chdir, unsigned long, upath)
 
 LX_SYSCALL_DEFINE1(fchdir, int, fd)
 {
-	struct lx_file *f = fd_get(t->p, fd);
-	struct lx_node *nd;
+	long err;
+	struct lx_node *nd = fd_node(t->p, fd, &err);
 
-	if (!f)
-		return -EBADF;
-	nd = f->node;
-	if (nd)
-		node_get(nd);
-	fd_put(f);
-	return nd ? set_cwd(t, nd) : -ENOTDIR;
+	return nd ? set_cwd(t, nd) : err ?: -ENOTDIR;
 }
 
 /* The working directory's path; -ENOENT once it is removed, as Linux's. */

@@ -382,21 +382,6 @@ static struct lx_node *attr_node(struct thread *t, long dfd, unsigned long upath
 	return nd;
 }
 
-static struct lx_node *fd_node(struct thread *t, long fd, long *err)
-{
-	struct lx_file *f = fd_get(t->p, fd);
-	struct lx_node *nd = NULL;
-
-	*err = f ? 0 : -EBADF;
-	if (f && f->node) {
-		nd = f->node;
-		node_get(nd);
-	}
-	if (f)
-		fd_put(f);
-	return nd;
-}
-
 static void set_mode(struct lx_node *nd, u32 mode)
 {
 	fs_lock();
@@ -441,7 +426,7 @@ LX_SYSCALL_DEFINE4(fchmodat2, int, dfd, unsigned long, upath, unsigned int, mode
 LX_SYSCALL_DEFINE2(fchmod, int, fd, unsigned int, mode)
 {
 	long err;
-	struct lx_node *nd = fd_node(t, fd, &err);
+	struct lx_node *nd = fd_node(t->p, fd, &err);
 
 	if (nd)
 		set_mode(nd, mode);
@@ -501,7 +486,7 @@ LX_SYSCALL_DEFINE5(fchownat, int, dfd, unsigned long, upath, unsigned int, uid,
 LX_SYSCALL_DEFINE3(fchown, int, fd, unsigned int, uid, unsigned int, gid)
 {
 	long err;
-	struct lx_node *nd = fd_node(t, fd, &err);
+	struct lx_node *nd = fd_node(t->p, fd, &err);
 
 	if (nd)
 		set_owner(nd, uid, gid);
@@ -543,7 +528,7 @@ LX_SYSCALL_DEFINE4(utimensat, int, dfd, unsigned long, upath, unsigned long, uti
 	if (!upath && dfd != AT_FDCWD) {
 		if (flags)
 			return -EINVAL;
-		nd = fd_node(t, dfd, &err);
+		nd = fd_node(t->p, dfd, &err);
 	} else {
 		if (!upath && !(flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)))
 			return -EFAULT;

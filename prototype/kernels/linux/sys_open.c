@@ -12,22 +12,10 @@
 
 #define LX_O_TMPFILE_MASK	(__O_TMPFILE | O_DIRECTORY | O_CREAT)
 
-/*
- * A path under /proc/self that procfs.c makes (all but exe, which the
- * walk follows): what follows /proc/self/, in path (LX_PATH_MAX bytes),
- * or NULL.  A path that cannot be copied in is left to the walk to
- * refuse.
- */
-const char *proc_file(struct thread *t, unsigned long upath, char *path)
+/* A new file's mode: open's, less the process's umask. */
+static u32 new_file_mode(struct thread *t, u32 mode)
 {
-	const char *rest;
-
-	if (fs_path_in(t->p, upath, path))
-		return NULL;
-	rest = proc_self(t->p, path);
-	if (!rest || (vostd_has_prefix(rest, "exe") && !rest[3]))
-		return NULL;
-	return rest;
+	return S_IFREG | (mode & 07777 & ~lxp(t->p)->umask);
 }
 
 /*
@@ -35,7 +23,7 @@ const char *proc_file(struct thread *t, unsigned long upath, char *path)
  * set then), with a reference.  The new node is made before the lock is
  * taken and given back if another call linked one first.
  */
-static struct lx_node *open_create(struct thread *t, long dfd, unsigned long upath, long flags,
+static struct lx_node *open_create(struct thread *t, long dfd, const char *path, long flags,
 				   u32 mode, bool *created, long *err)
 {
 	struct lx_node *dir, *nd = NULL, *fresh;
@@ -43,7 +31,7 @@ static struct lx_node *open_create(struct thread *t, long dfd, unsigned long upa
 	struct lx_dirent *e;
 	unsigned int len;
 
-	dir = fs_parent_at(t->p, dfd, upath, name, &len, err);
+	dir = fs_parent_in(t->p, dfd, path, name, &len, err);
 	if (!dir)
 		return NULL;
 	if (!fs_last_norm(name, len)) {
@@ -51,7 +39,7 @@ static struct lx_node *open_create(struct thread *t, long dfd, unsigned long upa
 		*err = -EISDIR;
 		return NULL;
 	}
-	fresh = fs_node_new(S_IFREG | (mode & 07777 & ~lxp(t->p)->umask));
+	fresh = fs_node_new(new_file_mode(t, mode));
 	fs_lock();
 	e = fs_find_locked(dir, name, len);
 	if (e && (flags & O_EXCL)) {
@@ -77,16 +65,16 @@ static struct lx_node *open_create(struct thread *t, long dfd, unsigned long upa
 	/* A link there: follow it, unless O_NOFOLLOW (-ELOOP); its target must be there. */
 	if (e && !nd && !*err && S_ISLNK(e->node->mode))
 		nd = (flags & O_NOFOLLOW) ? (*err = -ELOOP, NULL) :
-		     fs_lookup_at(t->p, dfd, upath, LX_WALK_FOLLOW, err);
+		     fs_lookup_in(t->p, dfd, path, LX_WALK_FOLLOW, err);
 	node_put(dir);
 	return nd;
 }
 
 /* O_TMPFILE: a file in no directory, gone at its last close. */
-static struct lx_node *open_tmpfile(struct thread *t, long dfd, unsigned long upath, u32 mode,
+static struct lx_node *open_tmpfile(struct thread *t, long dfd, const char *path, u32 mode,
 				    long *err)
 {
-	struct lx_node *dir = fs_lookup_at(t->p, dfd, upath, LX_WALK_FOLLOW, err), *nd;
+	struct lx_node *dir = fs_lookup_in(t->p, dfd, path, LX_WALK_FOLLOW, err), *nd;
 
 	if (!dir)
 		return NULL;
@@ -95,7 +83,7 @@ static struct lx_node *open_tmpfile(struct thread *t, long dfd, unsigned long up
 		*err = -ENOTDIR;
 		return NULL;
 	}
-	nd = fs_node_new(S_IFREG | (mode & 07777 & ~lxp(t->p)->umask));
+	nd = fs_node_new(new_file_mode(t, mode));
 	if (!nd) {
 		node_put(dir);
 		*err = -ENOSPC;
@@ -106,9 +94,11 @@ static struct lx_node *open_tmpfile(struct thread *t, long dfd, unsigned long up
 }
 
 /*
- * open, openat and creat, with Linux's checks in Linux's order: the flags
+ * open, openat and creat, with Linux's checks in this order: the flags
  * (build_open_flags), a descriptor (-EMFILE), the path, then what is
- * found there.
+ * found there.  The path is copied in once, first, since a file of
+ * /proc/self (procfs.c) gets its descriptor there; an error in the copy
+ * is answered after -EMFILE.
  */
 static long do_openat(struct thread *t, long dfd, unsigned long upath, long flags, u32 mode)
 {
@@ -118,7 +108,7 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 	bool created = false;
 	struct lx_node *nd;
 	struct lx_file *f;
-	long err, fd;
+	long err, fd, path_err;
 
 	/* As Linux's open: bits it does not know are dropped, O_SYNC implies O_DSYNC. */
 	flags &= VALID_OPEN_FLAGS;
@@ -129,19 +119,23 @@ static long do_openat(struct thread *t, long dfd, unsigned long upath, long flag
 		return -EINVAL;
 	if ((flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY))
 		return -EINVAL;
-	rest = proc_file(t, upath, path);
+	path_err = fs_path_in(t->p, upath, path);
+	rest = path_err ? NULL : proc_file(t->p, path);
 	if (rest)
 		return proc_open(t, rest, flags);
 	fd = fd_reserve(t->p, 0);
 	if (fd < 0)
 		return fd;
+	err = path_err;
+	if (err)
+		goto out;
 	if (flags & __O_TMPFILE) {
-		nd = open_tmpfile(t, dfd, upath, mode, &err);
+		nd = open_tmpfile(t, dfd, path, mode, &err);
 		flags &= ~O_DIRECTORY;	/* it named the directory, not what opens */
 	} else if (flags & O_CREAT) {
-		nd = open_create(t, dfd, upath, flags, mode, &created, &err);
+		nd = open_create(t, dfd, path, flags, mode, &created, &err);
 	} else {
-		nd = fs_lookup_at(t->p, dfd, upath, flags & O_NOFOLLOW ? 0 : LX_WALK_FOLLOW, &err);
+		nd = fs_lookup_in(t->p, dfd, path, flags & O_NOFOLLOW ? 0 : LX_WALK_FOLLOW, &err);
 	}
 	if (!nd)
 		goto out;

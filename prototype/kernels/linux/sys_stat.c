@@ -83,10 +83,13 @@ static long do_fstatat(struct thread *t, long dfd, unsigned long upath, unsigned
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | 0x800 /* AT_NO_AUTOMOUNT */))
 		return -EINVAL;
-	rest = proc_file(t, upath, path);
+	err = fs_path_in(t->p, upath, path);
+	if (err && err != -ENOENT)	/* -ENOENT: empty, for the lookup to judge */
+		return err;
+	rest = err ? NULL : proc_file(t->p, path);
 	if (rest)
 		return proc_stat(t, rest, ust, !(flags & AT_SYMLINK_NOFOLLOW));
-	nd = fs_lookup_at(t->p, dfd, upath, fs_at_walk(flags), &err);
+	nd = fs_lookup_in(t->p, dfd, path, fs_at_walk(flags), &err);
 	/* An empty path names dfd itself, which may be no node: a pipe, the console. */
 	if (!nd && err == -ENOTDIR && (flags & AT_EMPTY_PATH))
 		return do_fstat(t, dfd, ust);
