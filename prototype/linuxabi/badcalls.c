@@ -19,7 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/select.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -432,6 +435,74 @@ static void file_system_calls(void)
 		want_ok("back to the root", 0);
 }
 
+/*
+ * What Linux's own conformance test (the linux-conf suite) found
+ * missing: out-pointers Linux requires, statx, chroot, wait4's bounds,
+ * the ioctls every file answers, descriptors past 64, and limits kept.
+ */
+static void conformance_calls(void)
+{
+	struct rlimit rl = { 1 << 20, 1 << 21 }, got = {};
+	struct timeval tv0 = { 0, 0 }, tv;
+	struct timezone tz;
+	struct statx stx;
+	struct stat st;
+	int p[2], n = 0, on = 1;
+	fd_set rs;
+
+	want("uname into NULL", syscall(SYS_uname, NULL), EFAULT);
+	want("clock_gettime into NULL", syscall(SYS_clock_gettime, CLOCK_MONOTONIC, NULL), EFAULT);
+	want("prctl PR_SET_NAME from NULL", prctl(PR_SET_NAME, NULL, 0, 0, 0), EFAULT);
+	want("prctl PR_GET_NAME into NULL", prctl(PR_GET_NAME, NULL, 0, 0, 0), EFAULT);
+	want("rt_sigpending into NULL", syscall(SYS_rt_sigpending, NULL, 8), EFAULT);
+	want("arch_prctl ARCH_GET_FS into NULL", syscall(SYS_arch_prctl, 0x1003, NULL), EFAULT);
+	want("get_robust_list into NULL", syscall(SYS_get_robust_list, 0, NULL, NULL), EFAULT);
+	want("statx of a NULL path", syscall(SYS_statx, AT_FDCWD, NULL, 0, 0, &stx), EFAULT);
+	want("statx with the reserved mask bit",
+	     syscall(SYS_statx, AT_FDCWD, "/", 0, 0x80000000U, &stx), EINVAL);
+	want("statx with both sync flags", syscall(SYS_statx, AT_FDCWD, "/",
+	     AT_STATX_FORCE_SYNC | AT_STATX_DONT_SYNC, STATX_BASIC_STATS, &stx), EINVAL);
+	want("statx of a name that is not there",
+	     syscall(SYS_statx, AT_FDCWD, "/nothing", 0, STATX_BASIC_STATS, &stx), ENOENT);
+	want("statx into a kernel address",
+	     syscall(SYS_statx, AT_FDCWD, "/", 0, STATX_BASIC_STATS, KERNEL_VA), EFAULT);
+	want_ok("statx of descriptor 0 by a NULL path and AT_EMPTY_PATH",
+		syscall(SYS_statx, 0, NULL, AT_EMPTY_PATH, STATX_BASIC_STATS, &stx) == 0 &&
+		(stx.stx_mask & STATX_BASIC_STATS) == STATX_BASIC_STATS);
+	want_ok("statx of /etc/motd, as stat sees it", stat("/etc/motd", &st) == 0 &&
+		syscall(SYS_statx, AT_FDCWD, "/etc/motd", 0, STATX_BASIC_STATS, &stx) == 0 &&
+		S_ISREG(stx.stx_mode) && stx.stx_size == (unsigned long)st.st_size &&
+		stx.stx_ino == st.st_ino && stx.stx_nlink == st.st_nlink &&
+		stx.stx_mtime.tv_sec == st.st_mtim.tv_sec);
+	want("chroot of a file", chroot("/etc/motd"), ENOTDIR);
+	want("chroot of a name that is not there", chroot("/nothing"), ENOENT);
+	want("chroot from an unmapped path", syscall(SYS_chroot, UNMAPPED), EFAULT);
+	want_ok("chroot of /", chroot("/") == 0);
+	want("wait4 of INT_MIN", syscall(SYS_wait4, INT_MIN, NULL, WNOHANG, NULL), ESRCH);
+	want("wait4 with an option it does not take", syscall(SYS_wait4, -1, NULL, 0x100, NULL),
+	     EINVAL);
+	if (pipe(p) || write(p[1], "abc", 3) != 3) {
+		want_ok("a pipe with three bytes", 0);
+		return;
+	}
+	want("a terminal's request of a pipe", ioctl(p[0], TCGETS, &n), ENOTTY);
+	want_ok("FIONREAD of a pipe", ioctl(p[0], FIONREAD, &n) == 0 && n == 3);
+	want_ok("FIOCLEX", ioctl(p[0], FIOCLEX) == 0 && fcntl(p[0], F_GETFD) == FD_CLOEXEC);
+	want_ok("FIONBIO", ioctl(p[0], FIONBIO, &on) == 0 && (fcntl(p[0], F_GETFL) & O_NONBLOCK));
+	want("FIONBIO from an unmapped address", ioctl(p[0], FIONBIO, UNMAPPED), EFAULT);
+	FD_ZERO(&rs);
+	FD_SET(1000, &rs);
+	want_ok("dup2 to descriptor 1000, and select of it",
+		dup2(p[0], 1000) == 1000 && select(1001, &rs, NULL, NULL, &tv0) == 1 &&
+		FD_ISSET(1000, &rs) && close(1000) == 0);
+	close(p[0]);
+	close(p[1]);
+	want_ok("RLIMIT_CORE kept", setrlimit(RLIMIT_CORE, &rl) == 0 &&
+		getrlimit(RLIMIT_CORE, &got) == 0 && got.rlim_cur == rl.rlim_cur &&
+		got.rlim_max == rl.rlim_max);
+	want_ok("gettimeofday with a time zone", gettimeofday(&tv, &tz) == 0);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	char *none[] = { "nothing", NULL };
@@ -518,6 +589,7 @@ int main(int argc, char **argv, char **envp)
 	want("clone of a process with a kernel address for its TLS",
 	     syscall(SYS_clone, SIGCHLD | CLONE_SETTLS, NULL, NULL, NULL, KERNEL_VA), EPERM);
 	code_stays_own();
+	conformance_calls();
 	printf("badcalls: %s (%s, argc %d)\n", failed ? "FAIL" : "all ok", argv[0], argc);
 	return failed;
 }

@@ -75,9 +75,9 @@ static long console_file_write(struct thread *t, struct lx_file *f, unsigned lon
 	return done;
 }
 
-static long console_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+static long console_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)
 {
-	return lx_stat_out(t, ust, S_IFCHR | 0620, 3, 5 << 8 | 1);
+	return lx_stat_fill(ks, S_IFCHR | 0620, 3, 5 << 8 | 1);
 }
 
 /* A process's first stdin, stdout and stderr, opened for both (lx_proc_init). */

@@ -74,9 +74,9 @@ static long random_read(struct thread *t, struct lx_file *f, unsigned long buf,
 	return done;
 }
 
-static long dev_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+static long dev_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)
 {
-	return lx_stat_node(t, ust, f->node);
+	return lx_stat_node(ks, f->node);
 }
 
 static const struct lx_file_ops null_fops = {

@@ -109,9 +109,9 @@ static void efd_unpoll(struct lx_file *f, struct lx_waiter *w)
 }
 
 /* An anonymous inode's: mode 0600 and no type, as Linux's anon_inode. */
-static long efd_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+static long efd_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)
 {
-	return lx_stat_out(t, ust, 0600, 5, 0);
+	return lx_stat_fill(ks, 0600, 5, 0);
 }
 
 static const struct lx_file_ops efd_fops = {

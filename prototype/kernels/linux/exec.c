@@ -339,7 +339,7 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	err = np->vs ? load_elf(np, nd, &im) : -ENOMEM;
 	err = err ?: build_stack(np, &im, path, argv, envp, &sp);
 	/* The file's own path, not /proc/self/exe's: a link names its target. */
-	if (!err && fs_node_path(nd, exe, sizeof(exe)))
+	if (!err && fs_node_path(p, nd, exe, sizeof(exe)))
 		vostd_memcpy(exe, path, fs_strlen(path) + 1);
 	node_put(nd);
 	if (err) {

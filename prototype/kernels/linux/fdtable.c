@@ -61,18 +61,31 @@ static void fdt_unlock(struct lx_fdtable *ft)
 	kl_guard_end();
 }
 
+/* Under the table's lock: fd's close-on-exec bit, and the top's bound for it. */
 static void fdt_set_cloexec(struct lx_fdtable *ft, int fd, bool on)
 {
 	if (on)
-		ft->cloexec |= 1ULL << fd;
+		ft->cloexec[fd / 64] |= 1ULL << (fd % 64);
 	else
-		ft->cloexec &= ~(1ULL << fd);
+		ft->cloexec[fd / 64] &= ~(1ULL << (fd % 64));
+	ft->top = max_t(unsigned int, ft->top, fd + 1);
+}
+
+static bool fdt_cloexec(struct lx_fdtable *ft, int fd)
+{
+	return (READ_ONCE(ft->cloexec[fd / 64]) >> (fd % 64)) & 1;
+}
+
+/* One past the highest descriptor the table has given out. */
+static unsigned int fdt_top(struct lx_fdtable *ft)
+{
+	return min_t(unsigned int, READ_ONCE(ft->top), LX_FDS);
 }
 
 /* RLIMIT_NOFILE: no descriptor at or past it is given out. */
 static unsigned int fd_limit(struct proc *p)
 {
-	return min_t(unsigned int, READ_ONCE(lxp(p)->nofile), LX_FDS);
+	return min_t(u64, READ_ONCE(lxp(p)->rlim[RLIMIT_NOFILE][0]), LX_FDS);
 }
 
 /*
@@ -92,6 +105,7 @@ long fd_reserve(struct proc *p, int from)
 	for (i = from; i < limit; i++)
 		if (!ft->fd[i]) {
 			ft->fd[i] = FD_RESERVED;
+			ft->top = max_t(unsigned int, ft->top, i + 1);
 			fd = i;
 			break;
 		}
@@ -107,6 +121,16 @@ void fd_commit(struct proc *p, int fd, struct lx_file *f, bool cloexec)
 	fdt_lock(ft);
 	ft->fd[fd] = f;
 	fdt_set_cloexec(ft, fd, cloexec);
+	fdt_unlock(ft);
+}
+
+/* FD_CLOEXEC of an open fd: F_SETFD, FIOCLEX and FIONCLEX. */
+void fd_set_cloexec(struct proc *p, int fd, bool on)
+{
+	struct lx_fdtable *ft = &lxp(p)->files;
+
+	fdt_lock(ft);
+	fdt_set_cloexec(ft, fd, on);
 	fdt_unlock(ft);
 }
 
@@ -196,6 +220,7 @@ static void fdt_copy(struct lx_fdtable *to, struct lx_fdtable *from)
 
 	to->lock = (vostd_spinlock_t){};
 	fdt_lock(from);
+	to->top = from->top;
 	for (i = 0; i < LX_FDS; i++) {
 		struct lx_file *f = from->fd[i];
 
@@ -205,7 +230,7 @@ static void fdt_copy(struct lx_fdtable *to, struct lx_fdtable *from)
 			file_get(f);
 		to->fd[i] = f;
 	}
-	to->cloexec = from->cloexec;
+	vostd_memcpy(to->cloexec, from->cloexec, sizeof(to->cloexec));
 	fdt_unlock(from);
 }
 
@@ -224,12 +249,17 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 	if (parent) {
 		*lp = *lxp(parent);
 		fdt_copy(&lp->files, &lxp(parent)->files);
-		fs_lock();	/* the working directory, as another thread's chdir leaves it */
+		/* cwd and root, as another thread's chdir or chroot leaves them */
+		fs_lock();
 		lp->cwd = lxp(parent)->cwd;
 		node_get(lp->cwd);
+		lp->root = lxp(parent)->root;
+		node_get(lp->root);
 		fs_unlock();
-		procs_lock();	/* the handlers, as a sigaction of another thread leaves them */
+		/* the handlers and limits, as another thread's sigaction or prlimit leaves them */
+		procs_lock();
 		vostd_memcpy(lp->act, lxp(parent)->act, sizeof(lp->act));
+		vostd_memcpy(lp->rlim, lxp(parent)->rlim, sizeof(lp->rlim));
 		procs_unlock();
 		lp->con_lock = (vostd_spinlock_t){};
 		lp->line_len = 0;
@@ -252,11 +282,13 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		lp->files.fd[0] = con;
 		lp->files.fd[1] = con;
 		lp->files.fd[2] = con;
+		lp->files.top = 3;
 		lp->cwd = lx()->root;
 		node_get(lp->cwd);
+		lp->root = lx()->root;
+		node_get(lp->root);
 		lp->umask = 022;
-		lp->nofile = LX_FDS;
-		lp->nofile_max = LX_FDS;
+		lx_rlimit_init(lp);
 		lp->pgid = p->pid;
 		lp->sid = p->pid;
 	}
@@ -269,8 +301,8 @@ void lx_close_on_exec(struct proc *p)
 	struct lx_fdtable *ft = &lxp(p)->files;
 	int i;
 
-	for (i = 0; i < LX_FDS; i++)
-		if (READ_ONCE(ft->cloexec) & (1ULL << i))
+	for (i = 0; i < fdt_top(ft); i++)
+		if (fdt_cloexec(ft, i))
 			fd_close(p, i);
 }
 
@@ -282,7 +314,7 @@ void lx_close_on_exec(struct proc *p)
  */
 void lx_proc_exit(struct proc *p)
 {
-	struct lx_node *cwd;
+	struct lx_node *cwd, *root;
 	int i;
 
 	if (!lxp(p))
@@ -292,20 +324,25 @@ void lx_proc_exit(struct proc *p)
 	lxp(p)->alarm_at = 0;
 	procs_unlock();
 	console_flush(p);
-	for (i = 0; i < LX_FDS; i++)
+	for (i = 0; i < fdt_top(&lxp(p)->files); i++)
 		fd_close(p, i);
 	fs_lock();
 	cwd = lxp(p)->cwd;
 	lxp(p)->cwd = NULL;
+	root = lxp(p)->root;
+	lxp(p)->root = NULL;
 	fs_unlock();
 	node_put(cwd);
+	node_put(root);
 }
 
 /* proc's free hook: the last reference to p has gone, and its Linux state with it. */
 void lx_proc_free(struct proc *p)
 {
-	if (p->os)		/* a process that never ran has its working directory still */
+	if (p->os) {		/* a process that never ran has its directories still */
 		node_put(lxp(p)->cwd);
+		node_put(lxp(p)->root);
+	}
 	vostd_free(p->os);
 	p->os = NULL;
 }
@@ -401,12 +438,10 @@ static long do_fcntl(struct thread *t, long fd, long cmd, unsigned long arg)
 			file_put(f);
 		break;
 	case 1:		/* F_GETFD */
-		r = !!(READ_ONCE(ft->cloexec) & (1ULL << fd));
+		r = fdt_cloexec(ft, fd);
 		break;
 	case 2:		/* F_SETFD */
-		fdt_lock(ft);
-		fdt_set_cloexec(ft, fd, arg & 1);
-		fdt_unlock(ft);
+		fd_set_cloexec(t->p, fd, arg & 1);
 		r = 0;
 		break;
 	case 3:		/* F_GETFL */

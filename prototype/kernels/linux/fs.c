@@ -476,14 +476,16 @@ long fs_map_pages(struct lx_node *nd, struct proc *np, unsigned long va, unsigne
  * nd's path from the root into buf, by the names its parents give it:
  * -ENOENT if it is in no directory (removed), -ENAMETOOLONG past size.
  */
-long fs_node_path(struct lx_node *nd, char *buf, unsigned int size)
+long fs_node_path(struct proc *p, struct lx_node *nd, char *buf, unsigned int size)
 {
 	unsigned int at = size - 1, depth = 0;
+	struct lx_node *root;
 	long err = 0;
 
 	buf[at] = 0;
 	fs_lock();
-	while (nd->parent != nd && !err) {
+	root = lxp(p)->root;
+	while (nd->parent != nd && nd != root && !err) {
 		struct lx_dirent *e;
 
 		for (e = nd->parent->ents; e && e->node != nd; e = e->next)

@@ -337,8 +337,9 @@ LX_SYSCALL_DEFINE3(get_robust_list, int, pid, unsigned long, uhead, unsigned lon
 	} else {
 		head = t->robust_list;
 	}
-	return put_user_bytes(t, ulen, &len, sizeof(len)) ?:
-	       put_user_bytes(t, uhead, &head, sizeof(head));
+	/* Both are required, as Linux's put_user of each. */
+	return mem_user_copy(t->p, ulen, &len, sizeof(len), MEM_WRITE) ?:
+	       mem_user_copy(t->p, uhead, &head, sizeof(head), MEM_WRITE);
 }
 
 void lx_thread_exit(struct thread *t)

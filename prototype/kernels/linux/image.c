@@ -54,7 +54,7 @@ static long add_entry(const char *name, u32 mode, const char *data, unsigned lon
 	}
 	nd->rdev = rdev;
 	fs_lock();
-	dir = fs_walk_locked(lx()->root, name, false, last, &len, &err);
+	dir = fs_walk_locked(lx()->root, lx()->root, name, false, last, &len, &err);
 	if (dir && (!len || fs_find_locked(dir, last, len)))
 		err = -EINVAL;
 	else if (dir)

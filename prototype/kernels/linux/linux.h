@@ -14,6 +14,8 @@
 #ifndef LINUX_H
 #define LINUX_H
 
+#include <asm/resource.h>
+
 #include "../proc/proc.h"
 
 /* Where a process's memory goes, all inside the tenant region. */
@@ -30,7 +32,8 @@
  */
 #define LX_USER_END	((1UL << 47) - PAGE)
 
-#define LX_FDS		64
+/* Descriptors a process may have: Linux's default RLIMIT_NOFILE (INR_OPEN_CUR). */
+#define LX_FDS		1024
 #define LX_ARGS_MAX	32		/* argv or envp entries exec takes */
 #define LX_STRS_MAX	4096		/* their bytes */
 #define LX_PATH_MAX	256
@@ -103,6 +106,16 @@ struct lx_pipe {
 struct lx_file;
 
 /*
+ * What a stat finds, before stat or statx writes it in its own layout
+ * (Linux's kstat); times in ns.
+ */
+struct lx_kstat {
+	u64 dev, ino, nlink, rdev, size, blocks;
+	u32 mode, uid, gid;
+	u64 atime, mtime, ctime;
+};
+
+/*
  * What an open file does, by what it is (Linux's file_operations): a node
  * of the file system (sys_fs.c), a device (dev.c), the console
  * (console.c), an end of a pipe (pipe.c).  read's and write's off is
@@ -111,7 +124,8 @@ struct lx_file;
  * a waiter, queues it to be woken when that changes; unpoll takes it off
  * again.  A NULL poll is a file always ready to read and write.  A file that cannot be read or
  * written was refused before by its O_ACCMODE; a NULL getdents64 is
- * -ENOTDIR, a NULL release nothing to do.
+ * -ENOTDIR, a NULL ioctl -ENOTTY for every request ioctl does not answer
+ * for all files, a NULL release nothing to do.
  */
 struct lx_file_ops {
 	long (*read)(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
@@ -119,11 +133,12 @@ struct lx_file_ops {
 	long (*write)(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
 		      long off);
 	long (*lseek)(struct lx_file *f, long off, long whence);
-	long (*stat)(struct thread *t, struct lx_file *f, unsigned long ust);
+	long (*stat)(struct thread *t, struct lx_file *f, struct lx_kstat *ks);
 	long (*getdents64)(struct thread *t, struct lx_file *f, unsigned long buf,
 			   unsigned long len);
 	unsigned int (*poll)(struct lx_file *f, struct lx_waiter *w);
 	void (*unpoll)(struct lx_file *f, struct lx_waiter *w);
+	long (*ioctl)(struct thread *t, struct lx_file *f, unsigned long cmd, unsigned long arg);
 	void (*release)(struct lx_file *f);
 };
 
@@ -157,7 +172,8 @@ struct lx_sigaction {
 struct lx_fdtable {
 	vostd_spinlock_t lock;		/* held in a guard, never across a sleep */
 	struct lx_file *fd[LX_FDS];	/* each holds a reference; fdtable.c's FD_RESERVED: taken */
-	u64 cloexec;			/* a bit per fd */
+	u64 cloexec[LX_FDS / 64];	/* a bit per fd */
+	unsigned int top;		/* past the highest fd ever given out: loops stop here */
 };
 
 /* A process's Linux state (struct proc's os). */
@@ -165,6 +181,7 @@ struct lx_proc {
 	struct lx_fdtable files;
 	unsigned long brk_start, brk;
 	struct lx_node *cwd;		/* the working directory, with a reference */
+	struct lx_node *root;		/* its root (chroot), with a reference; both: fs_lock */
 	char exe[LX_PATH_MAX];		/* the program it runs: /proc/self/exe */
 	char comm[16];			/* its name (proc's name), the last byte always 0 */
 	struct lx_sigaction act[LX_NSIG];	/* under the table's lock */
@@ -173,7 +190,8 @@ struct lx_proc {
 	/* ITIMER_REAL (itimer.c): when, in lx_now_ns's ns (0: disarmed), and how often */
 	u64 alarm_at, alarm_every;
 	u32 umask;
-	u32 nofile, nofile_max;		/* RLIMIT_NOFILE, soft and hard: at most LX_FDS */
+	/* Resource limits, soft and hard (sys.c): only RLIMIT_NOFILE's is acted on */
+	u64 rlim[RLIM_NLIMITS][2];
 	long pgid, sid;			/* its process group and session (sys.c) */
 	bool execed;			/* it has run execve: setpgid moves it no more */
 	kl_tid_t vfork_waiter;		/* a vfork's parent, until this child's exec or end */
@@ -240,7 +258,7 @@ long fs_write(struct proc *p, struct lx_node *nd, unsigned long *pos, unsigned l
 long fs_truncate(struct lx_node *nd, unsigned long size);
 long fs_map_pages(struct lx_node *nd, struct proc *np, unsigned long va, unsigned long first,
 		  unsigned long n, u8 prot);
-long fs_node_path(struct lx_node *nd, char *buf, unsigned int size);
+long fs_node_path(struct proc *p, struct lx_node *nd, char *buf, unsigned int size);
 void fs_node_free_all(struct lx_node *root);
 unsigned int fs_strlen(const char *s);
 extern const char lx_zero_page[PAGE];
@@ -248,8 +266,8 @@ extern const char lx_zero_page[PAGE];
 /* namei.c: paths, walked from a directory, symbolic links followed */
 #define LX_WALK_FOLLOW	1		/* a link at the end is followed too */
 #define LX_WALK_EMPTY	2		/* an empty path names the start (AT_EMPTY_PATH) */
-struct lx_node *fs_walk_locked(struct lx_node *start, const char *path, bool follow,
-			       char *name, unsigned int *len, long *err);
+struct lx_node *fs_walk_locked(struct lx_node *root, struct lx_node *start, const char *path,
+			       bool follow, char *name, unsigned int *len, long *err);
 struct lx_node *fd_node(struct proc *p, long fd, long *err);
 struct lx_node *fs_lookup_in(struct proc *p, long dfd, const char *path, int how, long *err);
 struct lx_node *fs_lookup_at(struct proc *p, long dfd, unsigned long upath, int how,
@@ -267,7 +285,7 @@ bool fs_last_norm(const char *name, unsigned int len);
 const char *proc_self(struct proc *p, const char *path);
 long proc_open(struct thread *t, const char *rest, long flags);
 long proc_readlink(struct thread *t, const char *rest, char *buf, unsigned int size);
-long proc_stat(struct thread *t, const char *rest, unsigned long ust, bool follow);
+long proc_stat(struct thread *t, const char *rest, struct lx_kstat *ks, bool follow);
 const char *proc_file(struct proc *p, const char *path);
 
 /* locks.c: fcntl's record locks */
@@ -287,12 +305,14 @@ void file_put(struct lx_file *f);
 void file_free_priv(struct lx_file *f);
 long fd_reserve(struct proc *p, int from);
 void fd_commit(struct proc *p, int fd, struct lx_file *f, bool cloexec);
+void fd_set_cloexec(struct proc *p, int fd, bool on);
 void fd_unreserve(struct proc *p, int fd);
 long fd_install(struct proc *p, struct lx_file *f, int from, bool cloexec);
 struct lx_file *fd_get(struct proc *p, long fd);
 void fd_put(struct lx_file *f);
 long fd_close(struct proc *p, long fd);
 long lx_proc_init(struct proc *p, struct proc *parent);
+void lx_rlimit_init(struct lx_proc *lp);			/* sys.c */
 void lx_proc_exit(struct proc *p);
 void lx_proc_free(struct proc *p);
 void lx_close_on_exec(struct proc *p);
@@ -300,8 +320,8 @@ void lx_close_on_exec(struct proc *p);
 /* pipe.c: lx_pipe_read_fops, lx_pipe_write_fops */
 
 /* sys_stat.c */
-long lx_stat_out(struct thread *t, unsigned long ust, u32 mode, unsigned long ino, u32 rdev);
-long lx_stat_node(struct thread *t, unsigned long ust, struct lx_node *nd);
+long lx_stat_fill(struct lx_kstat *ks, u32 mode, unsigned long ino, u32 rdev);
+long lx_stat_node(struct lx_kstat *ks, struct lx_node *nd);
 
 /* sys_proc.c */
 long lx_thread_run(struct thread *c);

@@ -63,16 +63,17 @@ static long splice_link(char *buf, const struct lx_node *link, const char *rest)
 }
 
 /*
- * Walk path from start, under fs_lock.  With name, stop at the last part:
+ * Walk path from start, under fs_lock, with root as "/" (a process's,
+ * after a chroot: ".." goes no higher).  With name, stop at the last part:
  * the directory it would be in comes back and the part is copied to name
  * (its length in *len; "." and ".." as they are, for the caller to
  * refuse, and length 0 for a path of slashes).  Without, the node the
  * path names.  No reference is taken: the caller takes one under the lock.
  */
-struct lx_node *fs_walk_locked(struct lx_node *start, const char *path, bool follow,
-			       char *name, unsigned int *len, long *err)
+struct lx_node *fs_walk_locked(struct lx_node *root, struct lx_node *start, const char *path,
+			       bool follow, char *name, unsigned int *len, long *err)
 {
-	struct lx_node *root = lx()->root, *cur = start;
+	struct lx_node *cur = start;
 	unsigned int links = 0, n = fs_strlen(path);
 	char buf[LX_PATH_MAX];
 	const char *s = buf;
@@ -121,7 +122,8 @@ struct lx_node *fs_walk_locked(struct lx_node *start, const char *path, bool fol
 			continue;
 		}
 		if (e - s == 2 && s[0] == '.' && s[1] == '.') {
-			cur = cur->parent;
+			if (cur != root)
+				cur = cur->parent;
 			s = e;
 			continue;
 		}
@@ -203,8 +205,8 @@ static struct lx_node *walk(struct proc *p, long dfd, const char *path, bool fol
 		}
 	}
 	fs_lock();
-	/* chdir changes cwd under the lock */
-	nd = fs_walk_locked(dir ?: lxp(p)->cwd, path, follow, name, len, err);
+	/* chdir and chroot change cwd and root under the lock */
+	nd = fs_walk_locked(lxp(p)->root, dir ?: lxp(p)->cwd, path, follow, name, len, err);
 	if (nd)
 		node_get(nd);
 	fs_unlock();

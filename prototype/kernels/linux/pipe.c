@@ -133,9 +133,23 @@ static long pipe_file_write(struct thread *t, struct lx_file *f, unsigned long b
 	return pipe_write(t, f->pipe, buf, len, READ_ONCE(f->flags) & O_NONBLOCK);
 }
 
-static long pipe_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+static long pipe_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)
 {
-	return lx_stat_out(t, ust, S_IFIFO | 0600, 4, 0);
+	return lx_stat_fill(ks, S_IFIFO | 0600, 4, 0);
+}
+
+/* FIONREAD: the bytes the pipe holds (Linux's pipe_ioctl), of either end. */
+static long pipe_ioctl(struct thread *t, struct lx_file *f, unsigned long cmd, unsigned long arg)
+{
+	struct lx_pipe *pp = f->pipe;
+	int n;
+
+	if (cmd != 0x541B)	/* FIONREAD */
+		return -ENOTTY;
+	pipe_lock(pp);
+	n = pp->len;
+	pipe_unlock(pp);
+	return mem_user_copy(t->p, arg, &n, sizeof(n), MEM_WRITE);
 }
 
 /*
@@ -181,6 +195,7 @@ const struct lx_file_ops lx_pipe_read_fops = {
 	.stat = pipe_stat,
 	.poll = pipe_poll,
 	.unpoll = pipe_unpoll,
+	.ioctl = pipe_ioctl,
 	.release = pipe_release,
 };
 
@@ -190,6 +205,7 @@ const struct lx_file_ops lx_pipe_write_fops = {
 	.stat = pipe_stat,
 	.poll = pipe_poll,
 	.unpoll = pipe_unpoll,
+	.ioctl = pipe_ioctl,
 	.release = pipe_release,
 };
 

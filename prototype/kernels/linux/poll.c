@@ -187,7 +187,7 @@ static long do_poll(struct thread *t, unsigned long ufds, unsigned long nfds, s6
 	unsigned long i;
 	long r;
 
-	if (nfds > READ_ONCE(lxp(t->p)->nofile))
+	if (nfds > READ_ONCE(lxp(t->p)->rlim[RLIMIT_NOFILE][0]))
 		return -EINVAL;		/* Linux's: more than RLIMIT_NOFILE */
 	pfd = vostd_alloc(max(nfds, 1UL) * sizeof(*pfd), false);
 	e = vostd_alloc(max(nfds, 1UL) * sizeof(*e), true);
@@ -242,65 +242,92 @@ LX_SYSCALL_DEFINE5(ppoll, unsigned long, ufds, unsigned int, nfds, unsigned long
 #define POLLOUT_SET	(POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)
 #define POLLEX_SET	POLLPRI
 
+/* select's sets, as Linux copies them: whole longs, LX_FDS bits at most. */
+#define SEL_WORDS	(LX_FDS / 64)
+
+struct sel_sets {
+	u64 in[3][SEL_WORDS], out[3][SEL_WORDS];
+};
+
+static bool sel_bit(const u64 *set, unsigned int i)
+{
+	return (set[i / 64] >> (i % 64)) & 1;
+}
+
+static short sel_events(struct sel_sets *s, unsigned int i)
+{
+	return (sel_bit(s->in[0], i) ? POLLIN_SET : 0) | (sel_bit(s->in[1], i) ? POLLOUT_SET : 0) |
+	       (sel_bit(s->in[2], i) ? POLLEX_SET : 0);
+}
+
 /*
- * select's three sets of n bits, as poll entries: -EBADF for a bit of a
- * descriptor that is not open, as Linux's max_select_fd finds.
+ * select's three sets of n bits, as poll entries, one for each descriptor
+ * with a bit in any set: -EBADF for one that is not open, as Linux's
+ * max_select_fd finds.  Out, each set holds the bits of what is ready,
+ * and no bit past n.
  */
 static long do_select(struct thread *t, long n, unsigned long uin, unsigned long uout,
 		      unsigned long uex, s64 ns, u64 *left)
 {
-	u64 sets[3] = {}, out[3] = {};
-	unsigned long u[3] = { uin, uout, uex };
-	struct poll_ent *e;
-	unsigned int i, k, m = 0;
+	unsigned long u[3] = { uin, uout, uex }, bytes;
+	struct poll_ent *e = NULL;
+	struct sel_sets *s;
+	unsigned int i, k, m = 0, want = 0;
 	long r = 0;
 
 	if (n < 0)
 		return -EINVAL;
 	n = min_t(long, n, LX_FDS);	/* as Linux's: bits past the table are dropped */
-	for (k = 0; k < 3; k++)
-		if (u[k] && n && mem_user_copy(t->p, u[k], &sets[k], (n + 7) / 8, MEM_READ))
-			return -EFAULT;
-	e = vostd_alloc(LX_FDS * sizeof(*e), true);
-	if (!e)
+	bytes = (n + 63) / 64 * 8;
+	s = vostd_alloc(sizeof(*s), true);
+	if (!s)
 		return -ENOMEM;
+	for (k = 0; k < 3 && !r; k++)
+		if (u[k] && bytes && mem_user_copy(t->p, u[k], s->in[k], bytes, MEM_READ))
+			r = -EFAULT;
+	for (i = 0; i < n && !r; i++)
+		want += !!sel_events(s, i);
+	if (!r && want) {
+		e = vostd_alloc(want * sizeof(*e), true);
+		r = e ? 0 : -ENOMEM;
+	}
 	for (i = 0; i < n && !r; i++) {
-		u64 bit = 1ULL << i;
-
-		if (!((sets[0] | sets[1] | sets[2]) & bit))
+		if (!sel_events(s, i))
 			continue;
 		e[m].fd = i;
-		e[m].events = (sets[0] & bit ? POLLIN_SET : 0) | (sets[1] & bit ? POLLOUT_SET : 0) |
-			      (sets[2] & bit ? POLLEX_SET : 0);
+		e[m].events = sel_events(s, i);
 		e[m].f = fd_get(t->p, i);
 		r = e[m++].f ? 0 : -EBADF;
 	}
 	if (!r)
 		r = poll_files(t, e, m, ns, left);
 	for (i = 0; r >= 0 && i < m; i++) {
-		u64 bit = 1ULL << e[i].fd;
+		unsigned int w = e[i].fd / 64;
+		u64 bit = 1ULL << (e[i].fd % 64);
 
 		if (e[i].revents & POLLIN_SET & e[i].events)
-			out[0] |= bit;
+			s->out[0][w] |= bit;
 		if (e[i].revents & POLLOUT_SET & e[i].events)
-			out[1] |= bit;
+			s->out[1][w] |= bit;
 		if (e[i].revents & POLLEX_SET & e[i].events)
-			out[2] |= bit;
+			s->out[2][w] |= bit;
 	}
 	poll_put(e, m);
-	vostd_free(e);
-	if (r < 0)
-		return r;
-	for (r = 0, k = 0; k < 3; k++) {
+	if (e)
+		vostd_free(e);
+	if (r > 0)
+		r = 0;		/* the count of bits set, not of descriptors ready */
+	for (k = 0; r >= 0 && k < 3; k++) {
 		for (i = 0; i < n; i++)		/* no popcount: it would be a call into Linux */
-			r += (out[k] >> i) & 1;
-		if (u[k] && n && mem_user_copy(t->p, u[k], &out[k], (n + 7) / 8, MEM_WRITE))
-			return -EFAULT;
+			r += sel_bit(s->out[k], i);
+		if (u[k] && bytes && mem_user_copy(t->p, u[k], s->out[k], bytes, MEM_WRITE))
+			r = -EFAULT;
 	}
+	vostd_free(s);
 	return r;
 }
 
-LX_PARTIAL(select, "at most 64 descriptors; a wait with an end yields until it");
+LX_PARTIAL(select, "a wait with an end yields until it");
 LX_SYSCALL_DEFINE5(select, int, n, unsigned long, uin, unsigned long, uout, unsigned long, uex,
 		   unsigned long, utv)
 {
@@ -316,7 +343,7 @@ LX_SYSCALL_DEFINE5(select, int, n, unsigned long, uin, unsigned long, uout, unsi
 	return r;
 }
 
-LX_PARTIAL(pselect6, "at most 64 descriptors; a wait with an end yields until it");
+LX_PARTIAL(pselect6, "a wait with an end yields until it");
 LX_SYSCALL_DEFINE6(pselect6, int, n, unsigned long, uin, unsigned long, uout,
 		   unsigned long, uex, unsigned long, uts, unsigned long, usig)
 {

@@ -61,7 +61,7 @@ static long fd_target(struct thread *t, long fd, char *buf, unsigned int size)
 
 	if (!f)
 		return -ENOENT;
-	if (f->node && fs_node_path(f->node, buf, size))
+	if (f->node && fs_node_path(t->p, f->node, buf, size))
 		vostd_snprintf(buf, size, "/(deleted)");	/* removed: no path names it */
 	else if (!f->node && f->pipe)
 		vostd_snprintf(buf, size, "pipe:[%lu]", (unsigned long)f->pipe & 0xffffff);
@@ -115,9 +115,9 @@ static long snap_lseek(struct lx_file *f, long off, long whence)
 	return base + off;
 }
 
-static long maps_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+static long maps_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)
 {
-	return lx_stat_out(t, ust, S_IFREG | 0444, PROC_FD_INO + 1, 0);
+	return lx_stat_fill(ks, S_IFREG | 0444, PROC_FD_INO + 1, 0);
 }
 
 static const struct lx_file_ops maps_fops = {
@@ -189,7 +189,10 @@ static long fds_getdents64(struct thread *t, struct lx_file *f, unsigned long ub
 			r = lx_dirent_out(t, ubuf, len, &out, PROC_FD_INO, pos + 1, DT_DIR, name,
 					  pos + 1);
 		} else {
-			fd = (u8)s->text[pos - 2];
+			u16 n;
+
+			vostd_memcpy(&n, s->text + 2 * (pos - 2), 2);
+			fd = n;
 			r = lx_dirent_out(t, ubuf, len, &out, PROC_FD_INO + 2 + fd, pos + 1, DT_LNK,
 					  name, vostd_snprintf(name, sizeof(name), "%ld", fd));
 		}
@@ -199,9 +202,9 @@ static long fds_getdents64(struct thread *t, struct lx_file *f, unsigned long ub
 	return r ?: out;
 }
 
-static long fds_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+static long fds_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)
 {
-	return lx_stat_out(t, ust, S_IFDIR | 0500, PROC_FD_INO, 0);
+	return lx_stat_fill(ks, S_IFDIR | 0500, PROC_FD_INO, 0);
 }
 
 static const struct lx_file_ops fds_fops = {
@@ -211,10 +214,10 @@ static const struct lx_file_ops fds_fops = {
 	.release = file_free_priv,
 };
 
-/* The numbers of the open descriptors, a byte each (LX_FDS is below 256). */
+/* The numbers of the open descriptors, two bytes each (LX_FDS is below 65536). */
 static struct proc_snap *fds_snap(struct proc *p)
 {
-	struct proc_snap *s = vostd_alloc(sizeof(*s) + LX_FDS, false);
+	struct proc_snap *s = vostd_alloc(sizeof(*s) + 2 * LX_FDS, false);
 	long fd;
 
 	if (!s)
@@ -224,7 +227,7 @@ static struct proc_snap *fds_snap(struct proc *p)
 		struct lx_file *f = fd_get(p, fd);
 
 		if (f) {
-			s->text[s->len++] = fd;
+			vostd_memcpy(s->text + 2 * s->len++, &(u16){ fd }, 2);
 			fd_put(f);
 		}
 	}
@@ -296,7 +299,7 @@ install:
  * finds if the stat follows it; fd a directory; maps a file.  -ENOENT
  * for anything else.
  */
-long proc_stat(struct thread *t, const char *rest, unsigned long ust, bool follow)
+long proc_stat(struct thread *t, const char *rest, struct lx_kstat *ks, bool follow)
 {
 	long fd = fd_number(rest);
 	struct lx_file *f;
@@ -306,15 +309,15 @@ long proc_stat(struct thread *t, const char *rest, unsigned long ust, bool follo
 		f = fd_get(t->p, fd);
 		if (!f)
 			return -ENOENT;
-		err = follow ? f->ops->stat(t, f, ust) :
-		      lx_stat_out(t, ust, S_IFLNK | 0700, PROC_FD_INO + 2 + fd, 0);
+		err = follow ? f->ops->stat(t, f, ks) :
+		      lx_stat_fill(ks, S_IFLNK | 0700, PROC_FD_INO + 2 + fd, 0);
 		fd_put(f);
 		return err;
 	}
 	if (!vostd_has_prefix(rest, "fd") || (rest[2] && (rest[2] != '/' || rest[3]))) {
 		if (vostd_has_prefix(rest, "maps") && !rest[4])
-			return lx_stat_out(t, ust, S_IFREG | 0444, PROC_FD_INO + 1, 0);
+			return lx_stat_fill(ks, S_IFREG | 0444, PROC_FD_INO + 1, 0);
 		return -ENOENT;
 	}
-	return lx_stat_out(t, ust, S_IFDIR | 0500, PROC_FD_INO, 0);
+	return lx_stat_fill(ks, S_IFDIR | 0500, PROC_FD_INO, 0);
 }

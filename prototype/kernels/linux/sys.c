@@ -140,25 +140,48 @@ LX_SYSCALL_DEFINE1(newuname, unsigned long, ubuf)
 	for (i = 0; i < 6; i++)
 		for (j = 0; fields[i][j] && j < 64; j++)
 			u[i][j] = fields[i][j];
-	return put_user_bytes(t, ubuf, u, sizeof(u));
+	return mem_user_copy(t->p, ubuf, u, sizeof(u), MEM_WRITE);
 }
 
-#define RLIMIT_NPROC	6
-#define RLIMIT_NOFILE	7
-#define RLIM_NLIMITS	16
+static void rlim_set(struct lx_proc *lp, unsigned int res, u64 soft, u64 hard)
+{
+	lp->rlim[res][0] = soft;
+	lp->rlim[res][1] = hard;
+}
+
+/*
+ * The first process's limits, as Linux's INIT_RLIMITS gives init's, but
+ * where the sandbox's own bounds are lower: the stack, the processes and
+ * the descriptors it can have.  A child inherits its parent's.
+ */
+void lx_rlimit_init(struct lx_proc *lp)
+{
+	unsigned int i;
+
+	for (i = 0; i < RLIM_NLIMITS; i++)
+		rlim_set(lp, i, RLIM_INFINITY, RLIM_INFINITY);
+	rlim_set(lp, RLIMIT_STACK, LX_STACK_PAGES * PAGE, RLIM_INFINITY);
+	rlim_set(lp, RLIMIT_CORE, 0, RLIM_INFINITY);
+	rlim_set(lp, RLIMIT_NPROC, LX_PROCS_MAX, LX_PROCS_MAX);
+	rlim_set(lp, RLIMIT_NOFILE, LX_FDS, LX_FDS);
+	rlim_set(lp, RLIMIT_MEMLOCK, 8 << 20, 8 << 20);
+	rlim_set(lp, RLIMIT_MSGQUEUE, 819200, 819200);
+	rlim_set(lp, RLIMIT_NICE, 0, 0);
+	rlim_set(lp, RLIMIT_RTPRIO, 0, 0);
+}
 
 /*
  * prlimit64, in Linux's order: the new limit copied in, the process
  * found, the resource and the new limit checked, the old one given back.
- * Of the new limits only RLIMIT_NOFILE's is kept (fdtable.c's fd_limit
- * honours it), and a hard one past LX_FDS is -EPERM, as one past Linux's
- * nr_open is; the rest are checked and dropped.
+ * Every limit is kept and inherited; only RLIMIT_NOFILE's is acted on
+ * (fdtable.c's fd_limit), and a hard one past LX_FDS is -EPERM, as one
+ * past Linux's nr_open is.  The caller is root: it may raise a hard limit.
  */
 static long do_prlimit(struct thread *t, long pid, long res, unsigned long unew,
 		       unsigned long uold)
 {
 	struct lx_proc *lp = lxp(t->p);
-	u64 lim[2] = { ~0ULL, ~0ULL }, new[2];
+	u64 lim[2], new[2];
 
 	if (unew && mem_user_copy(t->p, unew, new, sizeof(new), MEM_READ))
 		return -EFAULT;
@@ -170,21 +193,13 @@ static long do_prlimit(struct thread *t, long pid, long res, unsigned long unew,
 		return -EINVAL;
 	if (unew && res == RLIMIT_NOFILE && new[1] > LX_FDS)
 		return -EPERM;
-	if (res == 3)			/* RLIMIT_STACK */
-		lim[0] = LX_STACK_PAGES * PAGE;
-	if (res == RLIMIT_NOFILE) {
-		lim[0] = READ_ONCE(lp->nofile);
-		lim[1] = READ_ONCE(lp->nofile_max);
-	}
-	if (res == RLIMIT_NPROC) {
-		lim[0] = LX_PROCS_MAX;
-		lim[1] = LX_PROCS_MAX;
-	}
-	if (unew && res == RLIMIT_NOFILE) {
-		/* Only the process's own threads change it: the last wins, as in Linux. */
-		WRITE_ONCE(lp->nofile, new[0]);
-		WRITE_ONCE(lp->nofile_max, new[1]);
-	}
+	/* Only the process's own threads change them: the last wins, as in Linux. */
+	procs_lock();
+	lim[0] = lp->rlim[res][0];
+	lim[1] = lp->rlim[res][1];
+	if (unew)
+		rlim_set(lp, res, new[0], new[1]);
+	procs_unlock();
 	return put_user_bytes(t, uold, lim, sizeof(lim));
 }
 
@@ -198,7 +213,7 @@ LX_SYSCALL_DEFINE2(setrlimit, int, res, unsigned long, unew)
 	return do_prlimit(t, 0, res, unew, 0);
 }
 
-LX_PARTIAL(prlimit64, "only RLIMIT_NOFILE is set; another process's pid is -ESRCH");
+LX_PARTIAL(prlimit64, "only RLIMIT_NOFILE is acted on; another process's pid is -ESRCH");
 LX_SYSCALL_DEFINE4(prlimit64, int, pid, int, res, unsigned long, unew, unsigned long, uold)
 {
 	return do_prlimit(t, pid, res, unew, uold);
@@ -209,14 +224,37 @@ static long prctl_get_name(struct thread *t, unsigned long ubuf)
 	char name[16] = {};
 
 	vostd_memcpy(name, lxp(t->p)->comm, sizeof(name) - 1);
-	return put_user_bytes(t, ubuf, name, sizeof(name));
+	return mem_user_copy(t->p, ubuf, name, sizeof(name), MEM_WRITE);
 }
 
-/* PR_SET_NAME is taken and ignored; PR_GET_NAME is the program's. */
-LX_PARTIAL(prctl, "only PR_GET_NAME; PR_SET_NAME is taken and ignored; other options -EINVAL");
+/* PR_SET_NAME: at most 15 bytes of the string at ubuf, as Linux's strncpy_from_user takes. */
+static long prctl_set_name(struct thread *t, unsigned long ubuf)
+{
+	struct lx_proc *lp = lxp(t->p);
+	char name[16] = {};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(name) - 1; i++) {
+		if (mem_user_copy(t->p, ubuf + i, name + i, 1, MEM_READ))
+			return -EFAULT;
+		if (!name[i])
+			break;
+	}
+	for (i = 0; i < sizeof(name) - 1; i++)
+		WRITE_ONCE(lp->comm[i], name[i]);
+	return 0;
+}
+
+LX_PARTIAL(prctl, "PR_SET_NAME and PR_GET_NAME only, of the process, not the thread; else -EINVAL");
 LX_SYSCALL_DEFINE2(prctl, unsigned long, option, unsigned long, arg2)
 {
-	return option == 15 ? 0 : option == 16 ? prctl_get_name(t, arg2) : -EINVAL;
+	switch (option) {
+	case 15:	/* PR_SET_NAME */
+		return prctl_set_name(t, arg2);
+	case 16:	/* PR_GET_NAME */
+		return prctl_get_name(t, arg2);
+	}
+	return -EINVAL;
 }
 
 LX_PARTIAL(getrandom, "xorshift of the cycle counter, no CSPRNG; flags unchecked; 64 KiB a call");

@@ -305,17 +305,38 @@ static long node_getdents64(struct thread *t, struct lx_file *f, unsigned long u
 	return r ?: out;
 }
 
-static long node_stat(struct thread *t, struct lx_file *f, unsigned long ust)
+static long node_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)
 {
-	return lx_stat_node(t, ust, f->node);
+	return lx_stat_node(ks, f->node);
 }
 
 /* A file or directory of the file system (do_openat). */
+#define FIONREAD	0x541B
+#define FIONBIO		0x5421
+#define FIONCLEX	0x5450
+#define FIOCLEX		0x5451
+
+/* FIONREAD of a file of the file system: the bytes past its position (Linux's file_ioctl). */
+static long node_ioctl(struct thread *t, struct lx_file *f, unsigned long cmd, unsigned long arg)
+{
+	long left;
+	int n;
+
+	if (cmd != FIONREAD || !S_ISREG(f->node->mode))
+		return -ENOTTY;
+	fs_lock();
+	left = f->node->size - READ_ONCE(f->pos);
+	fs_unlock();
+	n = clamp_t(long, left, 0, INT_MAX);
+	return mem_user_copy(t->p, arg, &n, sizeof(n), MEM_WRITE);
+}
+
 const struct lx_file_ops lx_node_fops = {
 	.read = node_read,
 	.write = node_write,
 	.lseek = node_lseek,
 	.stat = node_stat,
+	.ioctl = node_ioctl,
 	.getdents64 = node_getdents64,
 };
 
@@ -416,20 +437,46 @@ LX_SYSCALL_DEFINE4(faccessat2, int, dfd, unsigned long, upath, int, mode, int, f
 	return do_faccessat(t, dfd, upath, mode, flags);
 }
 
-/* No descriptor is a terminal: TCGETS and the rest get -ENOTTY, as for a file. */
-LX_PARTIAL(ioctl, "every request answers -ENOTTY: no FIONREAD, FIONBIO, FIOCLEX, nor termios");
+/*
+ * The requests Linux's do_vfs_ioctl answers for every file, then the
+ * file's own (a pipe's and a file's FIONREAD).  No descriptor is a
+ * terminal: TCGETS and the rest get -ENOTTY, as for a file.
+ */
+LX_PARTIAL(ioctl, "FIONREAD, FIONBIO, FIOCLEX and FIONCLEX only; no termios, FIOASYNC or FIGETBSZ");
 LX_SYSCALL_DEFINE3(ioctl, int, fd, unsigned long, cmd, unsigned long, arg)
 {
 	struct lx_file *f = fd_get(t->p, fd);
+	long r = -ENOTTY;
+	int on;
 
 	if (!f)
 		return -EBADF;
+	switch (cmd) {
+	case FIOCLEX:
+	case FIONCLEX:
+		fd_set_cloexec(t->p, fd, cmd == FIOCLEX);
+		r = 0;
+		break;
+	case FIONBIO:
+		r = mem_user_copy(t->p, arg, &on, sizeof(on), MEM_READ);
+		if (!r && on)
+			__atomic_or_fetch(&f->flags, O_NONBLOCK, __ATOMIC_RELAXED);
+		else if (!r)
+			__atomic_and_fetch(&f->flags, ~O_NONBLOCK, __ATOMIC_RELAXED);
+		break;
+	default:
+		if (f->ops->ioctl)
+			r = f->ops->ioctl(t, f, cmd, arg);
+	}
 	fd_put(f);
-	return -ENOTTY;
+	return r;
 }
 
-/* The working directory becomes nd, whose reference it takes; the old one goes. */
-static long set_cwd(struct thread *t, struct lx_node *nd)
+/*
+ * The working directory or the root (*slot) becomes nd, whose reference
+ * it takes; the old one goes.  Walks read both under fs_lock.
+ */
+static long set_dir(struct lx_node **slot, struct lx_node *nd)
 {
 	struct lx_node *old;
 
@@ -437,9 +484,9 @@ static long set_cwd(struct thread *t, struct lx_node *nd)
 		node_put(nd);
 		return -ENOTDIR;
 	}
-	fs_lock();		/* walks read cwd under it */
-	old = lxp(t->p)->cwd;
-	lxp(t->p)->cwd = nd;
+	fs_lock();
+	old = *slot;
+	*slot = nd;
 	fs_unlock();
 	node_put(old);
 	return 0;
@@ -450,7 +497,7 @@ LX_SYSCALL_DEFINE1(chdir, unsigned long, upath)
 	long err;
 	struct lx_node *nd = fs_lookup_at(t->p, AT_FDCWD, upath, LX_WALK_FOLLOW, &err);
 
-	return nd ? set_cwd(t, nd) : err;
+	return nd ? set_dir(&lxp(t->p)->cwd, nd) : err;
 }
 
 LX_SYSCALL_DEFINE1(fchdir, int, fd)
@@ -458,10 +505,23 @@ LX_SYSCALL_DEFINE1(fchdir, int, fd)
 	long err;
 	struct lx_node *nd = fd_node(t->p, fd, &err);
 
-	return nd ? set_cwd(t, nd) : err ?: -ENOTDIR;
+	return nd ? set_dir(&lxp(t->p)->cwd, nd) : err ?: -ENOTDIR;
 }
 
-/* The working directory's path; -ENOENT once it is removed, as Linux's. */
+/*
+ * chroot, in Linux's order: the path walked (it must name a directory),
+ * then the permission, which root always has.  The old root goes; the
+ * working directory stays, even outside the new root, as in Linux.
+ */
+LX_SYSCALL_DEFINE1(chroot, unsigned long, upath)
+{
+	long err;
+	struct lx_node *nd = fs_lookup_at(t->p, AT_FDCWD, upath, LX_WALK_FOLLOW, &err);
+
+	return nd ? set_dir(&lxp(t->p)->root, nd) : err;
+}
+
+/* The working directory's path from the root; -ENOENT once it is removed, as Linux's. */
 LX_SYSCALL_DEFINE2(getcwd, unsigned long, ubuf, unsigned long, len)
 {
 	char path[LX_PATH_MAX];
@@ -473,7 +533,7 @@ LX_SYSCALL_DEFINE2(getcwd, unsigned long, ubuf, unsigned long, len)
 	cwd = lxp(t->p)->cwd;
 	node_get(cwd);
 	fs_unlock();
-	err = fs_node_path(cwd, path, sizeof(path));
+	err = fs_node_path(t->p, cwd, path, sizeof(path));
 	node_put(cwd);
 	if (err)
 		return err;

@@ -253,7 +253,10 @@ LX_SYSCALL_DEFINE1(exit_group, int, code)
 	return 0;
 }
 
-LX_PARTIAL(wait4, "rusage comes back zeroed; options unchecked; pid < -1 waits for any child");
+/* wait4's options Linux knows: WNOHANG, WUNTRACED, WCONTINUED, __WNOTHREAD, __WALL, __WCLONE. */
+#define LX_WAIT4_OPTIONS	(WNOHANG | 2 | 8 | 0x20000000 | 0x40000000 | 0x80000000)
+
+LX_PARTIAL(wait4, "rusage comes back zeroed; pid < -1 waits for any child; no WUNTRACED reports");
 LX_SYSCALL_DEFINE4(wait4, int, pid, unsigned long, ustatus, int, options,
 		   unsigned long, urusage)
 {
@@ -262,6 +265,10 @@ LX_SYSCALL_DEFINE4(wait4, int, pid, unsigned long, ustatus, int, options,
 	long code, r;
 	int status;
 
+	if (options & ~LX_WAIT4_OPTIONS)
+		return -EINVAL;
+	if (pid == INT_MIN)	/* as Linux's: -INT_MIN is not defined */
+		return -ESRCH;
 	/*
 	 * A child names one waiter to wake; with two threads waiting, the mark
 	 * lets a kill wake both, and a reap wakes the other, which looks again.
@@ -302,7 +309,7 @@ LX_SYSCALL_DEFINE2(arch_prctl, int, code, unsigned long, addr)
 		t->ctx.fs_base = addr;
 		return 0;
 	case ARCH_GET_FS:
-		return put_user_bytes(t, addr, &t->ctx.fs_base, 8);
+		return mem_user_copy(t->p, addr, &t->ctx.fs_base, 8, MEM_WRITE);
 	case ARCH_SET_GS:
 		/* Refused as Linux refuses it; any other is -EINVAL: GS stays zero here. */
 		return addr >= LX_FS_MAX ? -EPERM : addr ? -EINVAL : 0;

@@ -216,7 +216,7 @@ LX_SYSCALL_DEFINE2(rt_sigpending, unsigned long, uset, unsigned long, size)
 	procs_lock();
 	set = (t->sig.pending | lxp(t->p)->sigpending) & t->sig.mask;
 	procs_unlock();
-	return put_user_bytes(t, uset, &set, size);
+	return mem_user_copy(t->p, uset, &set, size, MEM_WRITE);
 }
 
 /* Sleep until a signal the caller does not block, or a kill, comes. */

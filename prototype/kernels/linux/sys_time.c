@@ -18,7 +18,7 @@ LX_SYSCALL_DEFINE2(clock_gettime, int, clk, unsigned long, uts)
 	/* Linux's clocks: 0 to 11 but 10, which it retired (CLOCK_SGI_CYCLE). */
 	if (clk < 0 || clk > 11 || clk == 10)
 		return -EINVAL;
-	return put_user_bytes(t, uts, ts, sizeof(ts));
+	return mem_user_copy(t->p, uts, ts, sizeof(ts), MEM_WRITE);
 }
 
 LX_PARTIAL(time, "seconds since the sandbox began, not since the epoch");
@@ -27,6 +27,20 @@ LX_SYSCALL_DEFINE1(time, unsigned long, tloc)
 	u64 s = lx_now_ns() / 1000000000;
 
 	return put_user_bytes(t, tloc, &s, 8) ?: (long)s;
+}
+
+/*
+ * gettimeofday: the clock as a timeval; the time zone, which Linux keeps
+ * only for old programs, is zero (UTC, no daylight saving), as Linux's is
+ * until someone sets it.  Either pointer may be NULL.
+ */
+LX_PARTIAL(gettimeofday, "seconds since the sandbox began, not since the epoch");
+LX_SYSCALL_DEFINE2(gettimeofday, unsigned long, utv, unsigned long, utz)
+{
+	u64 ns = lx_now_ns(), tv[2] = { ns / 1000000000, ns % 1000000000 / 1000 };
+	u32 tz[2] = {};
+
+	return put_user_bytes(t, utv, tv, sizeof(tv)) ?: put_user_bytes(t, utz, tz, sizeof(tz));
 }
 
 /*
