@@ -17,6 +17,10 @@
 #   make linux-abi
 #                Debian's busybox-static run unmodified by the linux kernel
 #                proper, one boot; prototype/.build/linux-abi.log
+#   make linux-conf
+#                Linux's own conformance test (nolibc-test, of the pinned
+#                kernel's source), built with nolibc and with glibc, on
+#                Linux, in the sandbox and under gVisor, one boot
 #   make linux-perf
 #                one benchmark binary, unmodified, on Linux and in the
 #                sandbox in the same boot; BOOTS boots
@@ -59,7 +63,7 @@ GUEST := $(GO) run ./tools/guest
 boots = $(if $(1),-boots $(1))
 MKBOOK := $(GO) run ./cmd/mkbook
 
-.PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test linux-abi \
+.PHONY: all book hello bench sched-test sched-perf sched-fair mem-test mem-perf proc-test linux-abi linux-conf \
 	linux-perf hostile fuzz-services scale soak debug-kernel debug-soak check runs sparse checkpatch layers lint test fuzz clean
 
 all: book
@@ -91,6 +95,9 @@ proc-test:
 linux-abi:
 	$(GUEST) run linux-abi
 
+linux-conf:
+	$(GUEST) run linux-conf
+
 linux-perf:
 	$(GUEST) run $(call boots,$(BOOTS)) linux-perf
 
@@ -103,7 +110,7 @@ fuzz-services:
 	$(GUEST) run fuzz
 
 soak:
-	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf linux-perf proc-test hostile fuzz linux-abi
+	$(GUEST) soak -rounds $(SOAK) hello sched-perf sched-fair mem-perf linux-perf proc-test hostile fuzz linux-abi linux-conf
 
 # The debug kernel (prototype/guest/debug.config: KASAN, lockdep, UBSAN,
 # KFENCE and the rest), built once into .build/debug-kernel/; debug-soak
@@ -141,9 +148,11 @@ $(BUILD)/hostile.log:
 	$(GUEST) run hostile
 $(BUILD)/linux-abi.log:
 	$(GUEST) run linux-abi
+$(BUILD)/linux-conf.log:
+	$(GUEST) run linux-conf
 LOGS := $(BUILD)/hello.log $(BUILD)/sched-perf-1.log $(BUILD)/sched-fair-1.log \
 	$(BUILD)/mem-perf-1.log $(BUILD)/scale-1.log $(BUILD)/proc-test.log $(BUILD)/mem-test.log \
-	$(BUILD)/hostile.log $(BUILD)/linux-abi.log $(BUILD)/linux-perf-1.log
+	$(BUILD)/hostile.log $(BUILD)/linux-abi.log $(BUILD)/linux-conf.log $(BUILD)/linux-perf-1.log
 
 # make runs the suites the book needs that have no logs (make -B book runs
 # them all again); mkbook boots nothing, and names any suite a chapter
@@ -164,7 +173,7 @@ runs: $(LOGS)
 	mkdir -p book/runs/$(RUN)
 	cp $(BUILD)/hello.log $(BUILD)/sched-perf-*.log $(BUILD)/sched-fair-*.log $(BUILD)/mem-perf-*.log \
 		$(BUILD)/linux-perf-*.log $(BUILD)/scale-*.log $(BUILD)/proc-test.log $(BUILD)/mem-test.log \
-		$(BUILD)/hostile.log $(BUILD)/linux-abi.log book/runs/$(RUN)/
+		$(BUILD)/hostile.log $(BUILD)/linux-abi.log $(BUILD)/linux-conf.log book/runs/$(RUN)/
 	$(MKBOOK) -runs book/runs -margin 0.05 margins >$(BUILD)/margins.txt || { grep FRAGILE $(BUILD)/margins.txt; exit 1; }
 
 sparse:

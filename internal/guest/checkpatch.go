@@ -168,29 +168,8 @@ func checkpatchScript(p *Pipeline) (string, error) {
 	if _, err := os.Stat(script); err == nil {
 		return script, nil
 	}
-	src, err := kernelSource(p, pn)
-	if err != nil {
-		return "", err
-	}
-	tmp := dir + ".tmp"
-	if err := os.RemoveAll(tmp); err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		return "", err
-	}
-	top := strings.TrimSuffix(filepath.Base(src), ".tar.xz")
-	var members []string
-	for _, f := range []string{"checkpatch.pl", "spelling.txt", "const_structs.checkpatch"} {
-		members = append(members, top+"/scripts/"+f)
-	}
-	if err := run("", nil, "tar", append([]string{"-xJf", src, "-C", tmp, "--strip-components=2"}, members...)...); err != nil {
-		return "", fmt.Errorf("unpacking checkpatch from %s: %w", src, err)
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp, dir); err != nil {
+	if err := unpackSource(p, pn, dir, 2, "scripts/checkpatch.pl", "scripts/spelling.txt",
+		"scripts/const_structs.checkpatch"); err != nil {
 		return "", err
 	}
 	return script, nil

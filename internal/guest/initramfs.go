@@ -130,7 +130,8 @@ func packInitramfs(p *Pipeline, kos, progs []string) error {
 // toolchain's C library, twice: NAME, static, and NAME-pie, static-PIE, so
 // that the linux kernel proper's loader meets both kinds.  A program that
 // needs more of the linker (its own entry point) says so in its source
-// (sourceLDFlags).
+// (sourceLDFlags). The conformance suite's two programs go with them
+// (buildConformance).
 func buildLinuxPrograms(p *Pipeline) ([]string, error) {
 	out := filepath.Join(p.build, "linuxabi")
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -155,7 +156,11 @@ func buildLinuxPrograms(p *Pipeline) ([]string, error) {
 			built = append(built, exe)
 		}
 	}
-	return built, nil
+	conf, err := buildConformance(p, out)
+	if err != nil {
+		return nil, err
+	}
+	return append(built, conf...), nil
 }
 
 // sourceLDFlags returns the linker options a C program asks for in its

@@ -221,6 +221,36 @@ func kernelSource(p *Pipeline, pn pin) (string, error) {
 	return tarball, nil
 }
 
+// unpackSource unpacks members (paths in the source tree, wildcards
+// allowed) of the pinned kernel's source into dir, with the tarball's
+// first strip components of each path dropped, whole or not at all: into
+// dir.tmp first, then renamed.
+func unpackSource(p *Pipeline, pn pin, dir string, strip int, members ...string) error {
+	src, err := kernelSource(p, pn)
+	if err != nil {
+		return err
+	}
+	tmp := dir + ".tmp"
+	if err := os.RemoveAll(tmp); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return err
+	}
+	top := strings.TrimSuffix(filepath.Base(src), ".tar.xz")
+	args := []string{"-xJf", src, "-C", tmp, fmt.Sprintf("--strip-components=%d", strip), "--wildcards"}
+	for _, m := range members {
+		args = append(args, top+"/"+m)
+	}
+	if err := run("", nil, "tar", args...); err != nil {
+		return fmt.Errorf("unpacking %s from %s: %w", strings.Join(members, ", "), src, err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dir)
+}
+
 // debVersion is a version as apt names its .deb file: an epoch's colon
 // is written %3a.
 func debVersion(v string) string { return strings.ReplaceAll(v, ":", "%3a") }

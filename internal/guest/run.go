@@ -39,6 +39,7 @@ var checkedSuites = map[string]bool{
 	"fuzz":       true,
 	"hostile":    true,
 	"linux-abi":  true,
+	"linux-conf": true,
 	"mem-test":   true,
 	"sched-test": true,
 	"proc-test":  true,
