@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -172,10 +173,17 @@ func load(c config) (*book, error) {
 	return b, nil
 }
 
+// errPredates is a suite's figure asked of a stored run kept before the
+// suite was written (config.predates).
+var errPredates = errors.New("the run predates the suite")
+
 // suite reads a suite's logs once.
 func (b *book) suite(name string) (*figlog.Suite, error) {
 	if s, ok := b.suites[name]; ok {
 		return s, nil
+	}
+	if b.c.predates[name] {
+		return nil, fmt.Errorf("suite %s: %w", name, errPredates)
 	}
 	s, err := figlog.ReadSuite(b.path(b.c.logs), name)
 	if err != nil {

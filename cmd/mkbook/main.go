@@ -42,6 +42,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+
+	"endovisor/internal/figlog"
 )
 
 // defaultLogs is where make leaves the logs, and where chapters name them.
@@ -54,6 +57,10 @@ type config struct {
 	src    string
 	out    string
 	margin float64 // margins: the least a strict claim may hold by
+	// predates: the suites a stored run has no logs of, since it was kept
+	// before they were written (margins -runs only); their placeholders
+	// are left out of that run's trials.
+	predates map[string]bool
 }
 
 func main() {
@@ -162,10 +169,37 @@ func marginsOfRuns(c config, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mkbook: %v\n", err)
 		return 1
 	}
+	// A run kept before a suite was written has no logs of it: its other
+	// claims are judged, and the suite's on the runs that have it, of
+	// which there must be one.
+	suites, err := referencedSuites(c)
+	if err != nil {
+		fmt.Fprintf(stderr, "mkbook: %v\n", err)
+		return 1
+	}
+	kept := map[string]bool{}
+	predates := make([]map[string]bool, len(dirs))
+	for i, d := range dirs {
+		predates[i] = map[string]bool{}
+		for _, s := range suites {
+			if names, err := figlog.SuiteLogs(filepath.Join(c.root, d), s); err == nil && len(names) > 0 {
+				kept[s] = true
+			} else {
+				predates[i][s] = true
+			}
+		}
+	}
+	for _, s := range suites {
+		if !kept[s] {
+			fmt.Fprintf(stderr, "mkbook: no run under %s has logs of suite %s\n", c.runs, s)
+			return 1
+		}
+	}
 	var runs [][]trial
-	for _, d := range dirs {
+	for i, d := range dirs {
 		rc := c
 		rc.logs = d
+		rc.predates = predates[i]
 		b, err := load(rc)
 		if err == nil {
 			err = b.check()
@@ -177,7 +211,7 @@ func marginsOfRuns(c config, stdout, stderr io.Writer) int {
 		runs = append(runs, b.trials())
 	}
 	n := printMargins(stdout, runs, c.margin)
-	fmt.Fprintf(stdout, "mkbook: %d runs, %d claims; %d of them fragile\n", len(runs), len(runs[0]), n)
+	fmt.Fprintf(stdout, "mkbook: %d runs, %d claims; %d of them fragile\n", len(runs), len(pool(runs)), n)
 	if c.margin > 0 && n > 0 {
 		return 1
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"html"
 	"slices"
@@ -88,6 +89,9 @@ func (b *book) expand(ch *chapter) (string, error) {
 			return "", fmt.Errorf("%s: %s: a %s must stand alone on its line", at, ph, words[0])
 		}
 		u, err := b.placeholder(ph[2 : len(ph)-2])
+		if errors.Is(err, errPredates) {
+			continue // a stored run's margins: this run cannot judge it
+		}
 		if err != nil {
 			return "", fmt.Errorf("%s: %s: %w", at, ph, err)
 		}
@@ -219,6 +223,12 @@ func (b *book) placeholder(inner string) (use, error) {
 		}
 		sort.Strings(names)
 		return use{}, fmt.Errorf("unknown placeholder %q (want one of %s)", words[0], strings.Join(names, ", "))
+	}
+	// A stored run kept before a suite it reads was written cannot judge it.
+	for _, s := range k.suites(b.c, words[1:]) {
+		if b.c.predates[s] {
+			return use{}, fmt.Errorf("suite %s: %w", s, errPredates)
+		}
 	}
 	if r, ok := k.(rawKind); ok {
 		rest := strings.TrimLeft(inner, " \t")

@@ -66,7 +66,9 @@ func logfileSuite(c config, ref string) string {
 	if i := strings.LastIndexByte(ref, ':'); i >= 0 {
 		name = ref[:i]
 	}
-	if filepath.Clean(filepath.Dir(name)) != filepath.Clean(c.logs) {
+	// A chapter names a log where make leaves it; -logs reads it elsewhere.
+	if dir := filepath.Clean(filepath.Dir(name)); dir != filepath.Clean(c.logs) &&
+		dir != filepath.Clean(defaultLogs) {
 		return ""
 	}
 	base, ok := strings.CutSuffix(filepath.Base(name), ".log")
