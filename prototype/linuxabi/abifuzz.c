@@ -25,7 +25,8 @@
  * of its own, no read of a pipe or wait on a futex that could block for
  * ever, no exit.  A pipe is written and closed, never kept; a pipe a
  * thread finds under a reused number may still keep it waiting until the
- * time is up, when every descriptor is closed.
+ * time is up, when every descriptor is closed.  Sockets are made, used
+ * without waiting and closed in one go (sockets()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,10 +38,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -197,6 +202,80 @@ static void keep_fd(uint64_t *s, long r)
 		__atomic_store_n(&fds[below(s, NFDS)], (int)r, __ATOMIC_RELAXED);
 }
 
+/*
+ * Sockets, made, used and closed in one go, every call that could wait
+ * told not to: streams only, since a thread that finds a datagram socket
+ * under a reused number and reads it would wait for ever on a socket
+ * that is its own writer.  A listener's connection is accepted only when
+ * poll says one waits.
+ */
+static void sockets(uint64_t *s)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(40000 + below(s, 4)),
+				  .sin_addr.s_addr = htonl(0x7f000001) };
+	int fam = below(s, 3) ? AF_UNIX : AF_INET, k[5] = { -1, -1, -1, -1, -1 }, i;
+	void *name = fam == AF_UNIX ? (void *)&un : (void *)&in;
+	socklen_t nlen = fam == AF_UNIX ? sizeof(un) : sizeof(in);
+	struct pollfd p;
+
+	if (below(s, 2))
+		strcpy(un.sun_path, names[below(s, 4)]);
+	else
+		strcpy(un.sun_path + 1, "fz");		/* an abstract name */
+	if (!below(s, 6))
+		name = (void *)bad_ptr(s);
+	if (!below(s, 6))
+		nlen = below(s, 2) ? boundary(s) : below(s, sizeof(un) + 2);
+	k[0] = socket(fam, SOCK_STREAM | SOCK_NONBLOCK | (below(s, 2) ? SOCK_CLOEXEC : 0), 0);
+	k[1] = socket(fam, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	syscall(SYS_bind, k[0], name, nlen);
+	syscall(SYS_listen, k[0], (int)below(s, 4) - 1);
+	syscall(SYS_connect, k[1], name, nlen);
+	syscall(SYS_socketpair, AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0,
+		below(s, 6) ? (unsigned long)&k[2] : bad_ptr(s));
+	for (i = 0; i < 6; i++) {
+		int fd = k[below(s, 5)];
+
+		switch (below(s, 8)) {
+		case 0:
+			syscall(SYS_sendto, fd, ptr(s), len(s), MSG_DONTWAIT | MSG_NOSIGNAL,
+				below(s, 4) ? 0 : (unsigned long)name, nlen);
+			break;
+		case 1:
+			syscall(SYS_recvfrom, fd, ptr(s), len(s), MSG_DONTWAIT | below(s, 2) * MSG_WAITALL,
+				below(s, 2) ? ptr(s) : 0, ptr(s));
+			break;
+		case 2:
+			syscall(SYS_shutdown, fd, (int)below(s, 5) - 1);
+			break;
+		case 3:
+			syscall(below(s, 2) ? SYS_getsockname : SYS_getpeername, fd, ptr(s), ptr(s));
+			break;
+		case 4:
+			syscall(SYS_setsockopt, fd, below(s, 2) ? SOL_SOCKET : 6, below(s, 40), ptr(s),
+				below(s, 16));
+			break;
+		case 5:
+			syscall(SYS_getsockopt, fd, below(s, 2) ? SOL_SOCKET : 6, below(s, 40), ptr(s),
+				ptr(s));
+			break;
+		case 6:
+			syscall(below(s, 2) ? SYS_sendmsg : SYS_recvmsg, fd, ptr(s),
+				MSG_DONTWAIT | MSG_NOSIGNAL);
+			break;
+		default:
+			p = (struct pollfd){ k[0], POLLIN, 0 };
+			if (k[4] < 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
+				k[4] = syscall(SYS_accept4, k[0], ptr(s), ptr(s), SOCK_NONBLOCK);
+			break;
+		}
+	}
+	for (i = 0; i < 5; i++)
+		if (k[i] >= 0)
+			close(k[i]);
+}
+
 static void random_call(uint64_t *s)
 {
 	unsigned long a, n;
@@ -204,7 +283,7 @@ static void random_call(uint64_t *s)
 	int p[2];
 	long r;
 
-	switch (below(s, 30)) {
+	switch (below(s, 31)) {
 	case 0:
 		/* the one file outside its directory, only ever read */
 		keep_fd(s, syscall(SYS_openat, AT_FDCWD, "/etc/motd", O_RDONLY));
@@ -357,6 +436,9 @@ static void random_call(uint64_t *s)
 			syscall(below(s, 2) ? SYS_fsync : SYS_fdatasync, fd(s));
 			break;
 		}
+		break;
+	case 30:
+		sockets(s);
 		break;
 	case 24:
 		syscall(SYS_kill, getpid(), 0);

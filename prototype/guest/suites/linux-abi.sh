@@ -104,6 +104,14 @@ run spawn_pie 0 sh -c /bin/spawn-pie
 /bin/waits || fail "waits on Linux"
 run waits 0 sh -c /bin/waits
 run waits_pie 0 sh -c /bin/waits-pie
+# Sockets (prototype/linuxabi/sockets.c): socketpair's streams and
+# datagrams, a server on a path and on an abstract name, TCP and UDP on
+# the loopback, poll, sendmsg and recvmsg, shutdown and the errors of
+# calls made wrongly.  On Linux first, with its loopback up.
+ip link set lo up || fail "the loopback up"
+/bin/sockets || fail "sockets on Linux"
+run sockets 0 sh -c /bin/sockets
+run sockets_pie 0 sh -c /bin/sockets-pie
 # What a call holds while it sleeps and what address space comes back
 # (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
 # under a thread blocked reading or writing it; mmaps and munmaps, and

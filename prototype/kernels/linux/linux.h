@@ -100,10 +100,12 @@ struct lx_pipe {
 	char buf[4096];
 	unsigned int head, len;
 	u32 readers, writers;
+	u32 keeps;			/* a socket's: it stays in memory (socket.c) */
 	struct lx_waiter *reading, *writing;	/* blocked on it, each end */
 };
 
 struct lx_file;
+struct lx_sock;
 
 /*
  * What a stat finds, before stat or statx writes it in its own layout
@@ -121,8 +123,10 @@ struct lx_kstat {
  * (console.c), an end of a pipe (pipe.c).  read's and write's off is
  * where a pread64 or pwrite64 works, or -1 for the file's position, which
  * moves on.  poll says what the file is ready for (POLL* bits) and, given
- * a waiter, queues it to be woken when that changes; unpoll takes it off
- * again.  A NULL poll is a file always ready to read and write.  A file that cannot be read or
+ * waiters (two of them: a socket queues one on each of its pipes, any
+ * other file the first alone), queues them to be woken when that changes;
+ * unpoll takes them off again.  A NULL poll is a file always ready to
+ * read and write.  A file that cannot be read or
  * written was refused before by its O_ACCMODE; a NULL getdents64 is
  * -ENOTDIR, a NULL ioctl -ENOTTY for every request ioctl does not answer
  * for all files, a NULL release nothing to do.
@@ -144,6 +148,23 @@ struct lx_file_ops {
 
 extern const struct lx_file_ops lx_node_fops, lx_console_fops;
 extern const struct lx_file_ops lx_pipe_read_fops, lx_pipe_write_fops;
+extern const struct lx_file_ops lx_sock_fops;			/* socket.c */
+
+/* pipe.c: a pipe's ring, for its files and for sockets' (socket.c) */
+struct lx_pipe *lx_pipe_new(void);
+void lx_pipe_drop(struct lx_pipe *pp, bool reader);
+long lx_pipe_read(struct thread *t, struct lx_pipe *pp, unsigned long buf, unsigned long len,
+		  bool nonblock);
+long lx_pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf, unsigned long len,
+		   bool nonblock, bool sigpipe);
+unsigned int lx_pipe_poll(struct lx_pipe *pp, bool reader, struct lx_waiter *w);
+void lx_pipe_unpoll(struct lx_pipe *pp, bool reader, struct lx_waiter *w);
+long lx_pipe_send_rec(struct thread *t, struct lx_pipe *pp, const void *name,
+		      unsigned int namelen, const void *data, unsigned int len, bool nonblock);
+long lx_pipe_recv_rec(struct thread *t, struct lx_pipe *pp, void *name, unsigned int *namelen,
+		      void *data, unsigned int size, bool nonblock);
+void lx_pipe_hold(struct lx_pipe *pp, bool reader);
+void lx_pipe_keep(struct lx_pipe *pp, bool keep);
 long lx_no_lseek(struct lx_file *f, long off, long whence);	/* sys_fs.c: -ESPIPE */
 long lx_seek_base(struct lx_file *f, long whence);		/* sys_fs.c */
 long lx_dirent_out(struct thread *t, unsigned long ubuf, unsigned long len, unsigned long *out,
@@ -218,6 +239,11 @@ struct lx_globals {
 	bool trace;			/* log every call: a label that begins with strace */
 	struct lx_futex_waiter *futexes;	/* every thread waiting on a futex (futex.c) */
 	bool ticking;			/* itimer.c's ticker runs; under the table's lock */
+	vostd_spinlock_t sock_spin;	/* the named sockets and every socket's state (sock_lock) */
+	struct lx_sock *socks;		/* the named sockets */
+	struct lx_waiter *connecting;	/* connects waiting for room in a listener's queue */
+	u32 next_port;			/* where sock_autobind_locked looks first */
+	u32 socks_live;			/* sockets not yet freed: none at the sandbox's end */
 };
 
 static inline struct lx_globals *lx(void)
@@ -273,6 +299,7 @@ struct lx_node *fs_lookup_in(struct proc *p, long dfd, const char *path, int how
 struct lx_node *fs_lookup_at(struct proc *p, long dfd, unsigned long upath, int how,
 			     long *err);
 int fs_at_walk(long flags);
+long fs_mknod_in(struct proc *p, const char *path, u32 mode, struct lx_node **made);
 struct lx_node *fs_parent_in(struct proc *p, long dfd, const char *path, char *name,
 			     unsigned int *len, long *err);
 struct lx_node *fs_parent_at(struct proc *p, long dfd, unsigned long upath, char *name,

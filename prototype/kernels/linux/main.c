@@ -180,6 +180,8 @@ static void coordinator(void *arg)
 	if (procs()->live_procs || procs()->live_threads)
 		vostd_println("linux: %s: FAIL: %u processes and %u threads left", cmd,
 			      procs()->live_procs, procs()->live_threads);
+	if (READ_ONCE(lx()->socks_live))
+		vostd_println("linux: %s: FAIL: %u sockets left", cmd, READ_ONCE(lx()->socks_live));
 out:
 	vostd_free(cmd);
 	fs_exit();

@@ -26,14 +26,24 @@ static void pipe_unlock(struct lx_pipe *pp)
 	kl_guard_end();
 }
 
-/*
- * The last reference to f, an end of a pipe, has gone: every task blocked
- * on the other end sees the end of the pipe now; the last end frees it.
- */
-static void pipe_release(struct lx_file *f)
+/* A pipe with one reader and one writer (a pipe's two files, a socket's two ends). */
+struct lx_pipe *lx_pipe_new(void)
 {
-	struct lx_pipe *pp = f->pipe;
-	bool reader = f->ops == &lx_pipe_read_fops;
+	struct lx_pipe *pp = vostd_alloc(sizeof(*pp), true);
+
+	if (pp) {
+		pp->readers = 1;
+		pp->writers = 1;
+	}
+	return pp;
+}
+
+/*
+ * A reader or a writer has gone: every task blocked on the other end sees
+ * the end of the pipe now; the last of both frees it.
+ */
+void lx_pipe_drop(struct lx_pipe *pp, bool reader)
+{
 	bool gone;
 
 	pipe_lock(pp);
@@ -42,18 +52,44 @@ static void pipe_release(struct lx_file *f)
 	else
 		pp->writers--;
 	lx_wake_all(reader ? &pp->writing : &pp->reading);
-	gone = !pp->readers && !pp->writers;
+	gone = !pp->readers && !pp->writers && !pp->keeps;
 	pipe_unlock(pp);
 	if (gone)
 		vostd_free(pp);
 }
 
 /*
+ * A socket keeps each pipe of its stream in memory while it lives, so
+ * that a poll's waiter can come off it after a shutdown dropped the
+ * socket's reader or writer; the last of everything frees it.
+ */
+void lx_pipe_keep(struct lx_pipe *pp, bool keep)
+{
+	bool gone;
+
+	pipe_lock(pp);
+	if (keep)
+		pp->keeps++;
+	else
+		pp->keeps--;
+	gone = !pp->readers && !pp->writers && !pp->keeps;
+	pipe_unlock(pp);
+	if (gone)
+		vostd_free(pp);
+}
+
+/* The last reference to f, an end of a pipe, has gone. */
+static void pipe_release(struct lx_file *f)
+{
+	lx_pipe_drop(f->pipe, f->ops == &lx_pipe_read_fops);
+}
+
+/*
  * Nothing read when a signal came: the call is restarted, or -EINTR after
  * a handler.  An empty pipe with O_NONBLOCK is -EAGAIN at once.
  */
-static long pipe_read(struct thread *t, struct lx_pipe *pp, unsigned long buf,
-		      unsigned long len, bool nonblock)
+long lx_pipe_read(struct thread *t, struct lx_pipe *pp, unsigned long buf, unsigned long len,
+		  bool nonblock)
 {
 	char chunk[LX_CHUNK];
 	unsigned int n, i;
@@ -80,12 +116,13 @@ static long pipe_read(struct thread *t, struct lx_pipe *pp, unsigned long buf,
 
 /*
  * A write with no reader left is -EPIPE and SIGPIPE to the writer, as in
- * Linux; one a signal cuts short returns what it wrote, or is restarted;
+ * Linux (a socket's send with MSG_NOSIGNAL sends none); one a signal
+ * cuts short returns what it wrote, or is restarted;
  * with O_NONBLOCK one that finds the pipe full returns what it wrote, or
  * -EAGAIN.
  */
-static long pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf,
-		       unsigned long len, bool nonblock)
+long lx_pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf, unsigned long len,
+		   bool nonblock, bool sigpipe)
 {
 	char chunk[LX_CHUNK];
 	unsigned long done = 0;
@@ -102,7 +139,8 @@ static long pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf,
 		room = sizeof(pp->buf) - pp->len;
 		if (!pp->readers) {
 			pipe_unlock(pp);
-			lx_signal_thread(t, LX_SIGPIPE, SI_USER);
+			if (sigpipe)
+				lx_signal_thread(t, LX_SIGPIPE, SI_USER);
 			return done ?: -EPIPE;
 		}
 		if (!room) {
@@ -120,17 +158,120 @@ static long pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf,
 	return done;
 }
 
+/*
+ * Datagrams in a pipe's ring (socket.c): each a record, a header of its
+ * length and of its sender's name, the name, then the bytes, put in and
+ * taken out whole under the pipe's lock.
+ */
+struct rec_head {
+	u16 len, namelen;
+};
+
+static void ring_put(struct lx_pipe *pp, const void *src, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		pp->buf[(pp->head + pp->len + i) % sizeof(pp->buf)] = ((const char *)src)[i];
+	pp->len += n;
+}
+
+static void ring_get(struct lx_pipe *pp, void *dst, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (dst)
+			((char *)dst)[i] = pp->buf[(pp->head + i) % sizeof(pp->buf)];
+	pp->head = (pp->head + n) % sizeof(pp->buf);
+	pp->len -= n;
+}
+
+/*
+ * Send the len bytes at data, named name, as one record: -EMSGSIZE for
+ * one the ring could never hold, -ECONNREFUSED once no reader is left
+ * (the receiving socket has closed), and as a pipe's write otherwise.
+ */
+long lx_pipe_send_rec(struct thread *t, struct lx_pipe *pp, const void *name,
+		      unsigned int namelen, const void *data, unsigned int len, bool nonblock)
+{
+	struct rec_head h = { .len = len, .namelen = namelen };
+	unsigned int need = sizeof(h) + namelen + len;
+	long r = len;
+
+	if (need > sizeof(pp->buf))
+		return -EMSGSIZE;
+	pipe_lock(pp);
+	while (pp->readers && sizeof(pp->buf) - pp->len < need && !nonblock &&
+	       !thread_interrupted(t))
+		lx_block_on(t, &pp->lock, &pp->writing);
+	if (!pp->readers) {
+		r = -ECONNREFUSED;
+	} else if (sizeof(pp->buf) - pp->len < need) {
+		r = nonblock ? -EAGAIN : -ERESTARTSYS;
+	} else {
+		ring_put(pp, &h, sizeof(h));
+		ring_put(pp, name, namelen);
+		ring_put(pp, data, len);
+		lx_wake_all(&pp->reading);
+	}
+	pipe_unlock(pp);
+	return r;
+}
+
+/*
+ * Take one record: its first size bytes to data (the rest is dropped, as
+ * a datagram's is), its sender's name to name (*namelen, in and out); the
+ * record's whole length comes back.  An empty ring waits, unless
+ * nonblock, for a record or the end of every writer, which is 0.
+ */
+long lx_pipe_recv_rec(struct thread *t, struct lx_pipe *pp, void *name, unsigned int *namelen,
+		      void *data, unsigned int size, bool nonblock)
+{
+	struct rec_head h;
+	long r;
+
+	pipe_lock(pp);
+	while (!pp->len && pp->writers && !nonblock && !thread_interrupted(t))
+		lx_block_on(t, &pp->lock, &pp->reading);
+	if (!pp->len) {
+		r = !pp->writers ? 0 : nonblock ? -EAGAIN : -ERESTARTSYS;
+		pipe_unlock(pp);
+		return r;
+	}
+	ring_get(pp, &h, sizeof(h));
+	*namelen = min_t(unsigned int, h.namelen, *namelen);
+	ring_get(pp, name, *namelen);
+	ring_get(pp, NULL, h.namelen - *namelen);
+	ring_get(pp, data, min_t(unsigned int, h.len, size));
+	ring_get(pp, NULL, h.len - min_t(unsigned int, h.len, size));
+	lx_wake_all(&pp->writing);
+	pipe_unlock(pp);
+	return h.len;
+}
+
+/* One more reader or writer for a call under way: the caller knows pp lives. */
+void lx_pipe_hold(struct lx_pipe *pp, bool reader)
+{
+	pipe_lock(pp);
+	if (reader)
+		pp->readers++;
+	else
+		pp->writers++;
+	pipe_unlock(pp);
+}
+
 /* No pread reaches here: a pipe cannot seek (do_read, sys_fs.c). */
 static long pipe_file_read(struct thread *t, struct lx_file *f, unsigned long buf,
 			   unsigned long len, long off)
 {
-	return pipe_read(t, f->pipe, buf, len, READ_ONCE(f->flags) & O_NONBLOCK);
+	return lx_pipe_read(t, f->pipe, buf, len, READ_ONCE(f->flags) & O_NONBLOCK);
 }
 
 static long pipe_file_write(struct thread *t, struct lx_file *f, unsigned long buf,
 			    unsigned long len, long off)
 {
-	return pipe_write(t, f->pipe, buf, len, READ_ONCE(f->flags) & O_NONBLOCK);
+	return lx_pipe_write(t, f->pipe, buf, len, READ_ONCE(f->flags) & O_NONBLOCK, true);
 }
 
 static long pipe_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)
@@ -159,13 +300,12 @@ static long pipe_ioctl(struct thread *t, struct lx_file *f, unsigned long cmd, u
  * With w, w waits on the queue the other end's next act wakes, queued
  * under the lock the look was made under, so no wake falls between.
  */
-static unsigned int pipe_poll(struct lx_file *f, struct lx_waiter *w)
+unsigned int lx_pipe_poll(struct lx_pipe *pp, bool reader, struct lx_waiter *w)
 {
-	struct lx_pipe *pp = f->pipe;
 	unsigned int mask;
 
 	pipe_lock(pp);
-	if (f->ops == &lx_pipe_read_fops) {
+	if (reader) {
 		mask = (pp->len ? POLLIN | POLLRDNORM : 0) | (pp->writers ? 0 : POLLHUP);
 		if (w)
 			lx_queue(&pp->reading, w);
@@ -179,13 +319,21 @@ static unsigned int pipe_poll(struct lx_file *f, struct lx_waiter *w)
 	return mask;
 }
 
+void lx_pipe_unpoll(struct lx_pipe *pp, bool reader, struct lx_waiter *w)
+{
+	pipe_lock(pp);
+	lx_unqueue(reader ? &pp->reading : &pp->writing, w);
+	pipe_unlock(pp);
+}
+
+static unsigned int pipe_poll(struct lx_file *f, struct lx_waiter *w)
+{
+	return lx_pipe_poll(f->pipe, f->ops == &lx_pipe_read_fops, w);
+}
+
 static void pipe_unpoll(struct lx_file *f, struct lx_waiter *w)
 {
-	struct lx_pipe *pp = f->pipe;
-
-	pipe_lock(pp);
-	lx_unqueue(f->ops == &lx_pipe_read_fops ? &pp->reading : &pp->writing, w);
-	pipe_unlock(pp);
+	lx_pipe_unpoll(f->pipe, f->ops == &lx_pipe_read_fops, w);
 }
 
 /* Each end is opened for its one direction: O_ACCMODE refuses the other. */
@@ -218,7 +366,7 @@ static long do_pipe2(struct thread *t, unsigned long ufds, long flags)
 
 	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
 		return -EINVAL;
-	pp = vostd_alloc(sizeof(*pp), true);
+	pp = lx_pipe_new();
 	r = file_new(&lx_pipe_read_fops);
 	w = file_new(&lx_pipe_write_fops);
 	if (!pp || !r || !w) {
@@ -227,8 +375,6 @@ static long do_pipe2(struct thread *t, unsigned long ufds, long flags)
 		vostd_free(w);
 		return -ENOMEM;
 	}
-	pp->readers = 1;
-	pp->writers = 1;
 	r->pipe = pp;
 	w->pipe = pp;
 	r->flags = flags & O_NONBLOCK;	/* O_RDONLY, as F_GETFL says */

@@ -24,7 +24,7 @@ struct poll_ent {
 	int fd;
 	short events, always, revents;
 	struct lx_file *f;
-	struct lx_waiter w;
+	struct lx_waiter w[2];	/* a socket waits on its two pipes; any other file on one */
 };
 
 /* Ask each file what it is ready for; with queue, queue each one's waiter too. */
@@ -45,7 +45,7 @@ static unsigned int poll_look(struct poll_ent *e, unsigned int n, bool queue)
 			continue;
 		}
 		if (e[i].f->ops->poll)
-			mask = e[i].f->ops->poll(e[i].f, queue ? &e[i].w : NULL);
+			mask = e[i].f->ops->poll(e[i].f, queue ? e[i].w : NULL);
 		else
 			mask = POLL_DEFAULT;
 		e[i].revents = mask & (e[i].events | e[i].always);
@@ -60,7 +60,7 @@ static void poll_unqueue(struct poll_ent *e, unsigned int n)
 
 	for (i = 0; i < n; i++)
 		if (e[i].f && e[i].f->ops->unpoll)
-			e[i].f->ops->unpoll(e[i].f, &e[i].w);
+			e[i].f->ops->unpoll(e[i].f, e[i].w);
 }
 
 /*

@@ -67,6 +67,8 @@ static long fd_target(struct thread *t, long fd, char *buf, unsigned int size)
 		vostd_snprintf(buf, size, "pipe:[%lu]", (unsigned long)f->pipe & 0xffffff);
 	else if (!f->node && f->ops == &lx_console_fops)
 		vostd_snprintf(buf, size, "/dev/console");
+	else if (!f->node && f->ops == &lx_sock_fops)
+		vostd_snprintf(buf, size, "socket:[%lu]", (unsigned long)f->priv & 0xffffff);
 	else if (!f->node)
 		vostd_snprintf(buf, size, "anon_inode:[eventfd]");
 	fd_put(f);

@@ -14,20 +14,16 @@
 #include "syscalls.h"
 
 /*
- * Link a new node of mode under the name upath gives from dfd; target is
- * a symbolic link's (mode S_IFLNK), kept by the node.
+ * Link a new node of mode in dir under name; target is a symbolic link's
+ * (mode S_IFLNK), kept by the node.  With made, the node comes back with
+ * a reference too.  dir's reference is the caller's.
  */
-static long make_node(struct thread *t, long dfd, unsigned long upath, u32 mode,
-		      const char *target)
+static long link_new(struct lx_node *dir, const char *name, unsigned int len, u32 mode,
+		     const char *target, struct lx_node **made)
 {
-	char name[LX_NAME_MAX + 1];
-	struct lx_node *dir, *fresh;
-	unsigned int len;
+	struct lx_node *fresh;
 	long err;
 
-	dir = fs_parent_at(t->p, dfd, upath, name, &len, &err);
-	if (!dir)
-		return err;
 	fresh = fs_last_norm(name, len) ? fs_node_new(mode) : NULL;
 	if (fresh && target) {
 		unsigned int n = fs_strlen(target);
@@ -50,8 +46,44 @@ static long make_node(struct thread *t, long dfd, unsigned long upath, u32 mode,
 		err = fs_link_locked(dir, name, len, fresh);
 	if (!err)
 		fs_touch_locked(dir, true);
+	if (!err && made) {
+		node_get(fresh);
+		*made = fresh;
+	}
 	fs_unlock();
 	node_put(fresh);	/* the entry holds it, or it goes */
+	return err;
+}
+
+/* A new node of mode under the name upath gives from dfd. */
+static long make_node(struct thread *t, long dfd, unsigned long upath, u32 mode,
+		      const char *target)
+{
+	char name[LX_NAME_MAX + 1];
+	struct lx_node *dir;
+	unsigned int len;
+	long err;
+
+	dir = fs_parent_at(t->p, dfd, upath, name, &len, &err);
+	if (!dir)
+		return err;
+	err = link_new(dir, name, len, mode, target, NULL);
+	node_put(dir);
+	return err;
+}
+
+/* A new node of mode at path (the kernel's copy), with a reference: a socket's name. */
+long fs_mknod_in(struct proc *p, const char *path, u32 mode, struct lx_node **made)
+{
+	char name[LX_NAME_MAX + 1];
+	struct lx_node *dir;
+	unsigned int len;
+	long err;
+
+	dir = fs_parent_in(p, AT_FDCWD, path, name, &len, &err);
+	if (!dir)
+		return err;
+	err = link_new(dir, name, len, mode, NULL, made);
 	node_put(dir);
 	return err;
 }
