@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <time.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -447,6 +448,7 @@ static void conformance_calls(void)
 	struct timezone tz;
 	struct statx stx;
 	struct stat st;
+	uint64_t mask = 0;
 	int p[2], n = 0, on = 1;
 	fd_set rs;
 
@@ -478,6 +480,14 @@ static void conformance_calls(void)
 	want("chroot of a name that is not there", chroot("/nothing"), ENOENT);
 	want("chroot from an unmapped path", syscall(SYS_chroot, UNMAPPED), EFAULT);
 	want_ok("chroot of /", chroot("/") == 0);
+	want("sched_getaffinity of a size not a long's",
+	     syscall(SYS_sched_getaffinity, 0, 4, &mask), EINVAL);
+	want("sched_getaffinity into an unmapped address",
+	     syscall(SYS_sched_getaffinity, 0, sizeof(mask), UNMAPPED), EFAULT);
+	want("sched_getaffinity of a thread that is not there",
+	     syscall(SYS_sched_getaffinity, 0x3fffffff, sizeof(mask), &mask), ESRCH);
+	want_ok("sched_getaffinity of itself",
+		syscall(SYS_sched_getaffinity, 0, sizeof(mask), &mask) == sizeof(mask) && mask);
 	want("wait4 of INT_MIN", syscall(SYS_wait4, INT_MIN, NULL, WNOHANG, NULL), ESRCH);
 	want("wait4 with an option it does not take", syscall(SYS_wait4, -1, NULL, 0x100, NULL),
 	     EINVAL);

@@ -51,6 +51,7 @@ static void pairs(void)
 	int sv[2];
 
 	check(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "socketpair of streams");
+	check(read(sv[1], buf, 0) == 0, "a read of nothing, which does not wait");
 	check(write(sv[0], "ping", 4) == 4 && read(sv[1], buf, sizeof(buf)) == 4 &&
 	      !memcmp(buf, "ping", 4), "a stream one way");
 	check(send(sv[1], "pong", 4, 0) == 4 && recv(sv[0], buf, sizeof(buf), 0) == 4 &&
@@ -174,6 +175,9 @@ static void loopback(void)
 	check(fcntl(c, F_GETFL) & O_NONBLOCK, "SOCK_NONBLOCK");
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	check(connect(c, (void *)&sa, sizeof(sa)) == 0 || errno == EINPROGRESS, "TCP connect");
+	check(getsockname(c, (void *)&from, &(socklen_t){ sizeof(from) }) == 0 &&
+	      from.sin_addr.s_addr == htonl(INADDR_LOOPBACK) && from.sin_port,
+	      "a connected socket's own address");
 	check(poll(&p, 1, 1000) == 1 && (p.revents & POLLIN), "a listener with one to accept");
 	a = accept(s, (void *)&from, &(socklen_t){ sizeof(from) });
 	check(a >= 0 && from.sin_family == AF_INET, "TCP accept");

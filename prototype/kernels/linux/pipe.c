@@ -94,6 +94,8 @@ long lx_pipe_read(struct thread *t, struct lx_pipe *pp, unsigned long buf, unsig
 	char chunk[LX_CHUNK];
 	unsigned int n, i;
 
+	if (!len)		/* as Linux's pipe_read: nothing asked, nothing waited for */
+		return 0;
 	pipe_lock(pp);
 	while (!pp->len && pp->writers && !nonblock && !thread_interrupted(t))
 		lx_block_on(t, &pp->lock, &pp->reading);

@@ -273,3 +273,24 @@ LX_SYSCALL_DEFINE2(getrandom, unsigned long, ubuf, unsigned long, len)
 	}
 	return done;
 }
+
+/*
+ * sched_getaffinity, in Linux's order: the size checked, the thread
+ * found (any process's by its pid, or one of the caller's threads by its
+ * id), the mask copied out.  Every thread of this kernel runs on the
+ * sandbox's first vCPU, so the mask is that CPU alone.
+ */
+LX_SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, unsigned long, umask)
+{
+	u64 mask = 1;
+	bool found;
+
+	if (!len || (len & (sizeof(mask) - 1)))
+		return -EINVAL;
+	procs_lock();
+	found = !pid || pid_find(pid) || lx_thread_find(t->p, pid);
+	procs_unlock();
+	if (!found)
+		return -ESRCH;
+	return mem_user_copy(t->p, umask, &mask, sizeof(mask), MEM_WRITE) ?: (long)sizeof(mask);
+}

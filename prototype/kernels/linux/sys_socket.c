@@ -290,6 +290,7 @@ static long stream_connect(struct thread *t, struct lx_sock *s, struct lx_sockna
 	if (s->family == AF_INET && !s->name.addr.in.port)
 		err = sock_autobind_locked(s);
 	if (!err) {
+		inet_here(&s->name);	/* a connection's end on the loopback: 127.0.0.1 */
 		sock_pair(s, srv, pp);
 		pp[0] = NULL;
 		pp[1] = NULL;
