@@ -38,24 +38,29 @@ struct lx_pipe *lx_pipe_new(void)
 	return pp;
 }
 
+/* Unlock pp, and free it if no reader, writer or socket is left to use it. */
+static void pipe_unlock_put(struct lx_pipe *pp)
+{
+	bool gone = !pp->readers && !pp->writers && !pp->keeps;
+
+	pipe_unlock(pp);
+	if (gone)
+		vostd_free(pp);
+}
+
 /*
  * A reader or a writer has gone: every task blocked on the other end sees
  * the end of the pipe now; the last of both frees it.
  */
 void lx_pipe_drop(struct lx_pipe *pp, bool reader)
 {
-	bool gone;
-
 	pipe_lock(pp);
 	if (reader)
 		pp->readers--;
 	else
 		pp->writers--;
 	lx_wake_all(reader ? &pp->writing : &pp->reading);
-	gone = !pp->readers && !pp->writers && !pp->keeps;
-	pipe_unlock(pp);
-	if (gone)
-		vostd_free(pp);
+	pipe_unlock_put(pp);
 }
 
 /*
@@ -65,17 +70,12 @@ void lx_pipe_drop(struct lx_pipe *pp, bool reader)
  */
 void lx_pipe_keep(struct lx_pipe *pp, bool keep)
 {
-	bool gone;
-
 	pipe_lock(pp);
 	if (keep)
 		pp->keeps++;
 	else
 		pp->keeps--;
-	gone = !pp->readers && !pp->writers && !pp->keeps;
-	pipe_unlock(pp);
-	if (gone)
-		vostd_free(pp);
+	pipe_unlock_put(pp);
 }
 
 /* The last reference to f, an end of a pipe, has gone. */

@@ -10,10 +10,6 @@
 
 #include "socket.h"
 
-/* MSG_* flags a send or a receive acts on; any other is taken and ignored. */
-#define LX_MSG_SEND	(MSG_DONTWAIT | MSG_NOSIGNAL)
-#define LX_MSG_RECV	(MSG_DONTWAIT | MSG_WAITALL | MSG_TRUNC)
-
 /*
  * A datagram of len bytes at data, to the socket named to, or to the
  * connected peer's queue.  To an AF_INET port no one holds it goes
@@ -129,10 +125,10 @@ long sock_recv(struct thread *t, struct lx_file *f, unsigned long buf, unsigned 
 
 	if (s->type == SOCK_STREAM && READ_ONCE(s->state) != LX_SS_CONNECTED)
 		return s->family == AF_UNIX ? -EINVAL : -ENOTCONN;
-	pp = sock_pipe(s, true);
-	if (!pp)
-		return 0;	/* shut for reading */
 	if (s->type == SOCK_STREAM) {
+		pp = sock_pipe(s, true);
+		if (!pp)
+			return 0;	/* shut for reading */
 		do {
 			r = lx_pipe_read(t, pp, buf + done, len - done, sock_nonblock(f, flags));
 			if (r > 0)
@@ -145,7 +141,6 @@ long sock_recv(struct thread *t, struct lx_file *f, unsigned long buf, unsigned 
 		r = done ?: r;
 		return r < 0 ? r : name_out(t, &from, uaddr, ulen) ?: r;
 	}
-	lx_pipe_drop(pp, true);
 	data = vostd_alloc(LX_DGRAM_MAX + 1, false);
 	if (!data)
 		return -ENOMEM;
@@ -312,9 +307,6 @@ static long dgram_recvmsg(struct thread *t, struct lx_file *f, unsigned long ums
 	m->flags = done < r ? MSG_TRUNC : 0;
 	if (m->name)
 		r = name_out(t, &from, m->name, umsg + offsetof(struct lx_msghdr, namelen)) ?: r;
-	else if (mem_user_copy(t->p, umsg + offsetof(struct lx_msghdr, namelen), &(int){ 0 },
-			       sizeof(int), MEM_WRITE))
-		r = -EFAULT;
 	if (r >= 0)
 		r = msg_out(t, umsg, m) ?: (flags & MSG_TRUNC ? r : (long)done);
 	return r;
@@ -339,16 +331,16 @@ static long do_recvmsg(struct thread *t, struct lx_file *f, unsigned long umsg, 
 	if (r)
 		return r;
 	m.flags = 0;
-	if (s->type == SOCK_DGRAM) {
-		r = dgram_recvmsg(t, f, umsg, &m, iov, flags);
-		vostd_free(iov);
-		return r;
-	}
 	/* No msg_name: its length comes back 0, as Linux's does. */
 	if (!m.name && mem_user_copy(t->p, umsg + offsetof(struct lx_msghdr, namelen), &none,
 				     sizeof(none), MEM_WRITE)) {
 		vostd_free(iov);
 		return -EFAULT;
+	}
+	if (s->type == SOCK_DGRAM) {
+		r = dgram_recvmsg(t, f, umsg, &m, iov, flags);
+		vostd_free(iov);
+		return r;
 	}
 	for (i = 0; i < m.iovlen && !r; i++) {
 		if (!iov[i].len && i + 1 < m.iovlen)
@@ -358,8 +350,6 @@ static long do_recvmsg(struct thread *t, struct lx_file *f, unsigned long umsg, 
 		if (r == -EAGAIN && done)
 			r = 0;
 		if (r < 0)
-			break;
-		if (s->type == SOCK_DGRAM)
 			break;
 		done += r;
 		r = r == iov[i].len ? 0 : 1;	/* a short read ends it */

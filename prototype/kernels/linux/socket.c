@@ -161,9 +161,7 @@ long sock_autobind_locked(struct lx_sock *s)
 			n.addr.path[0] = 0;
 		}
 		if (!sock_find_locked(s->family, s->type, &n, NULL)) {
-			s->name = n;
-			s->next = g->socks;
-			g->socks = s;
+			sock_list_locked(s, &n, NULL);
 			return 0;
 		}
 	}
@@ -297,22 +295,32 @@ long name_out(struct thread *t, const struct lx_sockname *n, unsigned long uaddr
 }
 
 /*
- * An AF_UNIX name checked (unix_validate_addr), and the node a path's
- * name walks to, with a reference, in *nd; an abstract name has none.
- * A path's name is kept as Linux keeps it: its length to the NUL.
+ * An AF_UNIX name checked, as Linux's unix_validate_addr does; a path's
+ * name is kept as Linux keeps it: its length to the NUL.
  */
-long unix_name(struct thread *t, struct lx_sockname *n, struct lx_node **nd)
+long unix_check(struct lx_sockname *n)
 {
-	long err;
-
-	*nd = NULL;
 	if (n->len <= sizeof(u16) || n->len > sizeof(u16) + sizeof(n->addr.path) ||
 	    n->addr.family != AF_UNIX)
 		return -EINVAL;
-	if (!n->addr.path[0])
-		return 0;
-	n->addr.raw[n->len] = 0;
-	n->len = sizeof(u16) + fs_strlen(n->addr.path) + 1;
+	if (n->addr.path[0]) {
+		n->addr.raw[n->len] = 0;
+		n->len = sizeof(u16) + fs_strlen(n->addr.path) + 1;
+	}
+	return 0;
+}
+
+/*
+ * An AF_UNIX name to reach (unix_check), and the node a path's name walks
+ * to, with a reference, in *nd; an abstract name has none.
+ */
+long unix_name(struct thread *t, struct lx_sockname *n, struct lx_node **nd)
+{
+	long err = unix_check(n);
+
+	*nd = NULL;
+	if (err || !n->addr.path[0])
+		return err;
 	*nd = fs_lookup_in(t->p, AT_FDCWD, n->addr.path, LX_WALK_FOLLOW, &err);
 	if (!*nd)
 		return err;

@@ -82,6 +82,7 @@ bool sock_nonblock(struct lx_file *f, long flags);
 long name_in(struct thread *t, unsigned long uaddr, long len, struct lx_sockname *n);
 long name_out(struct thread *t, const struct lx_sockname *n, unsigned long uaddr,
 	      unsigned long ulen);
+long unix_check(struct lx_sockname *n);
 long unix_name(struct thread *t, struct lx_sockname *n, struct lx_node **nd);
 long inet_name(struct lx_sockname *n);
 

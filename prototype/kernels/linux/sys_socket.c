@@ -136,9 +136,9 @@ static long unix_bind(struct thread *t, struct lx_sock *s, struct lx_sockname *n
 		sock_unlock();
 		return err;
 	}
-	if (n->len <= sizeof(u16) || n->len > sizeof(u16) + sizeof(n->addr.path) ||
-	    n->addr.family != AF_UNIX)
-		return -EINVAL;
+	err = unix_check(n);
+	if (err)
+		return err;
 	sock_lock();
 	if (s->name.len > sizeof(u16) || s->binding)
 		err = -EINVAL;
@@ -147,8 +147,6 @@ static long unix_bind(struct thread *t, struct lx_sock *s, struct lx_sockname *n
 	if (err)
 		return err;
 	if (n->addr.path[0]) {
-		n->addr.raw[n->len] = 0;
-		n->len = sizeof(u16) + fs_strlen(n->addr.path) + 1;
 		err = fs_mknod_in(t->p, n->addr.path,
 				  S_IFSOCK | (0777 & ~lxp(t->p)->umask), &nd);
 		if (err == -EEXIST)
