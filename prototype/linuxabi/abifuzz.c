@@ -203,6 +203,25 @@ static void keep_fd(uint64_t *s, long r)
 }
 
 /*
+ * An option of level to set (SOL_SOCKET, or 6 for TCP).  Not the
+ * timestamps, nor TCP's options past its first four: on Linux they turn
+ * on static keys (netstamp_needed_key, tcp_md5_needed), and the emulator
+ * has been seen to oops on their patching of live code
+ * (emulatorFault in internal/guest/qemu.go), in the loopback's receive
+ * path while another thread sends.
+ */
+static int sockopt(uint64_t *s, int level)
+{
+	int opt;
+
+	if (level != SOL_SOCKET)
+		return 1 + below(s, 4);
+	opt = below(s, 40);
+	return opt == SO_TIMESTAMP || opt == SO_TIMESTAMPNS || opt == SO_TIMESTAMPING ?
+	       SO_KEEPALIVE : opt;
+}
+
+/*
  * Sockets, made, used and closed in one go, every call that could wait
  * told not to: streams only, since a thread that finds a datagram socket
  * under a reused number and reads it would wait for ever on a socket
@@ -235,7 +254,7 @@ static void sockets(uint64_t *s)
 	syscall(SYS_socketpair, AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0,
 		below(s, 6) ? (unsigned long)&k[2] : bad_ptr(s));
 	for (i = 0; i < 6; i++) {
-		int fd = k[below(s, 5)];
+		int fd = k[below(s, 5)], lvl;
 
 		switch (below(s, 8)) {
 		case 0:
@@ -253,8 +272,8 @@ static void sockets(uint64_t *s)
 			syscall(below(s, 2) ? SYS_getsockname : SYS_getpeername, fd, ptr(s), ptr(s));
 			break;
 		case 4:
-			syscall(SYS_setsockopt, fd, below(s, 2) ? SOL_SOCKET : 6, below(s, 40), ptr(s),
-				below(s, 16));
+			lvl = below(s, 2) ? SOL_SOCKET : 6;
+			syscall(SYS_setsockopt, fd, lvl, sockopt(s, lvl), ptr(s), below(s, 16));
 			break;
 		case 5:
 			syscall(SYS_getsockopt, fd, below(s, 2) ? SOL_SOCKET : 6, below(s, 40), ptr(s),
