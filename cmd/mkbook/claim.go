@@ -13,7 +13,7 @@ import (
 // A claim is what a sentence says of its figures, written after the
 // sentence so that mkbook checks it against the logs:
 //
-//	{{claim X OP Y [every]}}
+//	{{claim X OP Y [every] [since=DAY]}}
 //
 // where X and Y are each a figure (SUITE:KEY), a ratio or a difference of
 // two (ratio SUITE:A SUITE:B, diff SUITE:A SUITE:B) or a plain decimal,
@@ -35,11 +35,21 @@ import (
 // must not stop it), with a marked note where the claim stands, its
 // paragraph marked too (style.css), and lists every contradicted claim
 // when it is done.
+//
+// since=DAY (2026-12-07) says the claim is of a mechanism that day's
+// code brought in: a stored run kept before it measured the design it
+// replaced, and is not asked to bear the claim out (margins -runs).
 
 type claimKind struct{}
 
+// everyWord is a claim's every, before its end or its since=.
+var everyWord = regexp.MustCompile(`\severy(\s+since=\S+)?\s*\}\}$`)
+
+// runDay is the day at the start of a stored run's directory's name.
+var runDay = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+
 func (claimKind) usage() string {
-	return "{{claim X OP Y [every]}}, X and Y a SUITE:KEY, ratio A B, diff A B or number"
+	return "{{claim X OP Y [every] [since=DAY]}}, X and Y a SUITE:KEY, ratio A B, diff A B or number"
 }
 func (claimKind) block() bool                             { return false }
 func (claimKind) suites(_ config, args []string) []string { return suitesNamed(args) }
@@ -150,6 +160,16 @@ type claim struct {
 }
 
 func (k claimKind) resolve(b *book, args []string) (use, error) {
+	if n := len(args); n > 0 && strings.HasPrefix(args[n-1], "since=") {
+		day := strings.TrimPrefix(args[n-1], "since=")
+		if !runDay.MatchString(day) || len(day) != 10 {
+			return use{}, fmt.Errorf("since=%s is not a day (want since=YYYY-MM-DD)", day)
+		}
+		if b.c.runDate != "" && b.c.runDate < day {
+			return use{}, fmt.Errorf("claim since %s: %w", day, errPredates)
+		}
+		args = args[:n-1]
+	}
 	c, err := b.parseClaim(args)
 	if err != nil {
 		return use{}, fmt.Errorf("%w (want %s)", err, k.usage())
@@ -422,7 +442,7 @@ func (b *book) checkEveryBoot(ch *chapter) error {
 			if claim {
 				claims = append(claims, ph)
 				keys = append(keys, fmt.Sprintf("%s:%d: %s", ch.src, s.line(k.start), ph))
-				every = every || strings.HasSuffix(ph, " every}}")
+				every = every || everyWord.MatchString(ph)
 			}
 		}
 		stored := ofStoredRuns.MatchString(prose[m[1]:])

@@ -61,6 +61,10 @@ type config struct {
 	// before they were written (margins -runs only); their placeholders
 	// are left out of that run's trials.
 	predates map[string]bool
+	// runDate: the day a stored run was kept (its directory's name
+	// begins with it), "" for the logs of a build; a claim written with
+	// since= a later day is left out of that run's trials.
+	runDate string
 }
 
 func main() {
@@ -200,6 +204,7 @@ func marginsOfRuns(c config, stdout, stderr io.Writer) int {
 		rc := c
 		rc.logs = d
 		rc.predates = predates[i]
+		rc.runDate = runDay.FindString(filepath.Base(d))
 		b, err := load(rc)
 		if err == nil {
 			err = b.check()
