@@ -141,5 +141,6 @@ long vostd_fpu_write(struct vostd_fpu *fpu, const void *fx);
 /* string.c */
 void vostd_memset(void *p, int c, unsigned long n);
 void vostd_memcpy(void *dst, const void *src, unsigned long n);
+void vostd_memmove(void *dst, const void *src, unsigned long n);
 
 #endif /* VOSTD_MM_H */

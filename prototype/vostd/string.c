@@ -47,6 +47,12 @@ void vostd_memcpy(void *dst, const void *src, unsigned long n)
 	vostd_movsb(dst, src, n);
 }
 
+/* Overlapping ranges too. */
+void vostd_memmove(void *dst, const void *src, unsigned long n)
+{
+	vostd_cc_memmove(dst, src, n);
+}
+
 void *vostd_cc_memcpy(void *dst, const void *src, size_t n)
 {
 	vostd_movsb(dst, src, n);
