@@ -112,6 +112,13 @@ ip link set lo up || fail "the loopback up"
 /bin/sockets || fail "sockets on Linux"
 run sockets 0 sh -c /bin/sockets
 run sockets_pie 0 sh -c /bin/sockets-pie
+# An address space (prototype/linuxabi/memory.c): reservations that cost
+# nothing, a sparse map, munmap and mprotect of a map's middle and the
+# SIGSEGVs after, mremap, madvise, shared memory across fork, a deep
+# stack and /proc/self/maps.  On Linux first.
+/bin/memory || fail "memory on Linux"
+run memory 0 sh -c /bin/memory
+run memory_pie 0 sh -c /bin/memory-pie
 # What a call holds while it sleeps and what address space comes back
 # (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
 # under a thread blocked reading or writing it; mmaps and munmaps, and

@@ -95,6 +95,12 @@ static const struct lx_file_ops random_fops = {
 	.read = random_read, .write = null_write, .lseek = dev_lseek, .stat = dev_stat,
 };
 
+/* /dev/zero, which mmap maps as anonymous memory, as Linux's mmap_zero does. */
+bool dev_is_zero(const struct lx_file *f)
+{
+	return f->ops == &zero_fops;
+}
+
 /* What a device node opens as; NULL for a number no device here has (-ENXIO). */
 const struct lx_file_ops *dev_fops(u32 rdev)
 {

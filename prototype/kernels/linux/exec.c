@@ -60,31 +60,6 @@ struct image {
 };
 
 /*
- * len bytes of nd from off into np at va, whatever the protection there
- * (the loader's poke): a page at a time through a frame of the kernel's,
- * since fs_read copies only into what the tenant may write.
- */
-static long copy_file(struct proc *np, struct lx_node *nd, unsigned long va, unsigned long off,
-		      unsigned long len)
-{
-	void *buf = vostd_alloc(PAGE, false);
-	unsigned long done = 0;
-	long err = buf ? 0 : -ENOMEM;
-
-	while (!err && done < len) {
-		unsigned long n = min(len - done, PAGE);
-
-		if (fs_read(NULL, nd, off + done, n, 0, buf) != n)
-			err = -EIO;
-		else
-			err = mem_user_copy(np, va + done, buf, n, MEM_POKE);
-		done += n;
-	}
-	vostd_free(buf);
-	return err;
-}
-
-/*
  * One PT_LOAD segment, [start, end) once placed: the pages the file fills
  * whole are the file's own frames, shared copy-on-write (fs_map_pages);
  * the rest, the page where the file's part ends and the zeroed tail
@@ -108,9 +83,12 @@ static long map_segment(struct proc *np, struct lx_node *nd, const Elf64_Phdr *p
 		shared = start;		/* nothing shared: copy the whole segment */
 	from = max(shared, ph->p_vaddr + bias);
 	err = mem_map_anon(np, shared, end - shared, prot);
-	if (!err && file_end > from)
-		err = copy_file(np, nd, from, ph->p_offset + (from - ph->p_vaddr - bias),
-				file_end - from);
+	if (!err && file_end > from) {
+		long n = fs_copy_in(np, nd, from, ph->p_offset + (from - ph->p_vaddr - bias),
+				    file_end - from);
+
+		err = n < 0 ? n : n != file_end - from ? -EIO : 0;
+	}
 	return err;
 }
 
@@ -228,10 +206,16 @@ static long build_stack(struct proc *np, const struct image *im, const char *pat
 	unsigned long argc = 0, envc = 0, top = LX_STACK_TOP - 16, i, words, at;
 	unsigned long execfn, platform, random;
 	u64 *vec, rnd[2] = { lx_random(), lx_random() };
+	struct vma stack = { .start = LX_STACK_TOP - LX_STACK_MAX, .end = LX_STACK_TOP,
+			     .prot = EV_PROT_READ | EV_PROT_WRITE, .flags = VMA_STACK };
 	long err;
 
-	err = mem_map_anon(np, LX_STACK_TOP - LX_STACK_PAGES * PAGE, LX_STACK_PAGES * PAGE,
-			   EV_PROT_READ | EV_PROT_WRITE);
+	/* The stack's area, its top filled now; the rest comes as it is touched. */
+	err = mem_map_area(np, &stack, 0, 0, AREA_NOREPLACE, false);
+	if (err < 0)
+		return err;
+	err = mem_advise(np, LX_STACK_TOP - LX_STACK_PAGES * PAGE, LX_STACK_PAGES * PAGE,
+			 ADVISE_FILL);
 	if (err)
 		return err;
 	while (argv[argc])
@@ -350,10 +334,7 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	/* The point of no return: the old memory goes, the new comes in. */
 	kernelet_switch_mm(NULL);
 	mem_release(p);
-	p->vs = np->vs;
-	p->pages = np->pages;
-	p->npages = np->npages;
-	p->cap = np->cap;
+	mem_take(p, np);
 	vostd_free(np);
 	lp->brk_start = im.brk;
 	lp->brk = im.brk;

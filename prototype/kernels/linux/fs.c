@@ -447,6 +447,32 @@ long fs_truncate(struct lx_node *nd, unsigned long size)
 }
 
 /*
+ * len bytes of nd from off into np at va, whatever the protection there
+ * (the loader's poke, and mmap's copy of a file): a page at a time
+ * through a frame of the kernel's, since fs_read copies only into what
+ * the tenant may write.  The bytes copied, fewer if the file ends first,
+ * or -errno.
+ */
+long fs_copy_in(struct proc *np, struct lx_node *nd, unsigned long va, unsigned long off,
+		unsigned long len)
+{
+	void *buf = vostd_alloc(PAGE, false);
+	unsigned long done = 0;
+	long err = buf ? 0 : -ENOMEM, n = PAGE;
+
+	while (!err && done < len && n == PAGE) {
+		n = fs_read(NULL, nd, off + done, min(len - done, PAGE), 0, buf);
+		if (n > 0)
+			err = mem_user_copy(np, va + done, buf, n, MEM_POKE);
+		else
+			err = n;
+		done += n > 0 ? n : 0;
+	}
+	vostd_free(buf);
+	return err ?: (long)done;
+}
+
+/*
  * Map n pages of nd from page first at va in np, copy-on-write, as Linux
  * maps a file from its page cache: the frames are the file's own, so a
  * later write to the file shows in a page not yet written by the process

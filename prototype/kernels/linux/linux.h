@@ -23,9 +23,9 @@
 #define LX_BRK_MAX	(256UL << 20)			/* the heap brk may grow to */
 #define LX_MMAP_BASE	(EV_TENANT_BASE + 0x100000000UL)
 #define LX_STACK_TOP	(EV_TENANT_BASE + 0x800000000UL)
-#define LX_STACK_PAGES	64
+#define LX_STACK_MAX	(8UL << 20)	/* the stack's area: Linux's default RLIMIT_STACK */
+#define LX_STACK_PAGES	64		/* its top, which exec fills; the rest comes when touched */
 #define LX_MMAP_END	(LX_STACK_TOP - 0x10000000UL)
-#define LX_MMAP_MAX	(EV_GRANT_QUOTA * PAGE)	/* every frame the sandbox may have */
 /*
  * Linux's TASK_SIZE_MAX, with four levels of page table: the end of user
  * space but for its last page.
@@ -277,6 +277,8 @@ void fs_unlink_locked(struct lx_node *dir, struct lx_dirent *e);
 struct lx_node *fs_reparent_locked(struct lx_node *nd, struct lx_node *dir);
 struct lx_node *fs_replace_locked(struct lx_node *dir, struct lx_dirent *e, struct lx_node *nd);
 void fs_touch_locked(struct lx_node *nd, bool modified);
+long fs_copy_in(struct proc *np, struct lx_node *nd, unsigned long va, unsigned long off,
+		unsigned long len);
 long fs_read(struct proc *p, struct lx_node *nd, unsigned long off, unsigned long len,
 	     unsigned long va, void *kbuf);
 long fs_write(struct proc *p, struct lx_node *nd, unsigned long *pos, unsigned long va,
@@ -321,6 +323,7 @@ void lx_locks_release(struct proc *p, struct lx_node *nd);
 
 /* dev.c: the devices of /dev */
 const struct lx_file_ops *dev_fops(u32 rdev);
+bool dev_is_zero(const struct lx_file *f);
 
 /* console.c: lx_console_fops */
 void console_flush(struct proc *p);

@@ -130,42 +130,38 @@ static const struct lx_file_ops maps_fops = {
 };
 
 /*
- * The maps text: a line for each run of pages next to each other with
- * one protection, as Linux's show_map_vma writes it; the heap and the
- * stack named.  Sized for a line a page, then written under the
- * process's lock: pages mapped between give a cut text, never one past
+ * The maps text: a line for each area, as Linux's show_map_vma writes it;
+ * the heap, the stack and shared anonymous memory named, a file's copy by
+ * its inode and offset.  Sized for the areas there are, then written under
+ * the process's lock: areas made between give a cut text, never one past
  * the buffer (vostd_snprintf stops at its end).
  */
 static struct proc_snap *maps_snap(struct proc *p)
 {
-	struct lx_proc *lp = lxp(p);
-	unsigned long size = 1 + 96 * READ_ONCE(p->npages), i, start = 0;
+	unsigned long size = 1 + 112 * (READ_ONCE(p->nvmas) + 1);
 	struct proc_snap *s;
+	unsigned int i;
 
 	s = vostd_alloc(sizeof(*s) + size, false);
 	if (!s)
 		return NULL;
 	s->len = 0;
 	proc_lock(p);
-	for (i = 0; i < p->npages; i++) {
-		struct tpage *pg = &p->pages[i], *next = i + 1 < p->npages ? pg + 1 : NULL;
-		unsigned long end = pg->va + PAGE;
-		const char *name = "";
+	for (i = 0; i < p->nvmas; i++) {
+		const struct vma *v = &p->vmas[i];
+		const char *name = v->flags & VMA_HEAP ? "[heap]" :
+				   v->flags & VMA_STACK ? "[stack]" :
+				   v->flags & VMA_SHARED ? "/dev/zero (deleted)" : "";
 
-		start = start ?: pg->va;	/* the run's first page */
-		if (next && next->va == end && next->prot == pg->prot)
-			continue;
-		if (start >= lp->brk_start && start < ((lp->brk + PAGE_MASK_LOW) & ~PAGE_MASK_LOW))
-			name = "[heap]";
-		if (end == LX_STACK_TOP)
-			name = "[stack]";
 		s->len += vostd_snprintf(s->text + s->len, size - s->len,
-					 "%lx-%lx %c%c%cp 00000000 00:00 0 %s\n", start, end,
-					 pg->prot & EV_PROT_READ ? 'r' : '-',
-					 pg->prot & EV_PROT_WRITE ? 'w' : '-',
-					 pg->prot & EV_PROT_EXEC ? 'x' : '-', name);
+					 "%lx-%lx %c%c%c%c %08lx 00:00 %lu %s\n", v->start, v->end,
+					 v->prot & EV_PROT_READ ? 'r' : '-',
+					 v->prot & EV_PROT_WRITE ? 'w' : '-',
+					 v->prot & EV_PROT_EXEC ? 'x' : '-',
+					 v->flags & VMA_SHARED ? 's' : 'p',
+					 v->flags & VMA_FILE ? v->pgoff * PAGE : 0,
+					 v->flags & VMA_FILE ? v->ino : 0, name);
 		s->len = min(s->len, size - 1);
-		start = 0;
 	}
 	proc_unlock(p);
 	return s;

@@ -160,7 +160,7 @@ void lx_rlimit_init(struct lx_proc *lp)
 
 	for (i = 0; i < RLIM_NLIMITS; i++)
 		rlim_set(lp, i, RLIM_INFINITY, RLIM_INFINITY);
-	rlim_set(lp, RLIMIT_STACK, LX_STACK_PAGES * PAGE, RLIM_INFINITY);
+	rlim_set(lp, RLIMIT_STACK, LX_STACK_MAX, RLIM_INFINITY);
 	rlim_set(lp, RLIMIT_CORE, 0, RLIM_INFINITY);
 	rlim_set(lp, RLIMIT_NPROC, LX_PROCS_MAX, LX_PROCS_MAX);
 	rlim_set(lp, RLIMIT_NOFILE, LX_FDS, LX_FDS);

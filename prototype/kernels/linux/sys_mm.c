@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Memory calls: brk, mmap, munmap and mprotect, on proc's memory
- * (kernels/proc/memory.c), inside the tenant region.
+ * Memory calls: brk, mmap, munmap, mprotect, mremap, madvise, msync and
+ * mlock, on the process's areas (kernels/proc/vma.c), inside the tenant
+ * region; each checks its arguments as Linux's does, in Linux's order.
  */
 #include <linux/fcntl.h>
 #include <linux/stat.h>
@@ -14,7 +15,24 @@
 #define MAP_TYPE		0x0f
 #define MAP_FIXED		0x10
 #define MAP_ANONYMOUS		0x20
+#define MAP_NORESERVE		0x4000
+#define MAP_POPULATE		0x8000
 #define MAP_FIXED_NOREPLACE	0x100000
+#define MAP_LOCKED		0x2000
+
+#define PROT_SEM		0x8
+#define PROT_GROWSDOWN		0x01000000
+#define PROT_GROWSUP		0x02000000
+
+#define MREMAP_MAYMOVE		1
+#define MREMAP_FIXED		2
+#define MREMAP_DONTUNMAP	4
+
+#define MS_ASYNC		1
+#define MS_INVALIDATE		2
+#define MS_SYNC			4
+
+#define MLOCK_ONFAULT		1
 
 static u8 ev_prot(unsigned long prot)
 {
@@ -22,45 +40,70 @@ static u8 ev_prot(unsigned long prot)
 	return prot & (EV_PROT_READ | EV_PROT_WRITE | EV_PROT_EXEC);
 }
 
+static unsigned long page_up(unsigned long len)
+{
+	return (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+}
+
+/* The endovisor's quotas run out as -ENOSPC: to a program, memory ran out. */
+static long mm_err(long err)
+{
+	return err == -ENOSPC ? -ENOMEM : err;
+}
+
+/*
+ * brk, as Linux's: below the heap's start, or past what it may grow to,
+ * or into another area, the break stays where it was.  The heap is an
+ * area like any other, filled as it is touched.
+ */
 LX_PARTIAL(brk, "the heap grows to 256 MiB at most, though RLIMIT_DATA reports no limit");
 LX_SYSCALL_DEFINE1(brk, unsigned long, want)
 {
 	struct lx_proc *lp = lxp(t->p);
-	unsigned long old = (lp->brk + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
-	unsigned long new = (want + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+	unsigned long old = page_up(lp->brk), new = page_up(want);
+	struct vma heap = { .start = old, .end = new, .flags = VMA_HEAP,
+			    .prot = EV_PROT_READ | EV_PROT_WRITE };
 
 	if (want < lp->brk_start || want - lp->brk_start > LX_BRK_MAX)
 		return lp->brk;
-	if (new > old && mem_map_anon(t->p, old, new - old, EV_PROT_READ | EV_PROT_WRITE))
+	if (new > old && mem_map_area(t->p, &heap, 0, 0, AREA_NOREPLACE, false) < 0)
 		return lp->brk;
-	if (new < old && mem_unmap_range(t->p, new, old - new))
+	if (new < old && mem_unmap_area(t->p, new, old - new))
 		return lp->brk;
 	lp->brk = want;
 	return want;
 }
 
 /*
- * The map, with Linux's checks in Linux's order.  It goes at the lowest
- * free range (mem_map_free): a range unmapped, or mapped by a map that
- * failed, serves again.
+ * The map, with Linux's checks in Linux's order.  Anonymous memory, and
+ * /dev/zero's, is an area filled as it is touched; a file's is a copy of
+ * the file made now into the area, whatever its prot (fs_copy_in).  A
+ * shared map of a file is never made writable (VMA_NOWRITE).  The copy
+ * is made after the area, under a second hold of the lock: another
+ * thread's MAP_FIXED or munmap of the range between the two is not
+ * guarded against.
  */
 static long do_mmap(struct thread *t, unsigned long addr, unsigned long len,
 		    unsigned long prot, unsigned long flags, struct lx_node *nd, u32 fmode,
-		    unsigned long off)
+		    bool zero, unsigned long off)
 {
-	const u8 rw = EV_PROT_READ | EV_PROT_WRITE;
+	struct vma want = { .prot = ev_prot(prot) };
 	struct proc *p = t->p;
-	long va, err = 0;
+	int how = AREA_FREE;
+	long va, err;
 
 	if (!len)
 		return -EINVAL;
-	/* Every page is a frame from the start: more than they all can be is refused now. */
-	if (len > LX_MMAP_MAX)
+	len = page_up(len);
+	if (!len || len > EV_TENANT_SIZE)
 		return -ENOMEM;
-	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
-	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) &&
-	    ((addr & PAGE_MASK_LOW) || !mem_in_region(addr, len)))
-		return -EINVAL;
+	if (off / PAGE + len / PAGE < off / PAGE)
+		return -EOVERFLOW;
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+		if ((addr & PAGE_MASK_LOW) || !mem_in_region(addr, len))
+			return -EINVAL;
+		how = flags & MAP_FIXED_NOREPLACE ? AREA_NOREPLACE : AREA_FIXED;
+	}
 	/*
 	 * The type, where Linux's do_mmap checks it: a file may be mapped
 	 * shared, shared with its flags validated, or private; anonymous
@@ -82,25 +125,36 @@ static long do_mmap(struct thread *t, unsigned long addr, unsigned long len,
 			return -EACCES;		/* a map reads its file */
 		if ((flags & MAP_SHARED) && (prot & 2) && fmode != O_RDWR)
 			return -EACCES;
-		if (!nd || !S_ISREG(nd->mode) || ((flags & MAP_SHARED) && (prot & 2)))
-			return -ENODEV;
+		if (!nd && !zero)
+			return -ENODEV;		/* a file with no mmap: a pipe, a socket */
 	}
-	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
-		va = mem_map_fixed(p, addr, len, rw, !(flags & MAP_FIXED_NOREPLACE));
-	else
-		va = mem_map_free(p, LX_MMAP_BASE, LX_MMAP_END, len, rw);
-	if (va < 0)
-		return va == -ENOSPC ? -ENOMEM : va;
 	if (nd) {
-		long n = fs_read(p, nd, off, len, va, NULL);
-
-		err = n < 0 ? n : 0;
+		if (!S_ISREG(nd->mode) || ((flags & MAP_SHARED) && (prot & 2)))
+			return -ENODEV;
+		want.flags = VMA_FILE | (flags & MAP_SHARED ? VMA_NOWRITE : 0);
+		want.ino = nd->ino;
+		want.pgoff = off / PAGE;
+	} else if (flags & MAP_SHARED) {
+		want.flags = VMA_SHARED;	/* anonymous or /dev/zero's: an object of its own */
 	}
-	if (!err && ev_prot(prot) != rw)
-		err = mem_protect_range(p, va, len, ev_prot(prot));
-	if (err) {
-		mem_unmap_range(p, va, len);
-		return err == -ENOSPC ? -ENOMEM : err;
+	/*
+	 * Linux's heuristic overcommit: memory the map would have to back,
+	 * private and writable or shared, larger than all the sandbox may
+	 * have, is refused now.
+	 */
+	if ((flags & MAP_TYPE) == MAP_PRIVATE ? (prot & 2) && !(flags & MAP_NORESERVE) : !nd)
+		if (len / PAGE > EV_GRANT_QUOTA)
+			return -ENOMEM;
+	want.start = addr & ~PAGE_MASK_LOW;
+	want.end = want.start + len;
+	va = mem_map_area(p, &want, LX_MMAP_BASE, LX_MMAP_END, how,
+			  nd || (flags & (MAP_POPULATE | MAP_LOCKED)));
+	if (va < 0 || !nd)
+		return mm_err(va);
+	err = fs_copy_in(p, nd, va, off, len);
+	if (err < 0) {
+		mem_unmap_area(p, va, len);
+		return mm_err(err);
 	}
 	return va;
 }
@@ -110,12 +164,13 @@ static long do_mmap(struct thread *t, unsigned long addr, unsigned long len,
  * any map is; a shared writable one is refused, since a write to it would
  * not reach the file).  The file's node is held until the copy is made.
  */
-LX_PARTIAL(mmap, "shared memory is private; shared writable file maps -ENODEV; PROT_NONE readable");
+LX_PARTIAL(mmap, "a file's map is a copy made at mmap: shared writable file maps -ENODEV");
 LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 		   unsigned long, prot, unsigned long, flags, int, fd, unsigned long, off)
 {
 	struct proc *p = t->p;
 	struct lx_node *nd = NULL;
+	bool zero = false;
 	u32 fmode = 0;
 	long va;
 
@@ -126,15 +181,16 @@ LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 
 		if (!f)
 			return -EBADF;
-		/* The copy needs the node only, held until it is made. */
+		fmode = f->flags & O_ACCMODE;
+		zero = dev_is_zero(f);
 		if (f->ops == &lx_node_fops) {
+			/* The copy needs the node only, held until it is made. */
 			nd = f->node;
 			node_get(nd);
 		}
-		fmode = f->flags & O_ACCMODE;
 		fd_put(f);
 	}
-	va = do_mmap(t, addr, len, prot, flags, nd, fmode, off);
+	va = do_mmap(t, addr, len, prot, flags, nd, fmode, zero, off);
 	node_put(nd);
 	return va;
 }
@@ -143,21 +199,159 @@ LX_SYSCALL_DEFINE2(munmap, unsigned long, va, unsigned long, len)
 {
 	if ((va & PAGE_MASK_LOW) || !len)
 		return -EINVAL;
-	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
-	if (!mem_in_region(va, len))
+	len = page_up(len);
+	if (!len || !mem_in_region(va, len))
 		return -EINVAL;
-	return mem_unmap_range(t->p, va, len);
+	return mm_err(mem_unmap_area(t->p, va, len));
 }
 
-LX_PARTIAL(mprotect, "PROT_NONE leaves pages readable; unmapped pages are skipped, not -ENOMEM");
+/* PROT_NONE takes every entry away; the pages, and what they hold, stay. */
 LX_SYSCALL_DEFINE3(mprotect, unsigned long, va, unsigned long, len, unsigned long, prot)
 {
+	unsigned long grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP);
+
+	prot &= ~grows;
+	if (grows == (PROT_GROWSDOWN | PROT_GROWSUP))
+		return -EINVAL;
 	if (va & PAGE_MASK_LOW)
 		return -EINVAL;
-	len = (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
 	if (!len)
 		return 0;
-	if (!mem_in_region(va, len))
+	len = page_up(len);
+	if (!len)
 		return -ENOMEM;
-	return mem_protect_range(t->p, va, len, ev_prot(prot));
+	if (prot & ~(unsigned long)(EV_PROT_READ | EV_PROT_WRITE | EV_PROT_EXEC | PROT_SEM))
+		return -EINVAL;
+	return mm_err(mem_protect_area(t->p, va, len, ev_prot(prot)));
+}
+
+/*
+ * mremap, with Linux's checks in Linux's order: the range in one area
+ * grows or shrinks in place, or moves with its pages; MREMAP_FIXED puts
+ * it at new_va, whatever was there gone first.
+ */
+LX_PARTIAL(mremap, "MREMAP_DONTUNMAP and an old length of 0 are -EINVAL");
+LX_SYSCALL_DEFINE5(mremap, unsigned long, va, unsigned long, old_len,
+		   unsigned long, new_len, unsigned long, flags, unsigned long, new_va)
+{
+	if (flags & ~(unsigned long)(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	if ((flags & MREMAP_DONTUNMAP) &&
+	    (!(flags & MREMAP_MAYMOVE) || old_len != new_len))
+		return -EINVAL;
+	if (va & PAGE_MASK_LOW)
+		return -EINVAL;
+	old_len = page_up(old_len);
+	new_len = page_up(new_len);
+	if (!new_len || (flags & MREMAP_DONTUNMAP) || !old_len)
+		return -EINVAL;
+	if (!mem_in_region(va, old_len))
+		return -EFAULT;
+	if (flags & MREMAP_FIXED) {
+		if ((new_va & PAGE_MASK_LOW) || !mem_in_region(new_va, new_len))
+			return -EINVAL;
+		if (new_va < va + old_len && va < new_va + new_len)
+			return -EINVAL;
+	} else {
+		new_va = 0;
+	}
+	if (new_len > EV_TENANT_SIZE)
+		return -ENOMEM;		/* no range is that long: get_unmapped_area's answer */
+	return mm_err(mem_remap(t->p, va, old_len, new_len, flags & MREMAP_MAYMOVE, new_va,
+				LX_MMAP_BASE, LX_MMAP_END));
+}
+
+/* What each advice does here: Linux's numbers; the rest are -EINVAL. */
+static int advice(int behavior)
+{
+	switch (behavior) {
+	case 4:		/* MADV_DONTNEED */
+	case 8:		/* MADV_FREE: the pages may go; here they go at once */
+	case 24:	/* MADV_DONTNEED_LOCKED */
+		return ADVISE_DROP;
+	case 22:	/* MADV_POPULATE_READ */
+	case 23:	/* MADV_POPULATE_WRITE */
+		return ADVISE_FILL;
+	case 0: case 1: case 2:		/* NORMAL, RANDOM, SEQUENTIAL */
+	case 3:				/* WILLNEED: of memory, nothing to read ahead */
+	case 10: case 11:		/* DONTFORK, DOFORK */
+	case 12: case 13:		/* MERGEABLE, UNMERGEABLE */
+	case 14: case 15:		/* HUGEPAGE, NOHUGEPAGE */
+	case 16: case 17:		/* DONTDUMP, DODUMP */
+	case 18: case 19:		/* WIPEONFORK, KEEPONFORK */
+	case 20: case 21:		/* COLD, PAGEOUT */
+		return ADVISE_LOOK;
+	}
+	return -EINVAL;
+}
+
+LX_PARTIAL(madvise, "FREE drops at once; DONTFORK and WIPEONFORK are taken and not acted on");
+LX_SYSCALL_DEFINE3(madvise, unsigned long, va, unsigned long, len, int, behavior)
+{
+	int what = advice(behavior);
+	unsigned long end;
+
+	if (what < 0 || (va & PAGE_MASK_LOW))
+		return -EINVAL;
+	if (len && !page_up(len))
+		return -EINVAL;
+	end = va + page_up(len);
+	if (end < va)
+		return -EINVAL;
+	if (end == va)
+		return 0;
+	return mm_err(mem_advise(t->p, va, end - va, what));
+}
+
+/* A file's map is a copy: there is nothing to write back, only the range to check. */
+LX_SYSCALL_DEFINE3(msync, unsigned long, va, unsigned long, len, int, flags)
+{
+	unsigned long end;
+
+	if (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC))
+		return -EINVAL;
+	if (va & PAGE_MASK_LOW)
+		return -EINVAL;
+	if ((flags & MS_ASYNC) && (flags & MS_SYNC))
+		return -EINVAL;
+	end = va + page_up(len);
+	if (end < va)
+		return -ENOMEM;
+	if (end == va)
+		return 0;
+	return mem_advise(t->p, va, end - va, ADVISE_LOOK);
+}
+
+/*
+ * mlock fills the range, as Linux's does; nothing here is ever paged out,
+ * so munlock only checks it.  The range is the pages the bytes touch.
+ */
+static long lock_range(struct thread *t, unsigned long va, unsigned long len, int what)
+{
+	unsigned long start = va & ~PAGE_MASK_LOW, end = page_up(va + len);
+
+	if (end < start || (len && end == start))
+		return -ENOMEM;
+	if (end == start)
+		return 0;
+	return mm_err(mem_advise(t->p, start, end - start, what));
+}
+
+LX_SYSCALL_DEFINE2(mlock, unsigned long, va, unsigned long, len)
+{
+	return lock_range(t, va, len, ADVISE_FILL);
+}
+
+LX_SYSCALL_DEFINE3(mlock2, unsigned long, va, unsigned long, len, int, flags)
+{
+	if (flags & ~MLOCK_ONFAULT)
+		return -EINVAL;
+	return lock_range(t, va, len, flags ? ADVISE_LOOK : ADVISE_FILL);
+}
+
+LX_SYSCALL_DEFINE2(munlock, unsigned long, va, unsigned long, len)
+{
+	return lock_range(t, va, len, ADVISE_LOOK);
 }

@@ -2,11 +2,10 @@
 /*
  * A process's memory: the pages it has, kept sorted in the process, and the
  * page tables the endovisor writes for them through vOSTD.  The list is the
- * truth; the page tables follow it.  Loading an image, a stack, mmap and
- * munmap, fork, and the copy-on-write fault are here.
+ * truth; the page tables follow it.  proc's own mmap and munmap, fork,
+ * the fault and copies that honour copy-on-write are here; a linux
+ * process's areas, which say where pages may come, are vma.c's.
  */
-#include <linux/elf.h>
-
 #include "proc.h"
 
 #define CURSOR_BATCH	64
@@ -45,7 +44,7 @@ void frame_put(struct frame *f)
 }
 
 /* The index of va's page, or where it would go. */
-static unsigned int page_index(struct proc *p, unsigned long va)
+unsigned int tpage_index(struct proc *p, unsigned long va)
 {
 	unsigned int lo = 0, hi = p->npages;
 
@@ -60,9 +59,9 @@ static unsigned int page_index(struct proc *p, unsigned long va)
 	return lo;
 }
 
-static struct tpage *page_find(struct proc *p, unsigned long va)
+struct tpage *page_find(struct proc *p, unsigned long va)
 {
-	unsigned int i = page_index(p, va);
+	unsigned int i = tpage_index(p, va);
 
 	return i < p->npages && p->pages[i].va == va ? &p->pages[i] : NULL;
 }
@@ -88,23 +87,27 @@ static long pages_reserve(struct proc *p, unsigned int n)
 }
 
 /* Record a page the caller has mapped (room reserved). */
-static void page_insert(struct proc *p, unsigned long va, struct frame *f, u8 prot, bool cow)
+static void page_insert(struct proc *p, const struct tpage *pg)
 {
-	unsigned int i = page_index(p, va), j;
+	unsigned int i = tpage_index(p, pg->va);
 
-	for (j = p->npages; j > i; j--)
-		p->pages[j] = p->pages[j - 1];
-	p->pages[i] = (struct tpage){ .va = va, .f = f, .prot = prot, .cow = cow };
+	if (i < p->npages)
+		vostd_memmove(&p->pages[i + 1], &p->pages[i], (p->npages - i) * sizeof(*pg));
+	p->pages[i] = *pg;
 	p->npages++;
+}
+
+/* pages [i, j) leave the list. */
+static void pages_remove(struct proc *p, unsigned int i, unsigned int j)
+{
+	if (j < p->npages)
+		vostd_memmove(&p->pages[i], &p->pages[j], (p->npages - j) * sizeof(p->pages[0]));
+	p->npages -= j - i;
 }
 
 static void page_remove(struct proc *p, struct tpage *pg)
 {
-	unsigned int i = pg - p->pages;
-
-	for (; i + 1 < p->npages; i++)
-		p->pages[i] = p->pages[i + 1];
-	p->npages--;
+	pages_remove(p, pg - p->pages, pg - p->pages + 1);
 }
 
 /*
@@ -118,18 +121,21 @@ static void pages_undo(struct proc *p, unsigned long va, unsigned long n)
 	for (i = 0; i < n; i++) {
 		struct tpage *pg = page_find(p, va + i * PAGE);
 
-		vostd_vm_unmap(p->vs, pg->va, 1);
+		if (pg->prot)
+			vostd_vm_unmap(p->vs, pg->va, 1);
 		frame_put(pg->f);
 		page_remove(p, pg);
 	}
 }
 
 /*
- * Give [va, va + len) fresh zeroed frames, mapped prot, under one cursor.
- * On failure nothing stays mapped or recorded.
+ * Give [va, va + len) fresh zeroed frames, mapped prot under one cursor
+ * (PROT_NONE: not mapped, the loader's poke).  On failure nothing stays
+ * mapped or recorded.
  */
-static long map_fresh(struct proc *p, unsigned long va, unsigned long len, u8 prot)
+long map_fresh(struct proc *p, unsigned long va, unsigned long len, u8 prot)
 {
+	struct tpage pg = { .prot = prot };
 	unsigned long n = len / PAGE, i;
 	struct vostd_cursor c;
 	long err;
@@ -145,80 +151,18 @@ static long map_fresh(struct proc *p, unsigned long va, unsigned long len, u8 pr
 			err = -ENOMEM;
 			break;
 		}
-		if (vostd_cursor_map(&c, f->mem, prot)) {
+		pg.va = va + i * PAGE;
+		pg.f = f;
+		if (prot && vostd_cursor_map(&c, f->mem, pte_prot(&pg))) {
 			frame_put(f);
 			break;
 		}
-		page_insert(p, va + i * PAGE, f, prot, false);
+		page_insert(p, &pg);
 	}
 	err = vostd_cursor_finish(&c) ?: err;
 	if (err)
 		pages_undo(p, va, i);
 	return err;
-}
-
-/*
- * Load an ELF executable: each PT_LOAD segment into fresh frames at its
- * address, with its permissions.  Everything is checked against the image's
- * size and the tenant region first; the image is ours, but a loader that
- * trusted its input would be the first hole in the kernel proper.
- */
-long mem_load(struct proc *p, const char *image, unsigned long size, unsigned long *entry)
-{
-	const Elf64_Ehdr *eh = (const void *)image;
-	const Elf64_Phdr *ph;
-	unsigned int i;
-	long err;
-
-	if (size < sizeof(*eh) || eh->e_ident[EI_MAG0] != ELFMAG0 ||
-	    eh->e_ident[EI_MAG1] != ELFMAG1 || eh->e_ident[EI_MAG2] != ELFMAG2 ||
-	    eh->e_ident[EI_MAG3] != ELFMAG3 ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
-	    eh->e_type != ET_EXEC || eh->e_phentsize != sizeof(*ph) ||
-	    eh->e_phoff > size || eh->e_phnum > (size - eh->e_phoff) / sizeof(*ph) ||
-	    !mem_in_region(eh->e_entry, 1))
-		return -ENOEXEC;
-	ph = (const void *)(image + eh->e_phoff);
-	for (i = 0; i < eh->e_phnum; i++, ph++) {
-		unsigned long start, end, va;
-		u8 prot = EV_PROT_READ;
-
-		if (ph->p_type != PT_LOAD || !ph->p_memsz)
-			continue;
-		if (ph->p_filesz > ph->p_memsz || ph->p_offset > size ||
-		    ph->p_filesz > size - ph->p_offset || !mem_in_region(ph->p_vaddr, ph->p_memsz))
-			return -ENOEXEC;
-		if (ph->p_flags & PF_W)
-			prot |= EV_PROT_WRITE;
-		if (ph->p_flags & PF_X)
-			prot |= EV_PROT_EXEC;
-		start = ph->p_vaddr & ~PAGE_MASK_LOW;
-		end = (ph->p_vaddr + ph->p_memsz + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
-		for (va = start; va < end; va += PAGE)
-			if (page_find(p, va))
-				return -ENOEXEC;	/* segments sharing a page: not ours */
-		err = map_fresh(p, start, end - start, prot);
-		if (err)
-			return err;
-		/* The file's bytes, page by page; the rest stays zero. */
-		for (va = start; va < end; va += PAGE) {
-			unsigned long lo = max_t(unsigned long, va, ph->p_vaddr);
-			unsigned long hi = min(va + PAGE,
-					       (unsigned long)(ph->p_vaddr + ph->p_filesz));
-
-			if (lo < hi)
-				vostd_memcpy((char *)page_find(p, va)->f->mem + (lo - va),
-					     image + ph->p_offset + (lo - ph->p_vaddr), hi - lo);
-		}
-	}
-	*entry = eh->e_entry;
-	return 0;
-}
-
-long mem_stack(struct proc *p)
-{
-	return map_fresh(p, TENANT_STACK_TOP - TENANT_STACK_PAGES * PAGE,
-			 TENANT_STACK_PAGES * PAGE, EV_PROT_READ | EV_PROT_WRITE);
 }
 
 /* mmap(len, prot): fresh zeroed pages at the next free address, a guard page after. */
@@ -288,13 +232,15 @@ long mem_munmap(struct proc *p, unsigned long va, unsigned long len)
 }
 
 /*
- * fork's memory: the child gets every page of the parent, on the same
- * frames.  Every page becomes copy-on-write in both, so that no later
- * mprotect lets one write into the other's: a writable page's entry in
- * the parent is protected read-only, the child's mapped read-only, and the
- * first write in either makes its own copy (mem_fault).  The parent's
- * lock is held throughout, so none of its threads resolves a fault on a
- * page half-way through.
+ * fork's memory: the child gets every area and every page of the parent,
+ * on the same frames.  A private page becomes copy-on-write in both, so
+ * that no later mprotect lets one write into the other's: a writable
+ * page's entry in the parent is protected read-only, the child's mapped
+ * read-only, and the first write in either makes its own copy
+ * (mem_fault).  A shared area's page stays writable in both: that is what
+ * sharing is.  A PROT_NONE page has no entry in either.  The parent's lock
+ * is held throughout, so none of its threads resolves a fault on a page
+ * half-way through.
  */
 long mem_fork(struct proc *parent, struct proc *child)
 {
@@ -313,20 +259,25 @@ long mem_fork(struct proc *parent, struct proc *child)
 			  CURSOR_BATCH);
 	for (i = 0; i < parent->npages; i++) {
 		struct tpage *pg = &parent->pages[i];
-		u8 now = pg->prot & ~EV_PROT_WRITE;
+		u8 was = pte_prot(pg);
 
-		if ((pg->prot & EV_PROT_WRITE) && !pg->cow) {
-			vostd_cursor_jump(&pc, pg->va);
-			vostd_cursor_protect_next(&pc, PAGE, now);
+		if (!pg->shared) {
+			pg->cow = true;
+			if (was != pte_prot(pg)) {
+				vostd_cursor_jump(&pc, pg->va);
+				vostd_cursor_protect_next(&pc, PAGE, pte_prot(pg));
+			}
 		}
-		pg->cow = true;
-		vostd_cursor_jump(&cc, pg->va);
-		vostd_cursor_map(&cc, pg->f->mem, now);
+		if (pg->prot) {
+			vostd_cursor_jump(&cc, pg->va);
+			vostd_cursor_map(&cc, pg->f->mem, pte_prot(pg));
+		}
 		__atomic_add_fetch(&pg->f->refs, 1, __ATOMIC_RELAXED);
-		page_insert(child, pg->va, pg->f, pg->prot, true);
+		page_insert(child, pg);
 	}
 	err = vostd_cursor_finish(&pc);
 	err = vostd_cursor_finish(&cc) ?: err;
+	err = err ?: areas_fork_locked(parent, child);
 	for (a = parent->areas; !err && a; a = a->next) {
 		struct area *copy = vostd_alloc(sizeof(*copy), false);
 
@@ -344,14 +295,20 @@ out:
 	return err;	/* on failure the caller releases the child, frames and all */
 }
 
-/* A copy-on-write page is written: it becomes the writer's own.  Under p's lock. */
+/*
+ * A copy-on-write page is written: it becomes the writer's own.  A page
+ * with no entry (PROT_NONE) changes its frame alone.  Under p's lock.
+ */
 static long page_unshare(struct proc *p, struct tpage *pg)
 {
-	long err;
+	struct tpage own = *pg;
+	long err = 0;
 
+	own.cow = false;
 	if (__atomic_load_n(&pg->f->refs, __ATOMIC_ACQUIRE) == 1) {
 		/* The other sharers have their copies: this one is ours again. */
-		err = vostd_vm_protect(p->vs, pg->va, 1, pg->prot);
+		if (pg->prot)
+			err = vostd_vm_protect(p->vs, pg->va, 1, pte_prot(&own));
 	} else {
 		struct frame *copy = frame_new();
 
@@ -359,8 +316,14 @@ static long page_unshare(struct proc *p, struct tpage *pg)
 			return -ENOMEM;
 		/* Copy before letting go: the last sharer writes in place. */
 		vostd_memcpy(copy->mem, pg->f->mem, PAGE);
-		err = vostd_vm_unmap(p->vs, pg->va, 1) ?:
-		      vostd_vm_map(p->vs, pg->va, copy->mem, pg->prot);
+		if (pg->prot) {
+			err = vostd_vm_unmap(p->vs, pg->va, 1);
+			if (!err && vostd_vm_map(p->vs, pg->va, copy->mem, pte_prot(&own))) {
+				/* The shared frame back, read-only, as the entry was. */
+				err = vostd_vm_map(p->vs, pg->va, pg->f->mem, pte_prot(pg));
+				err = err ?: -ENOMEM;
+			}
+		}
 		if (err) {
 			frame_put(copy);
 		} else {
@@ -397,8 +360,11 @@ long mem_fault(struct thread *t, unsigned long addr, bool write)
 	proc_lock(p);
 	pg = page_find(p, va);
 	if (!pg) {
-		err = -EFAULT;
-	} else if (write && !(pg->prot & EV_PROT_WRITE)) {
+		/* Not there yet: its area's first touch, or no area (-EFAULT). */
+		err = area_fault_locked(p, va, write, false);
+		if (!err)
+			t->fault_repeats = 0;
+	} else if (!pg->prot || (write && !(pg->prot & EV_PROT_WRITE))) {
 		err = -EACCES;
 	} else if (write && pg->cow) {
 		err = page_unshare(p, pg);
@@ -436,6 +402,7 @@ void mem_release(struct proc *p)
 	p->npages = 0;
 	vostd_free(p->pages);
 	p->pages = NULL;
+	areas_release(p);
 	while (p->areas) {
 		struct area *a = p->areas;
 
@@ -446,9 +413,10 @@ void mem_release(struct proc *p)
 
 /*
  * Copy between the kernel proper's buf and the process's pages, through
- * the frames: no crossing, and a write to a copy-on-write page unshares it
- * first, as the tenant's own write would.  -EFAULT for a page that is not
- * there or may not be accessed so; what came before it is copied.
+ * the frames: no crossing.  A page of an area not yet touched is given
+ * its frame, and a write to a copy-on-write page unshares it first, as
+ * the tenant's own access would.  -EFAULT for a page in no area or that
+ * may not be accessed so; what came before it is copied.
  */
 long mem_user_copy(struct proc *p, unsigned long va, void *buf, unsigned long len, int how)
 {
@@ -464,7 +432,10 @@ long mem_user_copy(struct proc *p, unsigned long va, void *buf, unsigned long le
 		unsigned long off = va & PAGE_MASK_LOW, n = min(len, PAGE - off);
 		struct tpage *pg = page_find(p, va - off);
 
-		if (!pg || (how == MEM_WRITE && !(pg->prot & EV_PROT_WRITE))) {
+		if (!pg && !area_fault_locked(p, va - off, how != MEM_READ, how == MEM_POKE))
+			pg = page_find(p, va - off);
+		if (!pg || (how != MEM_POKE && !pg->prot) ||
+		    (how == MEM_WRITE && !(pg->prot & EV_PROT_WRITE))) {
 			err = -EFAULT;
 			break;
 		}
@@ -485,28 +456,24 @@ long mem_user_copy(struct proc *p, unsigned long va, void *buf, unsigned long le
 }
 
 /*
- * Fresh zeroed pages over [va, va + len), page-aligned; a page already
- * there keeps its frame and gains prot (two segments of an executable
- * that share a page).
+ * Fresh zeroed pages over [va, va + len), page-aligned, in an area of
+ * prot (the loader's segments and stack); a page already there keeps its
+ * frame and gains prot (two segments of an executable that share a page).
  */
 long mem_map_anon(struct proc *p, unsigned long va, unsigned long len, u8 prot)
 {
 	unsigned long end = va + len, run;
-	long err = 0;
+	long err;
 
 	if ((va | len) & PAGE_MASK_LOW || !mem_in_region(va, len))
 		return -EINVAL;
 	proc_lock(p);
+	err = area_cover_locked(p, va, end, prot);
 	while (va < end && !err) {
 		struct tpage *pg = page_find(p, va);
 
 		if (pg) {
-			if ((pg->prot | prot) != pg->prot) {
-				pg->prot |= prot;
-				err = vostd_vm_protect(p->vs, va, 1,
-						       pg->cow ? pg->prot & ~EV_PROT_WRITE :
-						       pg->prot);
-			}
+			err = page_set_prot(p, pg, pg->prot | prot);
 			va += PAGE;
 			continue;
 		}
@@ -529,26 +496,29 @@ long mem_map_anon(struct proc *p, unsigned long va, unsigned long len, u8 prot)
 long mem_map_frames(struct proc *p, unsigned long va, struct frame **frames,
 		    unsigned long n, u8 prot)
 {
+	struct tpage pg = { .prot = prot, .cow = true };
 	struct vostd_cursor c;
 	unsigned long i;
 	long err;
 
-	if (va & PAGE_MASK_LOW || n > EV_TENANT_SIZE / PAGE || !mem_in_region(va, n * PAGE))
+	if (va & PAGE_MASK_LOW || !prot || n > EV_TENANT_SIZE / PAGE ||
+	    !mem_in_region(va, n * PAGE))
 		return -EINVAL;
 	proc_lock(p);
-	for (i = 0; i < n; i++) {
-		if (page_find(p, va + i * PAGE)) {
-			proc_unlock(p);
-			return -EEXIST;
-		}
+	i = tpage_index(p, va);
+	if (i < p->npages && p->pages[i].va < va + n * PAGE) {
+		proc_unlock(p);
+		return -EEXIST;
 	}
-	err = pages_reserve(p, n);
+	err = pages_reserve(p, n) ?: area_cover_locked(p, va, va + n * PAGE, prot);
 	if (err)
 		goto out;
 	vostd_cursor_init(&c, p->vs, va, va + n * PAGE, CURSOR_BATCH);
-	for (i = 0; i < n && !vostd_cursor_map(&c, frames[i]->mem, prot & ~EV_PROT_WRITE); i++) {
+	for (i = 0; i < n && !vostd_cursor_map(&c, frames[i]->mem, pte_prot(&pg)); i++) {
 		__atomic_add_fetch(&frames[i]->refs, 1, __ATOMIC_RELAXED);
-		page_insert(p, va + i * PAGE, frames[i], prot, true);
+		pg.va = va + i * PAGE;
+		pg.f = frames[i];
+		page_insert(p, &pg);
 	}
 	err = vostd_cursor_finish(&c);
 	if (err)
@@ -558,126 +528,160 @@ out:
 	return err;
 }
 
-/* Every page in [va, va + len) goes; holes are no error.  p's lock held. */
-static long unmap_locked(struct proc *p, unsigned long va, unsigned long len)
+/*
+ * pg's protection becomes prot, and its entry follows: none for
+ * PROT_NONE, read-only while copy-on-write.  p's lock held.
+ */
+long page_set_prot(struct proc *p, struct tpage *pg, u8 prot)
 {
-	unsigned long end = va + len;
+	u8 was = pte_prot(pg), old = pg->prot, now;
 	long err = 0;
 
-	for (; va < end && !err; va += PAGE) {
-		struct tpage *pg = page_find(p, va);
+	pg->prot = prot;
+	now = pte_prot(pg);
+	if (was == now)
+		return 0;
+	if (!now)
+		err = vostd_vm_unmap(p->vs, pg->va, 1);
+	else if (!was)
+		err = vostd_vm_map(p->vs, pg->va, pg->f->mem, now);
+	else
+		err = vostd_vm_protect(p->vs, pg->va, 1, now);
+	if (err)
+		pg->prot = old;		/* the entry did not change: nor does the page */
+	return err;
+}
 
-		if (!pg)
+/*
+ * n entries from va go.  One missing fails a run's unmap whole; then they
+ * go one at a time, and a missing one is no error.
+ */
+static long entries_drop(struct proc *p, unsigned long va, unsigned long n)
+{
+	long err = vostd_vm_unmap(p->vs, va, n);
+	unsigned long i;
+
+	if (err != -ENOENT)
+		return err;
+	for (i = 0; i < n; i++) {
+		err = vostd_vm_unmap(p->vs, va + i * PAGE, 1);
+		if (err && err != -ENOENT)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Every page in [va, end) goes, its entry first; holes are no error.  The
+ * entries go a run at a time: the endovisor unmaps only what is mapped.
+ * On an error the pages whose entries went are dropped, the rest kept.
+ * p's lock held.
+ */
+long pages_drop(struct proc *p, unsigned long va, unsigned long end)
+{
+	unsigned int i = tpage_index(p, va), j, k;
+	long err = 0;
+
+	for (j = i; j < p->npages && p->pages[j].va < end; j = k) {
+		if (!p->pages[j].prot) {
+			k = j + 1;
 			continue;
-		err = vostd_vm_unmap(p->vs, va, 1);
-		if (!err) {
-			frame_put(pg->f);
-			page_remove(p, pg);
+		}
+		for (k = j + 1; k < p->npages && p->pages[k].va < end && p->pages[k].prot &&
+		     p->pages[k].va == p->pages[k - 1].va + PAGE; k++)
+			;
+		err = entries_drop(p, p->pages[j].va, k - j);
+		if (err)
+			break;
+	}
+	for (k = i; k < j; k++)
+		frame_put(p->pages[k].f);
+	pages_remove(p, i, j);
+	return err;
+}
+
+/*
+ * The pages of [from, from + len) move to [to, to + len), which has none
+ * and does not overlap it, their frames and states with them (mremap):
+ * mapped at the new place first, under one cursor, so that a failure
+ * there leaves the old place as it was; then their old entries go.
+ * p's lock held.
+ */
+long pages_move(struct proc *p, unsigned long from, unsigned long len, unsigned long to)
+{
+	unsigned int i = tpage_index(p, from), j, n, k, at;
+	struct vostd_cursor c;
+	struct tpage *moved;
+	long err;
+
+	for (j = i; j < p->npages && p->pages[j].va < from + len; j++)
+		;
+	n = j - i;
+	if (!n)
+		return 0;
+	moved = vostd_alloc(n * sizeof(*moved), false);
+	if (!moved)
+		return -ENOMEM;
+	vostd_memcpy(moved, &p->pages[i], n * sizeof(*moved));
+	vostd_cursor_init(&c, p->vs, to, to + len, CURSOR_BATCH);
+	for (k = 0; k < n; k++) {
+		moved[k].va = moved[k].va - from + to;
+		if (moved[k].prot) {
+			vostd_cursor_jump(&c, moved[k].va);
+			vostd_cursor_map(&c, moved[k].f->mem, pte_prot(&moved[k]));
 		}
 	}
-	return err;
-}
-
-long mem_unmap_range(struct proc *p, unsigned long va, unsigned long len)
-{
-	long err;
-
-	if ((va | len) & PAGE_MASK_LOW || !mem_in_region(va, len))
-		return -EINVAL;
-	proc_lock(p);
-	err = unmap_locked(p, va, len);
-	proc_unlock(p);
-	return err;
-}
-
-/*
- * The lowest address in [lo, hi) where len bytes are free, with a free
- * page after them as a guard between two maps; 0 if there is none.  The
- * pages are the truth: whatever was unmapped, or mapped by a map that
- * failed and was undone, is free again.  p's lock held.
- */
-static unsigned long free_range(struct proc *p, unsigned long lo, unsigned long hi,
-				unsigned long len)
-{
-	unsigned long va = lo;
-	unsigned int i;
-
-	for (i = page_index(p, lo); i < p->npages && p->pages[i].va < hi; i++) {
-		if (p->pages[i].va >= va + len + PAGE)
-			break;
-		va = p->pages[i].va + 2 * PAGE;
+	err = vostd_cursor_finish(&c);
+	for (k = 0; k < n && !err; k++)
+		if (p->pages[i + k].prot)
+			err = entries_drop(p, p->pages[i + k].va, 1);
+	if (err) {
+		/* What was mapped at the new place goes again; the list is as it was. */
+		for (k = 0; k < n; k++)
+			if (moved[k].prot)
+				vostd_vm_unmap(p->vs, moved[k].va, 1);
+		vostd_free(moved);
+		return err;
 	}
-	return va + len + PAGE <= hi ? va : 0;
+	/* The list: the run out at the old place, in at the new, frames kept. */
+	pages_remove(p, i, j);
+	at = tpage_index(p, to);
+	if (at < p->npages)
+		vostd_memmove(&p->pages[at + n], &p->pages[at], (p->npages - at) * sizeof(*moved));
+	vostd_memcpy(&p->pages[at], moved, n * sizeof(*moved));
+	p->npages += n;
+	vostd_free(moved);
+	return 0;
 }
 
-/*
- * mmap's fresh zeroed pages, prot, len bytes at the lowest free range of
- * [lo, hi): found and mapped under one hold of p's lock, so that two
- * threads' maps never get the same range.  The address, or -errno
- * (-ENOMEM: no range is free), with nothing mapped.
- */
-long mem_map_free(struct proc *p, unsigned long lo, unsigned long hi, unsigned long len,
-		  u8 prot)
+/* A shared area's page: f, one reference more, mapped prot (room reserved). */
+long page_map_shared(struct proc *p, unsigned long va, struct frame *f, u8 prot)
 {
-	unsigned long va;
-	long err;
+	struct tpage pg = { .va = va, .f = f, .prot = prot, .shared = true };
+	long err = pages_reserve(p, 1);
 
-	if ((lo | len) & PAGE_MASK_LOW || !len || !mem_in_region(lo, hi - lo))
-		return -EINVAL;
-	proc_lock(p);
-	va = free_range(p, lo, hi, len);
-	err = va ? map_fresh(p, va, len, prot) : -ENOMEM;
-	proc_unlock(p);
-	return err ?: (long)va;
+	if (!err && prot)
+		err = vostd_vm_map(p->vs, va, f->mem, pte_prot(&pg));
+	if (err)
+		return err;
+	__atomic_add_fetch(&f->refs, 1, __ATOMIC_RELAXED);
+	page_insert(p, &pg);
+	return 0;
 }
 
-/*
- * mmap's fresh zeroed pages, prot, over [va, va + len) exactly: whatever
- * was there goes first if replace (MAP_FIXED), or else the range must be
- * empty (MAP_FIXED_NOREPLACE: -EEXIST).  Under one hold of p's lock, so
- * that no other thread's map comes in between.  va, or -errno; a range
- * that was to be replaced is then left empty, as Linux leaves it.
- */
-long mem_map_fixed(struct proc *p, unsigned long va, unsigned long len, u8 prot, bool replace)
+/* exec: p's memory is what from built, whose own is then empty. */
+void mem_take(struct proc *p, struct proc *from)
 {
-	unsigned int i;
-	long err;
-
-	if ((va | len) & PAGE_MASK_LOW || !mem_in_region(va, len))
-		return -EINVAL;
-	proc_lock(p);
-	if (replace) {
-		err = unmap_locked(p, va, len);
-	} else {
-		i = page_index(p, va);
-		err = i < p->npages && p->pages[i].va < va + len ? -EEXIST : 0;
-	}
-	err = err ?: map_fresh(p, va, len, prot);
-	proc_unlock(p);
-	return err ?: (long)va;
-}
-
-/*
- * Every page in [va, va + len) gets prot (at least readable: an entry is
- * either there or not); a copy-on-write page stays read-only until written.
- */
-long mem_protect_range(struct proc *p, unsigned long va, unsigned long len, u8 prot)
-{
-	unsigned long end = va + len;
-	long err = 0;
-
-	if ((va | len) & PAGE_MASK_LOW || !mem_in_region(va, len))
-		return -EINVAL;
-	prot |= EV_PROT_READ;
-	proc_lock(p);
-	for (; va < end && !err; va += PAGE) {
-		struct tpage *pg = page_find(p, va);
-
-		if (!pg || pg->prot == prot)
-			continue;
-		pg->prot = prot;
-		err = vostd_vm_protect(p->vs, va, 1, pg->cow ? prot & ~EV_PROT_WRITE : prot);
-	}
-	proc_unlock(p);
-	return err;
+	p->vs = from->vs;
+	p->pages = from->pages;
+	p->npages = from->npages;
+	p->cap = from->cap;
+	p->vmas = from->vmas;
+	p->nvmas = from->nvmas;
+	p->vcap = from->vcap;
+	from->vs = NULL;
+	from->pages = NULL;
+	from->vmas = NULL;
+	from->npages = 0;
+	from->nvmas = 0;
 }

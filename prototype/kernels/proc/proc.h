@@ -25,8 +25,39 @@ struct frame {
 struct tpage {
 	unsigned long va;
 	struct frame *f;
-	u8 prot;		/* EV_PROT_*, what the tenant was given */
+	u8 prot;		/* EV_PROT_*, its area's; 0: PROT_NONE, no entry */
 	bool cow;		/* mapped read-only until written: the frame is shared */
+	bool shared;		/* a shared area's: every sharer writes the one frame */
+};
+
+/*
+ * A shared anonymous object (MAP_SHARED|MAP_ANONYMOUS): the frames every
+ * area that maps it shares, by page index, made at a first touch.
+ */
+struct mem_shared {
+	u32 refs;			/* each area's */
+	vostd_spinlock_t lock;		/* frames; taken under a process's lock */
+	unsigned long n;
+	struct frame **frames;
+};
+
+#define VMA_SHARED	0x01	/* its pages are shm's frames */
+#define VMA_STACK	0x02	/* the stack exec made: [stack] */
+#define VMA_HEAP	0x04	/* brk's: [heap] */
+#define VMA_FILE	0x08	/* a copy of a file made at mmap: ino, pgoff */
+#define VMA_NOWRITE	0x10	/* never writable: a shared map of a file, which a write misses */
+
+/*
+ * An area (Linux's VMA): a range the program was given, and what it may
+ * do there.  Its pages come when first touched (vma.c).
+ */
+struct vma {
+	unsigned long start, end;
+	u8 prot;			/* EV_PROT_* as asked; 0: PROT_NONE */
+	u8 flags;			/* VMA_* */
+	struct mem_shared *shm;		/* VMA_SHARED: one reference */
+	unsigned long ino;		/* VMA_FILE: the file's */
+	unsigned long pgoff;		/* start's page in shm or in the file */
 };
 
 /* A region mmap gave out, which only munmap of the whole takes back. */
@@ -40,9 +71,11 @@ struct proc {
 	long pid;
 	const char *name;
 	struct vostd_vmspace *vs;
-	vostd_spinlock_t lock;		/* pages, areas, threads; held in a guard */
+	vostd_spinlock_t lock;		/* pages, areas, vmas, threads; held in a guard */
 	struct tpage *pages;		/* sorted by va */
 	unsigned int npages, cap;
+	struct vma *vmas;		/* sorted, apart; linux's processes only */
+	unsigned int nvmas, vcap;
 	struct area *areas;
 	unsigned long mmap_next;
 	u32 threads;			/* live ones */
@@ -246,12 +279,46 @@ long mem_map_frames(struct proc *p, unsigned long va, struct frame **frames,
 		    unsigned long n, u8 prot);
 struct frame *frame_new(void);
 void frame_put(struct frame *f);
-long mem_unmap_range(struct proc *p, unsigned long va, unsigned long len);
-long mem_map_free(struct proc *p, unsigned long lo, unsigned long hi, unsigned long len,
-		  u8 prot);
-long mem_map_fixed(struct proc *p, unsigned long va, unsigned long len, u8 prot, bool replace);
-long mem_protect_range(struct proc *p, unsigned long va, unsigned long len, u8 prot);
 bool mem_in_region(unsigned long va, unsigned long len);
+void mem_take(struct proc *p, struct proc *from);
+/* memory.c's pages, for vma.c; p's lock held */
+struct tpage *page_find(struct proc *p, unsigned long va);
+unsigned int tpage_index(struct proc *p, unsigned long va);
+long map_fresh(struct proc *p, unsigned long va, unsigned long len, u8 prot);
+long page_set_prot(struct proc *p, struct tpage *pg, u8 prot);
+long pages_drop(struct proc *p, unsigned long va, unsigned long end);
+long pages_move(struct proc *p, unsigned long from, unsigned long len, unsigned long to);
+long page_map_shared(struct proc *p, unsigned long va, struct frame *f, u8 prot);
+static inline u8 pte_prot(const struct tpage *pg)
+{
+	/* x86 reads whatever it may write or run; a shared copy is read-only until written. */
+	if (!pg->prot)
+		return 0;
+	return (pg->prot | EV_PROT_READ) & ~(pg->cow ? EV_PROT_WRITE : 0);
+}
+
+/* vma.c: a linux process's areas */
+#define AREA_FREE	0	/* at the lowest free range (at va if it is free) */
+#define AREA_FIXED	1	/* at va, what was there gone first (MAP_FIXED) */
+#define AREA_NOREPLACE	2	/* at va, -EEXIST if anything is there */
+long mem_map_area(struct proc *p, const struct vma *want, unsigned long lo, unsigned long hi,
+		  int how, bool populate);
+long mem_unmap_area(struct proc *p, unsigned long va, unsigned long len);
+long mem_protect_area(struct proc *p, unsigned long va, unsigned long len, u8 prot);
+long mem_remap(struct proc *p, unsigned long old, unsigned long old_len, unsigned long new_len,
+	       bool may_move, unsigned long to, unsigned long lo, unsigned long hi);
+#define ADVISE_LOOK	0
+#define ADVISE_DROP	1
+#define ADVISE_FILL	2
+long mem_advise(struct proc *p, unsigned long va, unsigned long len, int what);
+struct mem_shared *shm_new(void);
+void shm_put(struct mem_shared *shm);
+/* p's lock held */
+struct vma *area_find(struct proc *p, unsigned long va);
+long area_fault_locked(struct proc *p, unsigned long va, bool write, bool poke);
+long area_cover_locked(struct proc *p, unsigned long va, unsigned long end, u8 prot);
+long areas_fork_locked(struct proc *parent, struct proc *child);
+void areas_release(struct proc *p);
 
 /* syscall.c */
 void syscall_dispatch(struct thread *t, struct ev_stamp entered);

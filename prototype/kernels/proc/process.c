@@ -354,15 +354,22 @@ static void thread_main(void *arg)
 			break;
 		case EV_TRAP_FAULT:
 			err = mem_fault(t, t->ctx.fault_addr, t->ctx.fault_write);
-			if (err && !trap_signal(t, 11, err == -EACCES ? SEGV_ACCERR : SEGV_MAPERR,
-						t->ctx.fault_addr))
+			/* No memory for the page is the OOM killer's SIGKILL, not a SIGSEGV. */
+			if (err == -ENOMEM || err == -ENOSPC)
+				proc_kill(p, 128 + 9, "%s of %llx at %llx: no memory to resolve it",
+					  t->ctx.fault_write ? "write" : "read",
+					  t->ctx.fault_addr, t->ctx.rip);
+			else if (err && (err == -ELOOP ||
+					 !trap_signal(t, 11,
+						      err == -EACCES ? SEGV_ACCERR : SEGV_MAPERR,
+						      t->ctx.fault_addr)))
 				proc_kill(p, 128 + 11, "%s of %llx at %llx: %s",
 					  t->ctx.fault_write ? "write" : "read",
 					  t->ctx.fault_addr, t->ctx.rip,
 					  err == -EFAULT ? "nothing mapped there" :
 					  err == -EACCES ? "the page is read-only" :
 					  err == -ELOOP ? "the fault keeps coming back" :
-					  "no memory to resolve it");
+					  "the endovisor would not map it");
 			break;
 		case EV_TRAP_KICK:
 			break;
