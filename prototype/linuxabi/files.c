@@ -11,8 +11,9 @@
  * tmpfile); a file's position shared with a child; the devices; a
  * program copied into a file and run from it; record locks (fcntl's
  * F_GETLK, F_SETLK and F_SETLKW) between a parent and a child, and
- * dropped at the close of any descriptor of the file; and /proc/self's fd
- * directory and its links, and maps, which pthread_getattr_np reads.  With the argument
+ * dropped at the close of any descriptor of the file; /proc/self's fd
+ * directory and its links, and maps, which pthread_getattr_np reads; and
+ * /proc's root, cmdline, osrelease and what /proc refuses.  With the argument
  * "sandbox" it checks what a kernel may leave out (O_TMPFILE, which the
  * guest's own root may not have) and the sandbox's bound on files' frames.
  * It prints "files: ok" and exits 0 if everything held, and names what
@@ -29,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -204,20 +206,26 @@ static void names(void)
 	      lstat("dangling", &st) == 0, "a dangling link");
 }
 
-/* Whether the directory dir has an entry named fd's number. */
-static int listed_in(const char *dir, int fd)
+/* Whether the directory dir has an entry named name, or fd's number. */
+static int listed_name(const char *dir, const char *name)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char name[16];
 	int found = 0;
 
-	snprintf(name, sizeof(name), "%d", fd);
 	while (d && (e = readdir(d)))
 		found |= !strcmp(e->d_name, name);
 	if (d)
 		closedir(d);
 	return found;
+}
+
+static int listed_in(const char *dir, int fd)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%d", fd);
+	return listed_name(dir, name);
 }
 
 /* The entries of "." that are not "." or "..", counted, and whether want is one. */
@@ -480,6 +488,45 @@ static void proc_self(void)
 	      "pthread_getattr_np of the first thread");
 }
 
+/*
+ * /proc as a file system of its own: its root, the self link, cmdline,
+ * sys/kernel's osrelease against uname, and what it refuses: a mode or
+ * owner changed (EPERM), a link or a rename out of it (EXDEV), a write.
+ */
+static void proc_root(int argc, char **argv)
+{
+	char buf[512], want[512], pid[24];
+	struct utsname u;
+	struct stat st;
+	size_t len = 0;
+	int fd, n, i;
+
+	check(stat("/proc", &st) == 0 && S_ISDIR(st.st_mode), "stat of /proc: a directory");
+	n = readlink("/proc/self", buf, sizeof(buf) - 1);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	check(n > 0 && (buf[n] = 0, !strcmp(buf, pid)), "readlink of /proc/self: the pid");
+	for (i = 0; i < argc; i++) {
+		memcpy(want + len, argv[i], strlen(argv[i]) + 1);
+		len += strlen(argv[i]) + 1;
+	}
+	fd = open("/proc/self/cmdline", O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+	check(n == (int)len && !memcmp(buf, want, len), "/proc/self/cmdline: the arguments");
+	close(fd);
+	fd = open("/proc/sys/kernel/osrelease", O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	check(!uname(&u) && n > 1 && buf[n - 1] == '\n' && (buf[n - 1] = 0, !strcmp(buf, u.release)),
+	      "/proc/sys/kernel/osrelease: uname's release");
+	check_err(chmod("/proc/self", 0555), EPERM, "chmod of /proc/self");
+	check_err(chown("/proc/self", 0, 0), EPERM, "chown of /proc/self");
+	check_err(link("/proc/self/cmdline", "pl"), EXDEV, "link out of /proc");
+	check_err(rename("/proc/self/cmdline", "pl"), EXDEV, "rename out of /proc");
+	check_err(open("/proc/sys/kernel/osrelease", O_WRONLY), EACCES, "a write to osrelease");
+	check_err(stat("/proc/no-such-file", &st), ENOENT, "stat of what /proc lacks");
+	check(listed_name("/proc", "self"), "/proc lists self");
+}
+
 /* What only the sandbox is held to: O_TMPFILE, and the bound on files' frames. */
 static void sandbox_only(void)
 {
@@ -520,6 +567,7 @@ int main(int argc, char **argv)
 	copied_program();
 	record_locks();
 	proc_self();
+	proc_root(argc, argv);
 	if (strict)
 		sandbox_only();
 	if (failed)

@@ -30,9 +30,7 @@ results() {
 conf_known() {
 	case $1 in
 	list)
-		echo syscall.chmod_self syscall.chown_self syscall.link_cross syscall.uname ;;
-	syscall.chmod_self | syscall.chown_self | syscall.link_cross | syscall.uname)
-		echo "skipped: the sandbox has no /proc directory to stat" ;;
+		;;
 	*)
 		return 1 ;;
 	esac

@@ -199,9 +199,10 @@ static long load_elf(struct proc *np, struct lx_node *nd, struct image *im)
 	return err;
 }
 
-/* The initial stack in np; the stack pointer the program starts with. */
+/* The initial stack in np; the stack pointer the program starts with, and argv's bytes (args). */
 static long build_stack(struct proc *np, const struct image *im, const char *path,
-			const char *const *argv, const char *const *envp, unsigned long *sp)
+			const char *const *argv, const char *const *envp, unsigned long *sp,
+			unsigned long *args)
 {
 	unsigned long argc = 0, envc = 0, top = LX_STACK_TOP - 16, i, words, at;
 	unsigned long execfn, platform, random;
@@ -238,9 +239,12 @@ static long build_stack(struct proc *np, const struct image *im, const char *pat
 	top = (top - 16) & ~15UL;
 	random = top;
 	err = err ?: mem_user_copy(np, random, rnd, sizeof(rnd), MEM_POKE);
+	/* argv's strings from the last down, so that they lie in order: cmdline's bytes. */
 	at = 1;
-	for (i = 0; i < argc; i++)
+	args[1] = top;
+	for (i = argc; i-- > 0;)
 		PUSH_STR(argv[i], vec[at + i]);
+	args[0] = top;
 	at += argc + 1;
 	for (i = 0; i < envc; i++)
 		PUSH_STR(envp[i], vec[at + i]);
@@ -299,7 +303,7 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	struct lx_proc *lp = lxp(p);
 	char exe[LX_PATH_MAX];
 	struct image im = {};
-	unsigned long sp = 0;
+	unsigned long sp = 0, args[2] = {};
 	struct lx_node *nd;
 	struct proc *np;
 	unsigned int i;
@@ -321,7 +325,7 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	np->pid = p->pid;
 	np->vs = vostd_vmspace_new();
 	err = np->vs ? load_elf(np, nd, &im) : -ENOMEM;
-	err = err ?: build_stack(np, &im, path, argv, envp, &sp);
+	err = err ?: build_stack(np, &im, path, argv, envp, &sp, args);
 	/* The file's own path, not /proc/self/exe's: a link names its target. */
 	if (!err && fs_node_path(p, nd, exe, sizeof(exe)))
 		vostd_memcpy(exe, path, fs_strlen(path) + 1);
@@ -338,6 +342,8 @@ long lx_exec(struct proc *p, struct ev_tenant_ctx *ctx, const char *path,
 	vostd_free(np);
 	lp->brk_start = im.brk;
 	lp->brk = im.brk;
+	lp->arg_start = args[0];
+	lp->arg_end = args[1];
 	vostd_memcpy(lp->exe, exe, sizeof(exe));
 	lx_name(p);
 	/* Before the close on exec, which a parent may wait for: read by its setpgid. */

@@ -32,6 +32,11 @@
  */
 #define LX_USER_END	((1UL << 47) - PAGE)
 
+/* What uname says the system is, and /proc/sys/kernel says again. */
+#define LX_UTS_SYSNAME	"Linux"
+#define LX_UTS_NODENAME	"endovisor"
+#define LX_UTS_RELEASE	"6.12.0-endovisor"
+
 /* Descriptors a process may have: Linux's default RLIMIT_NOFILE (INR_OPEN_CUR). */
 #define LX_FDS		1024
 #define LX_ARGS_MAX	32		/* argv or envp entries exec takes */
@@ -201,6 +206,7 @@ struct lx_fdtable {
 struct lx_proc {
 	struct lx_fdtable files;
 	unsigned long brk_start, brk;
+	unsigned long arg_start, arg_end;	/* argv's strings, which exec put on the stack */
 	struct lx_node *cwd;		/* the working directory, with a reference */
 	struct lx_node *root;		/* its root (chroot), with a reference; both: fs_lock */
 	char exe[LX_PATH_MAX];		/* the program it runs: /proc/self/exe */
@@ -316,6 +322,7 @@ long proc_open(struct thread *t, const char *rest, long flags);
 long proc_readlink(struct thread *t, const char *rest, char *buf, unsigned int size);
 long proc_stat(struct thread *t, const char *rest, struct lx_kstat *ks, bool follow);
 const char *proc_file(struct proc *p, const char *path);
+long proc_exists(struct thread *t, const char *rest);
 
 /* locks.c: fcntl's record locks */
 long lx_fcntl_lock(struct thread *t, struct lx_file *f, long cmd, unsigned long uarg);

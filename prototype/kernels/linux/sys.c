@@ -131,7 +131,7 @@ LX_SYSCALL_DEFINE1(umask, unsigned long, mask)
 LX_SYSCALL_DEFINE1(newuname, unsigned long, ubuf)
 {
 	static const char *const fields[6] = {
-		"Linux", "endovisor", "6.12.0-endovisor", "#1 the linux kernel proper",
+		LX_UTS_SYSNAME, LX_UTS_NODENAME, LX_UTS_RELEASE, "#1 the linux kernel proper",
 		"x86_64", "(none)",
 	};
 	char u[6][65] = {};

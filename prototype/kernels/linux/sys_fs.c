@@ -407,13 +407,22 @@ LX_SYSCALL_DEFINE4(readlinkat, int, dfd, unsigned long, upath, unsigned long, ub
 static long do_faccessat(struct thread *t, long dfd, unsigned long upath, long mode,
 			 long flags)
 {
+	char path[LX_PATH_MAX];
+	struct lx_kstat ks;
 	struct lx_node *nd;
+	const char *rest;
 	long err;
 
 	if (mode & ~7)
 		return -EINVAL;
 	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
+	rest = fs_path_in(t->p, upath, path) ? NULL : proc_file(t->p, path);
+	if (rest) {
+		/* As for a node: root may do anything but run what has no execute bit. */
+		err = proc_stat(t, rest, &ks, !(flags & AT_SYMLINK_NOFOLLOW));
+		return err ?: (mode & 1) && !S_ISDIR(ks.mode) && !(ks.mode & 0111) ? -EACCES : 0;
+	}
 	nd = fs_lookup_at(t->p, dfd, upath, fs_at_walk(flags), &err);
 	if (!nd)
 		return err;

@@ -225,6 +225,26 @@ static long rename_check_locked(struct lx_node *fdir, struct lx_dirent *fe,
 }
 
 /*
+ * A path in /proc, a file system of its own (procfs.c), is refused with
+ * err: -EPERM for a change of mode or owner, as Linux's proc_setattr
+ * refuses one, -EXDEV for a link or a rename to or from it, as across
+ * two mounts.  A path there that names nothing is -ENOENT if must_exist;
+ * 0 for a path elsewhere, which the caller walks.
+ */
+static long proc_refuse(struct thread *t, unsigned long upath, long err, bool must_exist)
+{
+	char path[LX_PATH_MAX];
+	const char *rest;
+
+	if (fs_path_in(t->p, upath, path))
+		return 0;		/* the walk says what is wrong with it */
+	rest = proc_file(t->p, path);
+	if (!rest)
+		return 0;
+	return (must_exist ? proc_exists(t, rest) : 0) ?: err;
+}
+
+/*
  * The entry fe in fdir becomes the name tname in tdir.  If te names a
  * node there already, te names from instead (fs_replace_locked), which
  * needs no memory, so a rename that checked out cannot fail half done.
@@ -264,6 +284,9 @@ static long do_renameat2(struct thread *t, long fdfd, unsigned long ufrom, long 
 		return -EINVAL;
 	if (flags & (RENAME_EXCHANGE | RENAME_WHITEOUT))
 		return -EINVAL;		/* not had here: the book's table says so */
+	err = proc_refuse(t, ufrom, -EXDEV, true) ?: proc_refuse(t, uto, -EXDEV, false);
+	if (err)
+		return err;
 	fdir = fs_parent_at(t->p, fdfd, ufrom, fname, &flen, &err);
 	if (!fdir)
 		return err;
@@ -329,13 +352,17 @@ static long do_linkat(struct thread *t, long fdfd, unsigned long ufrom, long tdf
 
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
+	err = proc_refuse(t, ufrom, -EXDEV, true);
+	if (err)
+		return err;
 	/* linkat follows a link only if asked, unlike the calls fs_at_walk serves. */
 	from = fs_lookup_at(t->p, fdfd, ufrom,
 			    (flags & AT_SYMLINK_FOLLOW ? LX_WALK_FOLLOW : 0) |
 			    (flags & AT_EMPTY_PATH ? LX_WALK_EMPTY : 0), &err);
 	if (!from)
 		return err == -ENOTDIR && (flags & AT_EMPTY_PATH) ? -ENOENT : err;
-	dir = fs_parent_at(t->p, tdfd, uto, name, &len, &err);
+	err = proc_refuse(t, uto, -EXDEV, false);
+	dir = err ? NULL : fs_parent_at(t->p, tdfd, uto, name, &len, &err);
 	if (!dir) {
 		node_put(from);
 		return err;
@@ -428,6 +455,9 @@ static long do_fchmodat(struct thread *t, long dfd, unsigned long upath, u32 mod
 	struct lx_node *nd;
 	long err;
 
+	err = proc_refuse(t, upath, -EPERM, true);
+	if (err)
+		return err;
 	nd = attr_node(t, dfd, upath, flags, &err);
 	if (!nd)
 		return err;
@@ -493,6 +523,9 @@ static long do_fchownat(struct thread *t, long dfd, unsigned long upath, u32 uid
 	struct lx_node *nd;
 	long err;
 
+	err = proc_refuse(t, upath, -EPERM, true);
+	if (err)
+		return err;
 	nd = attr_node(t, dfd, upath, flags, &err);
 	if (nd)
 		set_owner(nd, uid, gid);
