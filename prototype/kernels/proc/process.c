@@ -318,13 +318,40 @@ static bool trap_signal(struct thread *t, u32 sig, int code, unsigned long addr)
 	return procs()->trap_hook && procs()->trap_hook(t, sig, code, addr);
 }
 
+/*
+ * A page fault: mem_fault resolves it, or a handler takes its SIGSEGV, or
+ * the process dies of it.  No memory to resolve it is the OOM killer's
+ * SIGKILL, not a SIGSEGV.
+ */
+static void fault_trap(struct thread *t)
+{
+	const char *how = t->ctx.fault_write ? "write" : "read";
+	long err = mem_fault(t, t->ctx.fault_addr, t->ctx.fault_write);
+
+	if (!err)
+		return;
+	if (err == -ENOMEM || err == -ENOSPC) {
+		proc_kill(t->p, 128 + 9, "%s of %llx at %llx: no memory to resolve it", how,
+			  t->ctx.fault_addr, t->ctx.rip);
+		return;
+	}
+	if (err != -ELOOP &&
+	    trap_signal(t, 11, err == -EACCES ? SEGV_ACCERR : SEGV_MAPERR, t->ctx.fault_addr))
+		return;
+	proc_kill(t->p, 128 + 11, "%s of %llx at %llx: %s", how, t->ctx.fault_addr, t->ctx.rip,
+		  err == -EFAULT ? "nothing mapped there" :
+		  err == -EACCES ? "the page is read-only" :
+		  err == -ELOOP ? "the fault keeps coming back" :
+		  "the endovisor would not map it");
+}
+
 static void thread_main(void *arg)
 {
 	struct procs *ps = procs();
 	struct thread *t = arg;
 	struct proc *p = t->p;
 	struct ev_stamp now;
-	long trap, err;
+	long trap;
 
 	while (!t->exiting && !READ_ONCE(p->killed)) {
 		thread_enter(t);
@@ -353,23 +380,7 @@ static void thread_main(void *arg)
 			syscall_dispatch(t, now);
 			break;
 		case EV_TRAP_FAULT:
-			err = mem_fault(t, t->ctx.fault_addr, t->ctx.fault_write);
-			/* No memory for the page is the OOM killer's SIGKILL, not a SIGSEGV. */
-			if (err == -ENOMEM || err == -ENOSPC)
-				proc_kill(p, 128 + 9, "%s of %llx at %llx: no memory to resolve it",
-					  t->ctx.fault_write ? "write" : "read",
-					  t->ctx.fault_addr, t->ctx.rip);
-			else if (err && (err == -ELOOP ||
-					 !trap_signal(t, 11,
-						      err == -EACCES ? SEGV_ACCERR : SEGV_MAPERR,
-						      t->ctx.fault_addr)))
-				proc_kill(p, 128 + 11, "%s of %llx at %llx: %s",
-					  t->ctx.fault_write ? "write" : "read",
-					  t->ctx.fault_addr, t->ctx.rip,
-					  err == -EFAULT ? "nothing mapped there" :
-					  err == -EACCES ? "the page is read-only" :
-					  err == -ELOOP ? "the fault keeps coming back" :
-					  "the endovisor would not map it");
+			fault_trap(t);
 			break;
 		case EV_TRAP_KICK:
 			break;
