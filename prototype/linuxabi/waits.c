@@ -6,7 +6,8 @@
  * after a write and as the other end closes; a wait with no end woken by
  * another thread's write; a wait with an end that runs out; a descriptor
  * that is not open; a mask that lets a signal in only while ppoll waits;
- * the eventfd's counter and semaphore; O_NONBLOCK on a pipe.  It prints
+ * the eventfd's counter and semaphore; O_NONBLOCK on a pipe; and epoll
+ * over a pipe, an eventfd and a socket pair.  It prints
  * "waits: ok" and exits 0 if everything held, and names what did not
  * otherwise.  The suite runs it on Linux first.
  */
@@ -19,8 +20,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/select.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -207,6 +210,86 @@ static void nonblocking_and_files(void)
 	close(p[1]);
 }
 
+static int ep_wait1(int ep, int timeout, struct epoll_event *ev)
+{
+	return epoll_wait(ep, ev, 1, timeout);
+}
+
+/*
+ * epoll over a pipe, an eventfd and a socket pair: ready or not, woken
+ * by another thread, one-shot, an item gone with its descriptor's close,
+ * the hang-up of a closed writer, and the errors of calls made wrongly.
+ */
+static void epolls(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 42 }, got;
+	int ep = epoll_create1(EPOLL_CLOEXEC), p[2], sv[2], efd, fd;
+	pthread_t th;
+
+	check(ep >= 0 && pipe(p) == 0, "an epoll and a pipe");
+	check(epoll_create1(0x40) == -1 && errno == EINVAL, "epoll_create1 of a bad flag: EINVAL");
+	check(epoll_create(0) == -1 && errno == EINVAL, "epoll_create of 0: EINVAL");
+	check(epoll_ctl(ep, EPOLL_CTL_ADD, p[0], &ev) == 0, "the pipe's read end added");
+	check(epoll_ctl(ep, EPOLL_CTL_ADD, p[0], &ev) == -1 && errno == EEXIST, "twice: EEXIST");
+	check(ep_wait1(ep, 0, &got) == 0, "nothing to read: no event");
+	check(write(p[1], "x", 1) == 1 && ep_wait1(ep, 0, &got) == 1 &&
+	      got.events == EPOLLIN && got.data.u64 == 42, "a byte to read: EPOLLIN, its data");
+	check(ep_wait1(ep, 0, &got) == 1, "and again while it waits: level-triggered");
+	check(read(p[0], &got, 1) == 1 && ep_wait1(ep, 0, &got) == 0, "read: no event");
+	ev.events = EPOLLIN | EPOLLONESHOT;
+	check(epoll_ctl(ep, EPOLL_CTL_MOD, p[0], &ev) == 0 && write(p[1], "y", 1) == 1 &&
+	      ep_wait1(ep, 0, &got) == 1 && ep_wait1(ep, 0, &got) == 0,
+	      "EPOLLONESHOT: reported once");
+	check(epoll_ctl(ep, EPOLL_CTL_MOD, p[0], &ev) == 0 && ep_wait1(ep, 0, &got) == 1,
+	      "and again after EPOLL_CTL_MOD");
+	check(read(p[0], &got, 1) == 1, "the byte read");
+	ev.events = EPOLLIN;
+	check(epoll_ctl(ep, EPOLL_CTL_MOD, p[0], &ev) == 0, "back to plain EPOLLIN");
+	check(pthread_create(&th, NULL, write_later, (void *)(intptr_t)p[1]) == 0 &&
+	      epoll_wait(ep, &got, 1, -1) == 1 && got.events == EPOLLIN,
+	      "a wait with no end woken by another thread's write");
+	pthread_join(th, NULL);
+	check(read(p[0], &got, 1) == 1, "its byte read");
+	close(p[1]);
+	check(ep_wait1(ep, 0, &got) == 1 && (got.events & EPOLLHUP), "the writer closed: EPOLLHUP");
+	close(p[0]);
+	check(ep_wait1(ep, 0, &got) == 0, "the reader closed: its item gone");
+	check(epoll_ctl(ep, EPOLL_CTL_DEL, p[0], NULL) == -1 && errno == EBADF,
+	      "EPOLL_CTL_DEL of a closed descriptor: EBADF");
+	efd = eventfd(0, 0);
+	ev = (struct epoll_event){ .events = EPOLLIN | EPOLLOUT, .data.u64 = 7 };
+	check(epoll_ctl(ep, EPOLL_CTL_ADD, efd, &ev) == 0 && ep_wait1(ep, 0, &got) == 1 &&
+	      got.events == EPOLLOUT && got.data.u64 == 7, "an eventfd: writable, not readable");
+	check(epoll_ctl(ep, EPOLL_CTL_DEL, efd, NULL) == 0 && ep_wait1(ep, 0, &got) == 0,
+	      "EPOLL_CTL_DEL");
+	check(epoll_ctl(ep, EPOLL_CTL_DEL, efd, NULL) == -1 && errno == ENOENT,
+	      "EPOLL_CTL_DEL again: ENOENT");
+	check(epoll_ctl(ep, EPOLL_CTL_MOD, efd, &ev) == -1 && errno == ENOENT,
+	      "EPOLL_CTL_MOD of what is not there: ENOENT");
+	check(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 &&
+	      epoll_ctl(ep, EPOLL_CTL_ADD, sv[0], &ev) == 0 && ep_wait1(ep, 0, &got) == 1 &&
+	      (got.events & EPOLLOUT) && !(got.events & EPOLLIN), "a socket: writable");
+	check(write(sv[1], "z", 1) == 1 && ep_wait1(ep, 0, &got) == 1 &&
+	      (got.events & EPOLLIN), "and readable once written to");
+	fd = open("/dev/null", O_RDONLY);
+	check(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == -1 && errno == EPERM,
+	      "/dev/null, which has no poll: EPERM");
+	check(epoll_ctl(ep, EPOLL_CTL_ADD, ep, &ev) == -1 && errno == EINVAL, "itself: EINVAL");
+	check(epoll_ctl(ep, 99, efd, &ev) == -1 && errno == EINVAL, "an unknown op: EINVAL");
+	check(epoll_ctl(efd, EPOLL_CTL_ADD, sv[1], &ev) == -1 && errno == EINVAL,
+	      "on what is not an epoll: EINVAL");
+	check(epoll_wait(ep, &got, 0, 0) == -1 && errno == EINVAL, "a wait for 0 events: EINVAL");
+	check(epoll_wait(efd, &got, 1, 0) == -1 && errno == EINVAL, "a wait on no epoll: EINVAL");
+	check(epoll_wait(-1, &got, 1, 0) == -1 && errno == EBADF, "a wait on -1: EBADF");
+	check(epoll_ctl(ep, EPOLL_CTL_ADD, sv[1], NULL) == -1 && errno == EFAULT,
+	      "an event at NULL: EFAULT");
+	close(fd);
+	close(efd);
+	close(sv[0]);
+	close(sv[1]);
+	close(ep);
+}
+
 int main(void)
 {
 	pipe_ends();
@@ -214,6 +297,7 @@ int main(void)
 	masks();
 	eventfds();
 	nonblocking_and_files();
+	epolls();
 	if (failed)
 		return 1;
 	printf("waits: ok\n");

@@ -23,6 +23,7 @@ struct lx_file *file_new(const struct lx_file_ops *ops)
 	if (f) {
 		f->refs = 1;
 		f->ops = ops;
+		f->id = __atomic_add_fetch(&lx()->next_file_id, 1, __ATOMIC_RELAXED);
 	}
 	return f;
 }

@@ -188,7 +188,26 @@ struct lx_file {
 	unsigned long pos;		/* a file's offset; a directory's next entry */
 	struct lx_pipe *pipe;
 	void *priv;			/* what else a file is: an eventfd's counter */
+	u64 id;				/* never another open file's: epoll's items name it */
 };
+
+/*
+ * One descriptor a wait is on (poll.c, epoll.c): its file, held across
+ * the wait, and its waiter.  poll gives POLLERR and POLLHUP whether asked
+ * or not; select only what its sets ask.
+ */
+struct poll_ent {
+	int fd;
+	short events, always, revents;
+	struct lx_file *f;
+	struct lx_waiter w[2];	/* a socket waits on its two pipes; any other file on one */
+};
+
+long poll_files(struct thread *t, struct poll_ent *e, unsigned int n, s64 ns, u64 *left);
+void poll_put(struct poll_ent *e, unsigned int n);
+long poll_time_in(struct thread *t, unsigned long u, bool usec, s64 *ns);
+long poll_mask_in(struct thread *t, unsigned long uset, unsigned long size);
+void poll_mask_done(struct thread *t, long ret);
 
 struct lx_sigaction {
 	u64 handler, flags, restorer, mask;
@@ -235,6 +254,7 @@ struct lx_globals {
 	vostd_spinlock_t fs_spin;	/* the file system's tree and every node (fs.c: fs_lock) */
 	struct lx_node *root;
 	unsigned long next_ino;
+	u64 next_file_id;		/* the last open file's id (fdtable.c's file_new) */
 	u32 fs_nodes;			/* nodes alive, against LX_FS_NODES */
 	unsigned long fs_frames;	/* frames files hold, against LX_FS_FRAMES */
 	struct lx_waiter *lock_waiters;	/* waiting for a record lock, under fs_lock */

@@ -15,18 +15,6 @@
 #define POLL_DEFAULT	(POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
 #define POLL_MAX_NS	(1000ULL * 1000000000)	/* a wait longer than 1000 s ends there */
 
-/*
- * One descriptor a wait is on: its file, held across the wait, and its
- * waiter.  poll gives POLLERR and POLLHUP whether asked or not; select
- * only what its sets ask.
- */
-struct poll_ent {
-	int fd;
-	short events, always, revents;
-	struct lx_file *f;
-	struct lx_waiter w[2];	/* a socket waits on its two pipes; any other file on one */
-};
-
 /* Ask each file what it is ready for; with queue, queue each one's waiter too. */
 static unsigned int poll_look(struct poll_ent *e, unsigned int n, bool queue)
 {
@@ -69,7 +57,7 @@ static void poll_unqueue(struct poll_ent *e, unsigned int n)
  * kill comes.  The count of files ready, or -ERESTARTNOHAND for a signal
  * (-EINTR once a handler has run).  *left is the time that was left.
  */
-static long poll_files(struct thread *t, struct poll_ent *e, unsigned int n, s64 ns, u64 *left)
+long poll_files(struct thread *t, struct poll_ent *e, unsigned int n, s64 ns, u64 *left)
 {
 	u64 until = ns > 0 ? vostd_cycles() + vostd_ns_to_cycles(min_t(u64, ns, POLL_MAX_NS)) : 0;
 	unsigned int ready;
@@ -100,7 +88,7 @@ static long poll_files(struct thread *t, struct poll_ent *e, unsigned int n, s64
 	return ready || !thread_interrupted(t) ? (long)ready : -ERESTARTNOHAND;
 }
 
-static void poll_put(struct poll_ent *e, unsigned int n)
+void poll_put(struct poll_ent *e, unsigned int n)
 {
 	unsigned int i;
 
@@ -115,7 +103,7 @@ static void poll_put(struct poll_ent *e, unsigned int n)
  * seconds first, as Linux's select does; what is then negative, or a
  * part past its second, is -EINVAL.
  */
-static long time_in(struct thread *t, unsigned long u, bool usec, s64 *ns)
+long poll_time_in(struct thread *t, unsigned long u, bool usec, s64 *ns)
 {
 	s64 v[2], per = usec ? 1000000 : 1000000000;
 
@@ -149,7 +137,7 @@ static void time_out(struct thread *t, unsigned long u, bool usec, u64 left)
  * until a handler has run if a signal ends it, as Linux's
  * set_user_sigmask and restore_saved_sigmask_unless.
  */
-static long mask_in(struct thread *t, unsigned long uset, unsigned long size)
+long poll_mask_in(struct thread *t, unsigned long uset, unsigned long size)
 {
 	u64 set;
 
@@ -165,7 +153,7 @@ static long mask_in(struct thread *t, unsigned long uset, unsigned long size)
 	return 0;
 }
 
-static void mask_done(struct thread *t, long ret)
+void poll_mask_done(struct thread *t, long ret)
 {
 	if (t->sig.restore_mask && ret != -ERESTARTNOHAND) {
 		t->sig.restore_mask = false;
@@ -227,12 +215,12 @@ LX_SYSCALL_DEFINE5(ppoll, unsigned long, ufds, unsigned int, nfds, unsigned long
 {
 	u64 left;
 	s64 ns;
-	long r = time_in(t, uts, false, &ns) ?: mask_in(t, uset, size);
+	long r = poll_time_in(t, uts, false, &ns) ?: poll_mask_in(t, uset, size);
 
 	if (r)
 		return r;
 	r = do_poll(t, ufds, nfds, ns, &left);
-	mask_done(t, r);
+	poll_mask_done(t, r);
 	if (r != -EFAULT)
 		time_out(t, uts, false, left);
 	return r;
@@ -333,7 +321,7 @@ LX_SYSCALL_DEFINE5(select, int, n, unsigned long, uin, unsigned long, uout, unsi
 {
 	u64 left;
 	s64 ns;
-	long r = time_in(t, utv, true, &ns);
+	long r = poll_time_in(t, utv, true, &ns);
 
 	if (r)
 		return r;
@@ -349,16 +337,16 @@ LX_SYSCALL_DEFINE6(pselect6, int, n, unsigned long, uin, unsigned long, uout,
 {
 	u64 left, sig[2] = {};
 	s64 ns;
-	long r = time_in(t, uts, false, &ns);
+	long r = poll_time_in(t, uts, false, &ns);
 
 	/* The sixth argument is a pair: the mask's address and its size. */
 	if (!r && usig && mem_user_copy(t->p, usig, sig, sizeof(sig), MEM_READ))
 		r = -EFAULT;
-	r = r ?: mask_in(t, sig[0], sig[1]);
+	r = r ?: poll_mask_in(t, sig[0], sig[1]);
 	if (r)
 		return r;
 	r = do_select(t, n, uin, uout, uex, ns, &left);
-	mask_done(t, r);
+	poll_mask_done(t, r);
 	if (r != -EFAULT)
 		time_out(t, uts, false, left);
 	return r;
