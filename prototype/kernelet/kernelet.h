@@ -77,6 +77,19 @@ int kl_wake(kl_tid_t tid);
 void kl_guard_begin(void);
 void kl_guard_end(void);
 
+/* A sandbox spinlock, held in a guard, as every lock a task takes must be. */
+static inline void kl_spin_lock(vostd_spinlock_t *l)
+{
+	kl_guard_begin();
+	vostd_spin_lock(l);
+}
+
+static inline void kl_spin_unlock(vostd_spinlock_t *l)
+{
+	vostd_spin_unlock(l);
+	kl_guard_end();
+}
+
 /*
  * Every vCPU calls kl_run once: it runs tasks until kl_stop, sleeping in
  * vcpu_idle whenever it has none.  Each vCPU then frees its tasks, ended

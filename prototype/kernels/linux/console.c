@@ -28,8 +28,7 @@ static void console_write(struct proc *p, const char *b, unsigned long n)
 {
 	struct lx_proc *lp = lxp(p);
 
-	kl_guard_begin();
-	vostd_spin_lock(&lp->con_lock);
+	kl_spin_lock(&lp->con_lock);
 	while (n--) {
 		char c = *b++;
 
@@ -47,8 +46,7 @@ static void console_write(struct proc *p, const char *b, unsigned long n)
 		if (lp->line_len >= sizeof(lp->line) - 1)
 			console_flush(p);
 	}
-	vostd_spin_unlock(&lp->con_lock);
-	kl_guard_end();
+	kl_spin_unlock(&lp->con_lock);
 }
 
 /* stdin is empty. */

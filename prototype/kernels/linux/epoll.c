@@ -54,18 +54,6 @@ struct lx_epoll_event {
 	u64 data;
 } __packed;
 
-static void ep_lock(struct lx_epoll *ep)
-{
-	kl_guard_begin();
-	vostd_spin_lock(&ep->lock);
-}
-
-static void ep_unlock(struct lx_epoll *ep)
-{
-	vostd_spin_unlock(&ep->lock);
-	kl_guard_end();
-}
-
 static long ep_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)
 {
 	return lx_stat_fill(ks, 0600, 0, 0);	/* anon_inode's: no type, as Linux's */
@@ -126,7 +114,7 @@ static long ep_change(struct lx_epoll *ep, int op, int fd, const struct lx_file 
 	struct ep_item *it;
 	long err = 0;
 
-	ep_lock(ep);
+	kl_spin_lock(&ep->lock);
 	it = ep_find(ep, fd, tf);
 	switch (op) {
 	case EPOLL_CTL_ADD:
@@ -154,7 +142,7 @@ static long ep_change(struct lx_epoll *ep, int op, int fd, const struct lx_file 
 		else
 			*it = ep->items[--ep->n];
 	}
-	ep_unlock(ep);
+	kl_spin_unlock(&ep->lock);
 	return err;
 }
 
@@ -204,7 +192,7 @@ static long ep_entries(struct thread *t, struct lx_epoll *ep, struct poll_ent *e
 {
 	unsigned int i = 0, m = 0;
 
-	ep_lock(ep);
+	kl_spin_lock(&ep->lock);
 	while (i < ep->n && m < cap) {
 		struct ep_item *it = &ep->items[i];
 		/* fd_get takes the table's lock inside the set's, never the other way. */
@@ -231,7 +219,7 @@ static long ep_entries(struct thread *t, struct lx_epoll *ep, struct poll_ent *e
 		}
 		i++;
 	}
-	ep_unlock(ep);
+	kl_spin_unlock(&ep->lock);
 	return m;
 }
 
@@ -280,11 +268,11 @@ static long ep_wait(struct thread *t, int epfd, unsigned long uevents, int max, 
 			struct lx_epoll *ep = f->priv;
 			struct ep_item *it;
 
-			ep_lock(ep);
+			kl_spin_lock(&ep->lock);
 			it = ep_find(ep, copy[i].fd, copy[i].f);
 			if (it && it->id == copy[i].id)
 				it->disarmed = true;
-			ep_unlock(ep);
+			kl_spin_unlock(&ep->lock);
 		}
 	}
 	poll_put(e, m);

@@ -23,14 +23,12 @@ struct lx_eventfd {
 
 static void efd_lock(struct lx_eventfd *e)
 {
-	kl_guard_begin();
-	vostd_spin_lock(&e->lock);
+	kl_spin_lock(&e->lock);
 }
 
 static void efd_unlock(struct lx_eventfd *e)
 {
-	vostd_spin_unlock(&e->lock);
-	kl_guard_end();
+	kl_spin_unlock(&e->lock);
 }
 
 static long efd_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,

@@ -52,14 +52,12 @@ void file_free_priv(struct lx_file *f)
 
 static void fdt_lock(struct lx_fdtable *ft)
 {
-	kl_guard_begin();
-	vostd_spin_lock(&ft->lock);
+	kl_spin_lock(&ft->lock);
 }
 
 static void fdt_unlock(struct lx_fdtable *ft)
 {
-	vostd_spin_unlock(&ft->lock);
-	kl_guard_end();
+	kl_spin_unlock(&ft->lock);
 }
 
 /* Under the table's lock: fd's close-on-exec bit, and the top's bound for it. */

@@ -27,14 +27,12 @@ const char lx_zero_page[PAGE] __aligned(PAGE);
 
 void fs_lock(void)
 {
-	kl_guard_begin();
-	vostd_spin_lock(&lx()->fs_spin);
+	kl_spin_lock(&lx()->fs_spin);
 }
 
 void fs_unlock(void)
 {
-	vostd_spin_unlock(&lx()->fs_spin);
-	kl_guard_end();
+	kl_spin_unlock(&lx()->fs_spin);
 }
 
 unsigned int fs_strlen(const char *s)

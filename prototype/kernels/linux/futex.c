@@ -86,14 +86,12 @@ void lx_block_on(struct thread *t, vostd_spinlock_t *lock, struct lx_waiter **q)
 	struct lx_waiter w;
 
 	lx_queue(q, &w);
-	vostd_spin_unlock(lock);
-	kl_guard_end();
+	kl_spin_unlock(lock);
 	lx_sleeping(t);
 	if (!thread_interrupted(t))
 		kl_block();
 	lx_awake(t);
-	kl_guard_begin();
-	vostd_spin_lock(lock);
+	kl_spin_lock(lock);
 	lx_unqueue(q, &w);
 }
 

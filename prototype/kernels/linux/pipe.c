@@ -16,14 +16,12 @@
 
 static void pipe_lock(struct lx_pipe *pp)
 {
-	kl_guard_begin();
-	vostd_spin_lock(&pp->lock);
+	kl_spin_lock(&pp->lock);
 }
 
 static void pipe_unlock(struct lx_pipe *pp)
 {
-	vostd_spin_unlock(&pp->lock);
-	kl_guard_end();
+	kl_spin_unlock(&pp->lock);
 }
 
 /* A pipe with one reader and one writer (a pipe's two files, a socket's two ends). */

@@ -24,14 +24,12 @@
 
 void sock_lock(void)
 {
-	kl_guard_begin();
-	vostd_spin_lock(&lx()->sock_spin);
+	kl_spin_lock(&lx()->sock_spin);
 }
 
 void sock_unlock(void)
 {
-	vostd_spin_unlock(&lx()->sock_spin);
-	kl_guard_end();
+	kl_spin_unlock(&lx()->sock_spin);
 }
 
 /* A socket of family and type, not yet named; a datagram one with its own queue. */

@@ -332,14 +332,12 @@ const char *tenant_image(const char *name, unsigned long *size);
 
 static inline void proc_lock(struct proc *p)
 {
-	kl_guard_begin();
-	vostd_spin_lock(&p->lock);
+	kl_spin_lock(&p->lock);
 }
 
 static inline void proc_unlock(struct proc *p)
 {
-	vostd_spin_unlock(&p->lock);
-	kl_guard_end();
+	kl_spin_unlock(&p->lock);
 }
 
 #endif /* PROC_H */

@@ -24,14 +24,12 @@
 
 void procs_lock(void)
 {
-	kl_guard_begin();
-	vostd_spin_lock(&procs()->lock);
+	kl_spin_lock(&procs()->lock);
 }
 
 void procs_unlock(void)
 {
-	vostd_spin_unlock(&procs()->lock);
-	kl_guard_end();
+	kl_spin_unlock(&procs()->lock);
 }
 
 /* A process with an empty address space, in the table. */
