@@ -119,6 +119,14 @@ run sockets_pie 0 sh -c /bin/sockets-pie
 /bin/memory || fail "memory on Linux"
 run memory 0 sh -c /bin/memory
 run memory_pie 0 sh -c /bin/memory-pie
+# System V IPC (prototype/linuxabi/sysvipc.c): a shared memory segment
+# across fork, counted and removed while attached; semaphore sets changed
+# whole or not at all, sleepers woken, SEM_UNDO at exit; message queues
+# by type, full and empty, with a receiver in another process.  On Linux
+# first.
+/bin/sysvipc || fail "sysvipc on Linux"
+run sysvipc 0 sh -c /bin/sysvipc
+run sysvipc_pie 0 sh -c /bin/sysvipc-pie
 # What a call holds while it sleeps and what address space comes back
 # (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
 # under a thread blocked reading or writing it; mmaps and munmaps, and

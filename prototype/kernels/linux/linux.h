@@ -248,6 +248,44 @@ struct lx_proc {
 	unsigned int line_len;
 };
 
+/*
+ * System V IPC (ipc.c): shared memory segments (shm.c), semaphore sets
+ * (sem.c) and message queues (msg.c), each kind a table of LX_IPC_IDS.
+ */
+#define LX_IPC_SHM	0
+#define LX_IPC_SEM	1
+#define LX_IPC_MSG	2
+#define LX_IPC_KINDS	3
+#define LX_IPC_IDS	64		/* objects of each kind per sandbox */
+
+/*
+ * What every SysV object has (Linux's kern_ipc_perm).  Its table holds a
+ * reference, and so does each task that sleeps on it; every field but
+ * refs is under ipc_lock.
+ */
+struct lx_ipc_obj {
+	u32 refs;
+	int kind, id;
+	s32 key;
+	u32 uid, gid, cuid, cgid, mode;
+	u64 ctime;			/* seconds, on time()'s clock (ipc_now) */
+	bool removed;			/* IPC_RMID: its sleepers end with -EIDRM */
+	struct lx_waiter *waiters;	/* semop's, msgsnd's and msgrcv's sleepers */
+};
+
+struct lx_sem_undo;
+
+static inline unsigned long page_up(unsigned long len)
+{
+	return (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+}
+
+/* The endovisor's quotas run out as -ENOSPC: to a program, memory ran out. */
+static inline long lx_mm_err(long err)
+{
+	return err == -ENOSPC ? -ENOMEM : err;
+}
+
 /* The sandbox's state: proc's table first, since procs() returns it. */
 struct lx_globals {
 	struct procs ps;
@@ -270,6 +308,11 @@ struct lx_globals {
 	struct lx_waiter *connecting;	/* connects waiting for room in a listener's queue */
 	u32 next_port;			/* where sock_autobind_locked looks first */
 	u32 socks_live;			/* sockets not yet freed: none at the sandbox's end */
+	vostd_spinlock_t ipc_spin;	/* every SysV object (ipc.c: ipc_lock) */
+	struct lx_ipc_obj *ipc[LX_IPC_KINDS][LX_IPC_IDS];
+	u16 ipc_seq[LX_IPC_KINDS];	/* the last id's sequence, by kind */
+	unsigned long msg_bytes;	/* messages queued, with their headers (msg.c) */
+	struct lx_sem_undo *sem_undos;	/* SEM_UNDO's adjustments, by process (sem.c) */
 };
 
 static inline struct lx_globals *lx(void)
@@ -465,6 +508,26 @@ long lx_set_altstack(struct thread *t, struct lx_stack *ss);	/* sys_signal.c */
 
 /* sys_time.c */
 u64 lx_now_ns(void);
+
+/* ipc.c, and each kind's file */
+u64 ipc_now(void);
+void ipc_lock(void);
+void ipc_unlock(void);
+void ipc_hold(struct lx_ipc_obj *o);
+void ipc_put(struct lx_ipc_obj *o);
+struct lx_ipc_obj *ipc_find_locked(int kind, int id);
+long ipc_get(int kind, s32 key, int flg, struct lx_ipc_obj *fresh, long fresh_err,
+	     long (*fits)(struct lx_ipc_obj *o, unsigned long want), unsigned long want);
+void ipc_remove_locked(struct lx_ipc_obj *o);
+struct ipc64_perm;
+void ipc_perm_out(const struct lx_ipc_obj *o, struct ipc64_perm *out);
+void ipc_perm_in(struct lx_ipc_obj *o, const struct ipc64_perm *in);
+long ipc_wait_locked(struct thread *t, struct lx_ipc_obj *o, u64 deadline);
+void ipc_exit(void);
+void shm_obj_free(struct lx_ipc_obj *o);
+void sem_obj_free(struct lx_ipc_obj *o);
+void msg_obj_free(struct lx_ipc_obj *o);
+void sem_proc_exit(struct proc *p);
 
 /* futex.c */
 void lx_queue(struct lx_waiter **q, struct lx_waiter *w);

@@ -184,6 +184,7 @@ static void coordinator(void *arg)
 		vostd_println("linux: %s: FAIL: %u sockets left", cmd, READ_ONCE(lx()->socks_live));
 out:
 	vostd_free(cmd);
+	ipc_exit();
 	fs_exit();
 	kl_stop();
 }

@@ -40,17 +40,6 @@ static u8 ev_prot(unsigned long prot)
 	return prot & (EV_PROT_READ | EV_PROT_WRITE | EV_PROT_EXEC);
 }
 
-static unsigned long page_up(unsigned long len)
-{
-	return (len + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
-}
-
-/* The endovisor's quotas run out as -ENOSPC: to a program, memory ran out. */
-static long mm_err(long err)
-{
-	return err == -ENOSPC ? -ENOMEM : err;
-}
-
 /*
  * brk, as Linux's: below the heap's start, or past what it may grow to,
  * or into another area, the break stays where it was.  The heap is an
@@ -150,11 +139,11 @@ static long do_mmap(struct thread *t, unsigned long addr, unsigned long len,
 	va = mem_map_area(p, &want, LX_MMAP_BASE, LX_MMAP_END, how,
 			  nd || (flags & (MAP_POPULATE | MAP_LOCKED)));
 	if (va < 0 || !nd)
-		return mm_err(va);
+		return lx_mm_err(va);
 	err = fs_copy_in(p, nd, va, off, len);
 	if (err < 0) {
 		mem_unmap_area(p, va, len);
-		return mm_err(err);
+		return lx_mm_err(err);
 	}
 	return va;
 }
@@ -202,7 +191,7 @@ LX_SYSCALL_DEFINE2(munmap, unsigned long, va, unsigned long, len)
 	len = page_up(len);
 	if (!len || !mem_in_region(va, len))
 		return -EINVAL;
-	return mm_err(mem_unmap_area(t->p, va, len));
+	return lx_mm_err(mem_unmap_area(t->p, va, len));
 }
 
 /* PROT_NONE takes every entry away; the pages, and what they hold, stay. */
@@ -222,7 +211,7 @@ LX_SYSCALL_DEFINE3(mprotect, unsigned long, va, unsigned long, len, unsigned lon
 		return -ENOMEM;
 	if (prot & ~(unsigned long)(EV_PROT_READ | EV_PROT_WRITE | EV_PROT_EXEC | PROT_SEM))
 		return -EINVAL;
-	return mm_err(mem_protect_area(t->p, va, len, ev_prot(prot)));
+	return lx_mm_err(mem_protect_area(t->p, va, len, ev_prot(prot)));
 }
 
 /*
@@ -259,7 +248,7 @@ LX_SYSCALL_DEFINE5(mremap, unsigned long, va, unsigned long, old_len,
 	}
 	if (new_len > EV_TENANT_SIZE)
 		return -ENOMEM;		/* no range is that long: get_unmapped_area's answer */
-	return mm_err(mem_remap(t->p, va, old_len, new_len, flags & MREMAP_MAYMOVE, new_va,
+	return lx_mm_err(mem_remap(t->p, va, old_len, new_len, flags & MREMAP_MAYMOVE, new_va,
 				LX_MMAP_BASE, LX_MMAP_END));
 }
 
@@ -302,7 +291,7 @@ LX_SYSCALL_DEFINE3(madvise, unsigned long, va, unsigned long, len, int, behavior
 		return -EINVAL;
 	if (end == va)
 		return 0;
-	return mm_err(mem_advise(t->p, va, end - va, what));
+	return lx_mm_err(mem_advise(t->p, va, end - va, what));
 }
 
 /* A file's map is a copy: there is nothing to write back, only the range to check. */
@@ -336,7 +325,7 @@ static long lock_range(struct thread *t, unsigned long va, unsigned long len, in
 		return -ENOMEM;
 	if (end == start)
 		return 0;
-	return mm_err(mem_advise(t->p, start, end - start, what));
+	return lx_mm_err(mem_advise(t->p, start, end - start, what));
 }
 
 LX_SYSCALL_DEFINE2(mlock, unsigned long, va, unsigned long, len)

@@ -35,8 +35,9 @@ struct tpage {
  * area that maps it shares, by page index, made at a first touch.
  */
 struct mem_shared {
-	u32 refs;			/* each area's */
+	u32 refs;			/* each area's, and a SysV segment's table's */
 	vostd_spinlock_t lock;		/* frames; taken under a process's lock */
+	unsigned long sysv_pages;	/* a SysV segment's size, where shmdt stops; 0: none */
 	unsigned long n;
 	struct frame **frames;
 };
@@ -304,6 +305,7 @@ static inline u8 pte_prot(const struct tpage *pg)
 long mem_map_area(struct proc *p, const struct vma *want, unsigned long lo, unsigned long hi,
 		  int how, bool populate);
 long mem_unmap_area(struct proc *p, unsigned long va, unsigned long len);
+long mem_detach_area(struct proc *p, unsigned long va, const struct mem_shared **gone);
 long mem_protect_area(struct proc *p, unsigned long va, unsigned long len, u8 prot);
 long mem_remap(struct proc *p, unsigned long old, unsigned long old_len, unsigned long new_len,
 	       bool may_move, unsigned long to, unsigned long lo, unsigned long hi);

@@ -377,6 +377,41 @@ long mem_unmap_area(struct proc *p, unsigned long va, unsigned long len)
 }
 
 /*
+ * shmdt (Linux's): the attach of a SysV segment that begins at va goes,
+ * every area of it up to the segment's size, since an munmap or mprotect
+ * may have cut it in pieces; a piece is the attach's if its offset in
+ * the segment is its distance from va.  -EINVAL if no attach begins
+ * there; *gone says which object it was, a pointer to compare, not read.
+ */
+long mem_detach_area(struct proc *p, unsigned long va, const struct mem_shared **gone)
+{
+	struct mem_shared *shm = NULL;
+	unsigned long end = 0;
+	unsigned int i;
+	long err = 0;
+
+	proc_lock(p);
+	i = area_index(p, va);
+	if (i < p->nvmas && p->vmas[i].start == va && p->vmas[i].shm &&
+	    p->vmas[i].shm->sysv_pages && !p->vmas[i].pgoff) {
+		shm = p->vmas[i].shm;
+		end = va + shm->sysv_pages * PAGE;
+	}
+	while (shm && !err && i < p->nvmas && p->vmas[i].start < end) {
+		struct vma *v = &p->vmas[i];
+		unsigned long next = v->end;
+
+		/* shm is compared, never read, once its last piece may be gone */
+		if (v->shm == shm && v->start - va == v->pgoff * PAGE)
+			err = unmap_locked(p, v->start, next);
+		i = area_index(p, next);
+	}
+	proc_unlock(p);
+	*gone = shm;
+	return shm ? err : -EINVAL;
+}
+
+/*
  * Every area in [va, va + len) and its pages get prot.  -ENOMEM if part
  * of the range is in no area, -EACCES if prot writes where an area may
  * not be written (VMA_NOWRITE), and then nothing changes.  A page whose
