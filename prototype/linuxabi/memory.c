@@ -6,7 +6,8 @@
  * middle, and the faults that follow, each a SIGSEGV with its address
  * and code; PROT_NONE and back, contents kept; mremap that grows, moves,
  * shrinks and fixes; madvise's DONTNEED on private and shared memory;
- * shared anonymous memory and /dev/zero's across fork; maps of a file; a
+ * shared anonymous memory and /dev/zero's across fork, with a
+ * process-shared semaphore in it; maps of a file; a
  * hint taken; a deep stack; /proc/self/maps; and the errors of calls
  * made wrongly.  It
  * prints "memory: ok" and exits 0 if everything held, and names what did
@@ -15,6 +16,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <semaphore.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PAGE	4096UL
@@ -241,6 +244,25 @@ static void shared(void)
 	}
 	waitpid(pid, &st, 0);
 	check(st == 0 && s[0] == 'c' && s[PAGE] == 'd', "a child's writes to shared memory seen");
+	/*
+	 * A process-shared semaphore in it: the child sleeps on its futex,
+	 * which the parent's post must find through the shared page (a
+	 * timeout ends a sleep nothing wakes).
+	 */
+	sem_t *sem = (sem_t *)(s + 64);
+	struct timespec until;
+
+	check(!sem_init(sem, 1, 0), "sem_init, process-shared");
+	pid = fork();
+	if (!pid) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 10;
+		_exit(sem_timedwait(sem, &until) ? 1 : 0);
+	}
+	usleep(300000);		/* long enough for the child to sleep */
+	check(!sem_post(sem), "sem_post");
+	waitpid(pid, &st, 0);
+	check(st == 0, "a post in one process wakes a waiter in another");
 	check(z[5] == 'z', "and to /dev/zero's shared map");
 	check(p[0] == 'x', "but not to private memory");
 	check(mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, fd, 0) != MAP_FAILED,

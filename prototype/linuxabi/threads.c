@@ -8,12 +8,15 @@
  * and distinct for the rest; and a process ends as a whole when one of its
  * threads calls exit, or when it is killed, while its other threads sleep;
  * and a robust mutex whose owner ends holding it comes to the next locker
- * with EOWNERDEAD, whether that locker was waiting for it or came after.
+ * with EOWNERDEAD, whether that locker was waiting for it or came after,
+ * plain or priority-inheritance; and a priority-inheritance mutex is
+ * contended, tried and relocked.
  * It prints "threads: ok" and exits 0 if everything held, and names what
  * did not otherwise.  The suite runs it on Linux and in the sandbox.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -173,6 +176,60 @@ static int child_status(char how)
 	return status;
 }
 
+static pthread_mutex_t pi;
+static long pi_counter;
+
+/* Adds under the priority-inheritance mutex, holding it across a yield. */
+static void *pi_adder(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 2000; i++) {
+		pthread_mutex_lock(&pi);
+		pi_counter++;
+		if (!(i % 64))
+			sched_yield();	/* the other thread finds it held, and sleeps */
+		pthread_mutex_unlock(&pi);
+	}
+	return NULL;
+}
+
+static void *pi_trier(void *arg)
+{
+	(void)arg;
+	return (void *)(long)pthread_mutex_trylock(&pi);
+}
+
+/*
+ * A priority-inheritance mutex (FUTEX_LOCK_PI, FUTEX_UNLOCK_PI): two
+ * threads contend, a trylock of a held one is EBUSY, a relock of an
+ * error-checking one EDEADLK.
+ */
+static void pi_mutexes(void)
+{
+	pthread_mutexattr_t a;
+	pthread_t x, y;
+	void *r;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
+	check(!pthread_mutex_init(&pi, &a), "pthread_mutex_init of a PI mutex");
+	check(!pthread_create(&x, NULL, pi_adder, NULL) && !pthread_create(&y, NULL, pi_adder, NULL),
+	      "pthread_create");
+	check(!pthread_join(x, NULL) && !pthread_join(y, NULL), "pthread_join");
+	check(pi_counter == 4000, "the PI mutex let two threads in");
+	check(!pthread_mutex_lock(&pi), "a PI mutex locks");
+	check(pthread_mutex_lock(&pi) == EDEADLK, "a PI mutex relocked by its owner is not EDEADLK");
+	check(!pthread_create(&x, NULL, pi_trier, NULL) && !pthread_join(x, &r) && (long)r == EBUSY,
+	      "a held PI mutex's trylock is not EBUSY");
+	check(!pthread_mutex_unlock(&pi), "a PI mutex unlocks");
+	check(pthread_mutex_unlock(&pi) == EPERM, "an unlocked PI mutex's unlock is not EPERM");
+	check(syscall(SYS_futex, &pi_counter, FUTEX_LOCK_PI | FUTEX_CLOCK_REALTIME, 0, NULL) == -1 &&
+	      errno == ENOSYS, "FUTEX_LOCK_PI with FUTEX_CLOCK_REALTIME is not ENOSYS");
+}
+
 /* Takes the robust mutex and ends holding it, after a while if asked. */
 static void *robust_owner(void *wait)
 {
@@ -187,7 +244,7 @@ static void *robust_owner(void *wait)
  * A robust mutex's owner ends holding it: the kernel walks the list glibc
  * gave it (set_robust_list), marks the mutex's word, and wakes a waiter.
  */
-static void robust_mutexes(void)
+static void robust_mutexes(int protocol)
 {
 	pthread_mutexattr_t a;
 	pthread_t o;
@@ -195,6 +252,7 @@ static void robust_mutexes(void)
 
 	pthread_mutexattr_init(&a);
 	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	pthread_mutexattr_setprotocol(&a, protocol);
 	pthread_mutex_init(&robust, &a);
 	for (wait = 0; wait < 2; wait++) {
 		robust_held = 0;
@@ -249,7 +307,9 @@ int main(void)
 	}
 	check(!pthread_join(p, NULL), "pthread_join of the ponger");
 
-	robust_mutexes();
+	robust_mutexes(PTHREAD_PRIO_NONE);
+	robust_mutexes(PTHREAD_PRIO_INHERIT);
+	pi_mutexes();
 	st = child_status('e');
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 9, "exit in a thread did not end the process with 9");
 	st = child_status('m');

@@ -306,6 +306,7 @@ long mem_map_area(struct proc *p, const struct vma *want, unsigned long lo, unsi
 		  int how, bool populate);
 long mem_unmap_area(struct proc *p, unsigned long va, unsigned long len);
 long mem_detach_area(struct proc *p, unsigned long va, const struct mem_shared **gone);
+bool mem_shared_key(struct proc *p, unsigned long va, const void **obj, unsigned long *off);
 long mem_protect_area(struct proc *p, unsigned long va, unsigned long len, u8 prot);
 long mem_remap(struct proc *p, unsigned long old, unsigned long old_len, unsigned long new_len,
 	       bool may_move, unsigned long to, unsigned long lo, unsigned long hi);

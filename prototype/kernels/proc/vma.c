@@ -377,6 +377,26 @@ long mem_unmap_area(struct proc *p, unsigned long va, unsigned long len)
 }
 
 /*
+ * The object a shared area's byte at va is in, and its offset there, for
+ * a futex's key; false if va is in no shared area.
+ */
+bool mem_shared_key(struct proc *p, unsigned long va, const void **obj, unsigned long *off)
+{
+	struct vma *v;
+	bool shared = false;
+
+	proc_lock(p);
+	v = area_find(p, va);
+	if (v && v->shm) {
+		*obj = v->shm;
+		*off = v->pgoff * PAGE + (va - v->start);
+		shared = true;
+	}
+	proc_unlock(p);
+	return shared;
+}
+
+/*
  * shmdt (Linux's): the attach of a SysV segment that begins at va goes,
  * every area of it up to the segment's size, since an munmap or mprotect
  * may have cut it in pieces; a piece is the attach's if its offset in
