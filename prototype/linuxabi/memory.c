@@ -7,7 +7,8 @@
  * and code; PROT_NONE and back, contents kept; mremap that grows, moves,
  * shrinks and fixes; madvise's DONTNEED on private and shared memory;
  * shared anonymous memory and /dev/zero's across fork, with a
- * process-shared semaphore in it; maps of a file; a
+ * process-shared semaphore in it; maps of a file, private and shared, and
+ * a named semaphore; a
  * hint taken; a deep stack; /proc/self/maps; and the errors of calls
  * made wrongly.  It
  * prints "memory: ok" and exits 0 if everything held, and names what did
@@ -300,6 +301,66 @@ static void file_maps(void)
 	munmap(m, PAGE);
 }
 
+/*
+ * A shared map of a file: a store through it is in the file, a write to
+ * the file is in it, a child's own map shares it; and a named semaphore,
+ * which glibc keeps in a shared map of a file in /dev/shm.
+ */
+static void shared_files(void)
+{
+	char path[] = "/tmp/shared-XXXXXX", buf[8], *m;
+	int fd = mkstemp(path), st = -1;
+	struct timespec until;
+	sem_t *sem;
+	pid_t pid;
+
+	check(fd >= 0 && ftruncate(fd, 2 * PAGE) == 0, "a file of two pages");
+	m = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	check(m != MAP_FAILED, "a shared writable map of it");
+	if (m == MAP_FAILED)
+		return;
+	memcpy(m + PAGE + 10, "stored", 6);
+	check(pread(fd, buf, 6, PAGE + 10) == 6 && !memcmp(buf, "stored", 6),
+	      "a store through the map is in the file");
+	check(pwrite(fd, "written", 7, 20) == 7 && !memcmp(m + 20, "written", 7),
+	      "a write to the file is in the map");
+	pid = fork();
+	if (!pid) {
+		char *c = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, PAGE);
+
+		if (c == MAP_FAILED)
+			_exit(2);
+		memcpy(c, "child", 5);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	check(st == 0 && !memcmp(m + PAGE, "child", 5), "a child's own map of the file shares it");
+	check(msync(m, 2 * PAGE, MS_SYNC) == 0, "msync of a shared file map");
+	munmap(m, 2 * PAGE);
+	check(pread(fd, buf, 5, PAGE) == 5 && !memcmp(buf, "child", 5), "kept in the file after munmap");
+	close(fd);
+	unlink(path);
+
+	sem_unlink("/memory-sem");	/* a left-over of an earlier run */
+	sem = sem_open("/memory-sem", O_CREAT | O_EXCL, 0600, 0);
+	check(sem != SEM_FAILED, "sem_open");
+	if (sem == SEM_FAILED)
+		return;
+	pid = fork();
+	if (!pid) {
+		sem_t *s = sem_open("/memory-sem", 0);
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 10;
+		_exit(s != SEM_FAILED && !sem_timedwait(s, &until) ? 0 : 1);
+	}
+	usleep(300000);		/* long enough for the child to sleep */
+	check(!sem_post(sem), "sem_post of a named semaphore");
+	waitpid(pid, &st, 0);
+	check(st == 0, "a named semaphore's post wakes a waiter in another process");
+	check(!sem_close(sem) && !sem_unlink("/memory-sem"), "sem_close and sem_unlink");
+}
+
 /* A deep stack, a hint, the maps file, and maps made and gone by the thousand. */
 static void more(void)
 {
@@ -355,6 +416,7 @@ int main(void)
 	advise();
 	shared();
 	file_maps();
+	shared_files();
 	more();
 	if (failed)
 		return 1;

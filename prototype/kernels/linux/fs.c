@@ -305,6 +305,33 @@ static long pages_grow_locked(struct lx_node *nd, unsigned long idx)
 }
 
 /*
+ * nd's frame for page idx, a zeroed one made for a hole: -ENOSPC past the
+ * sandbox's frames for files.  Under fs_lock, nd owning its pages.
+ */
+static long node_page_locked(struct lx_node *nd, unsigned long idx, struct frame **out)
+{
+	struct lx_globals *g = lx();
+	long err = pages_grow_locked(nd, idx);
+	struct frame *f;
+
+	if (err)
+		return err;
+	f = nd->pages[idx];
+	if (!f) {
+		if (g->fs_frames >= LX_FS_FRAMES)
+			return -ENOSPC;
+		f = frame_new();
+		if (!f)
+			return -ENOMEM;
+		vostd_memset(f->mem, 0, PAGE);
+		nd->pages[idx] = f;
+		__atomic_add_fetch(&g->fs_frames, 1, __ATOMIC_RELAXED);
+	}
+	*out = f;
+	return 0;
+}
+
+/*
  * Copy len bytes of nd from off out, to the tenant's va, or to kbuf if
  * it is not NULL: what there is before the end.  The count, or -EFAULT if
  * nothing was copied.
@@ -348,7 +375,6 @@ long fs_read(struct proc *p, struct lx_node *nd, unsigned long off, unsigned lon
 long fs_write(struct proc *p, struct lx_node *nd, unsigned long *pos, unsigned long va,
 	      unsigned long len, bool append)
 {
-	struct lx_globals *g = lx();
 	unsigned long done = 0, at;
 	long err = node_own(nd);
 
@@ -364,24 +390,9 @@ long fs_write(struct proc *p, struct lx_node *nd, unsigned long *pos, unsigned l
 		unsigned long n = min(len - done, PAGE - o);
 		struct frame *f;
 
-		err = pages_grow_locked(nd, idx);
+		err = node_page_locked(nd, idx, &f);
 		if (err)
 			break;
-		f = nd->pages[idx];
-		if (!f) {
-			if (g->fs_frames >= LX_FS_FRAMES) {
-				err = -ENOSPC;
-				break;
-			}
-			f = frame_new();
-			if (!f) {
-				err = -ENOMEM;
-				break;
-			}
-			vostd_memset(f->mem, 0, PAGE);
-			nd->pages[idx] = f;
-			__atomic_add_fetch(&g->fs_frames, 1, __ATOMIC_RELAXED);
-		}
 		err = mem_user_copy(p, va + done, (char *)f->mem + o, n, MEM_READ);
 		if (!err)
 			done += n;
@@ -494,6 +505,65 @@ long fs_map_pages(struct lx_node *nd, struct proc *np, unsigned long va, unsigne
 		err = mem_map_frames(np, va, nd->pages + first, n, prot);
 	fs_unlock();
 	return err;
+}
+
+/* The last shared map of nd has gone: its object no longer the file's. */
+static void node_shared_gone(void *owner, struct mem_shared *shm)
+{
+	struct lx_node *nd = owner;
+
+	__atomic_compare_exchange_n(&nd->shm, &shm, NULL, false, __ATOMIC_RELEASE,
+				    __ATOMIC_RELAXED);
+	node_put(nd);
+}
+
+/*
+ * The object every shared map of nd maps, as Linux maps a file's page
+ * cache into each: its pages [first, first + n) that are in the file are
+ * the file's own frames (a hole made a zeroed one), so that a store
+ * through a map is in the file and a write(2) shows in every map.  One
+ * object per file while any map of it lives, so that futexes in it meet
+ * across processes; it holds the node.  A reference in *out, or -errno.
+ * A truncate drops the file's frames but not a map's, which then keeps
+ * what it had where Linux would raise SIGBUS; and a page past the end
+ * when it was mapped is the map's alone.
+ */
+long fs_shared(struct lx_node *nd, unsigned long first, unsigned long n, struct mem_shared **out)
+{
+	struct mem_shared *fresh = shm_new(), *shm;
+	unsigned long i, end;
+	long err = fresh ? node_own(nd) : -ENOMEM;
+
+	if (err) {
+		shm_put(fresh);
+		return err;
+	}
+	fs_lock();
+	shm = READ_ONCE(nd->shm);
+	if (shm && !shm_get_unless_zero(shm))
+		shm = NULL;		/* going: its release clears it */
+	if (!shm) {
+		shm = fresh;
+		fresh = NULL;
+		shm->owner = nd;
+		shm->release = node_shared_gone;
+		node_get(nd);
+		WRITE_ONCE(nd->shm, shm);
+	}
+	end = min(first + n, (nd->size + PAGE_MASK_LOW) / PAGE);
+	for (i = first; !err && i < end; i++) {
+		struct frame *f;
+
+		err = node_page_locked(nd, i, &f) ?: shm_install(shm, i, f);
+	}
+	fs_unlock();
+	shm_put(fresh);
+	if (err) {
+		shm_put(shm);
+		return err;
+	}
+	*out = shm;
+	return 0;
 }
 
 /*

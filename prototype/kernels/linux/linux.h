@@ -72,6 +72,8 @@ struct lx_node {
 	bool data_owned;
 	struct frame **pages;
 	unsigned long npages;		/* pages' length */
+	/* Its shared maps' object (fs_shared), while one lives: no reference. */
+	struct mem_shared *shm;
 	/* A directory's parent; a file's, where it was last linked.  Holds a reference. */
 	struct lx_node *parent;
 	struct lx_dirent *ents;		/* a directory's entries, oldest first */
@@ -346,6 +348,7 @@ void fs_unlink_locked(struct lx_node *dir, struct lx_dirent *e);
 struct lx_node *fs_reparent_locked(struct lx_node *nd, struct lx_node *dir);
 struct lx_node *fs_replace_locked(struct lx_node *dir, struct lx_dirent *e, struct lx_node *nd);
 void fs_touch_locked(struct lx_node *nd, bool modified);
+long fs_shared(struct lx_node *nd, unsigned long first, unsigned long n, struct mem_shared **out);
 long fs_copy_in(struct proc *np, struct lx_node *nd, unsigned long va, unsigned long off,
 		unsigned long len);
 long fs_read(struct proc *p, struct lx_node *nd, unsigned long off, unsigned long len,

@@ -65,12 +65,13 @@ LX_SYSCALL_DEFINE1(brk, unsigned long, want)
 
 /*
  * The map, with Linux's checks in Linux's order.  Anonymous memory, and
- * /dev/zero's, is an area filled as it is touched; a file's is a copy of
- * the file made now into the area, whatever its prot (fs_copy_in).  A
- * shared map of a file is never made writable (VMA_NOWRITE).  The copy
- * is made after the area, under a second hold of the lock: another
- * thread's MAP_FIXED or munmap of the range between the two is not
- * guarded against.
+ * /dev/zero's, is an area filled as it is touched.  A shared map of a
+ * file maps the file's own frames (fs_shared), so stores through it are
+ * the file's; one of a file opened read-only is never made writable
+ * (VMA_NOWRITE).  A private map of a file is a copy of it made now into
+ * the area, whatever its prot (fs_copy_in), after the area, under a
+ * second hold of the lock: another thread's MAP_FIXED or munmap of the
+ * range between the two is not guarded against.
  */
 static long do_mmap(struct thread *t, unsigned long addr, unsigned long len,
 		    unsigned long prot, unsigned long flags, struct lx_node *nd, u32 fmode,
@@ -118,9 +119,9 @@ static long do_mmap(struct thread *t, unsigned long addr, unsigned long len,
 			return -ENODEV;		/* a file with no mmap: a pipe, a socket */
 	}
 	if (nd) {
-		if (!S_ISREG(nd->mode) || ((flags & MAP_SHARED) && (prot & 2)))
+		if (!S_ISREG(nd->mode))
 			return -ENODEV;
-		want.flags = VMA_FILE | (flags & MAP_SHARED ? VMA_NOWRITE : 0);
+		want.flags = VMA_FILE;
 		want.ino = nd->ino;
 		want.pgoff = off / PAGE;
 	} else if (flags & MAP_SHARED) {
@@ -134,11 +135,22 @@ static long do_mmap(struct thread *t, unsigned long addr, unsigned long len,
 	if ((flags & MAP_TYPE) == MAP_PRIVATE ? (prot & 2) && !(flags & MAP_NORESERVE) : !nd)
 		if (len / PAGE > EV_GRANT_QUOTA)
 			return -ENOMEM;
+	if (nd && (flags & MAP_SHARED)) {
+		/* Past the largest file, as Linux's file_mmap_ok refuses one. */
+		if (off / PAGE + len / PAGE > LX_FILE_MAX / PAGE)
+			return -EOVERFLOW;
+		/* The file's own frames; a map of a file opened read-only stays so. */
+		want.flags |= VMA_SHARED | (fmode != O_RDWR ? VMA_NOWRITE : 0);
+		err = fs_shared(nd, want.pgoff, len / PAGE, &want.shm);
+		if (err)
+			return lx_mm_err(err);
+	}
 	want.start = addr & ~PAGE_MASK_LOW;
 	want.end = want.start + len;
 	va = mem_map_area(p, &want, LX_MMAP_BASE, LX_MMAP_END, how,
-			  nd || (flags & (MAP_POPULATE | MAP_LOCKED)));
-	if (va < 0 || !nd)
+			  (nd && !want.shm) || (flags & (MAP_POPULATE | MAP_LOCKED)));
+	shm_put(want.shm);	/* the area holds its own */
+	if (va < 0 || !nd || want.shm)
 		return lx_mm_err(va);
 	err = fs_copy_in(p, nd, va, off, len);
 	if (err < 0) {
@@ -149,11 +161,10 @@ static long do_mmap(struct thread *t, unsigned long addr, unsigned long len,
 }
 
 /*
- * mmap, anonymous or of a file (copied, so a private map of it is what
- * any map is; a shared writable one is refused, since a write to it would
- * not reach the file).  The file's node is held until the copy is made.
+ * mmap, anonymous or of a file (a private map copied, a shared one the
+ * file's frames).  The file's node is held until the map is made.
  */
-LX_PARTIAL(mmap, "a file's map is a copy made at mmap: shared writable file maps -ENODEV");
+LX_PARTIAL(mmap, "a private file map is a copy; a shared one keeps its frames past a truncate");
 LX_SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 		   unsigned long, prot, unsigned long, flags, int, fd, unsigned long, off)
 {

@@ -416,7 +416,9 @@ void mem_release(struct proc *p)
  * the frames: no crossing.  A page of an area not yet touched is given
  * its frame, and a write to a copy-on-write page unshares it first, as
  * the tenant's own access would.  -EFAULT for a page in no area or that
- * may not be accessed so; what came before it is copied.
+ * may not be accessed so; what came before it is copied.  A poke, which
+ * writes whatever the protection, never writes a shared page: another
+ * thread's map may have put one where the poke's caller mapped its own.
  */
 long mem_user_copy(struct proc *p, unsigned long va, void *buf, unsigned long len, int how)
 {
@@ -435,7 +437,8 @@ long mem_user_copy(struct proc *p, unsigned long va, void *buf, unsigned long le
 		if (!pg && !area_fault_locked(p, va - off, how != MEM_READ, how == MEM_POKE))
 			pg = page_find(p, va - off);
 		if (!pg || (how != MEM_POKE && !pg->prot) ||
-		    (how == MEM_WRITE && !(pg->prot & EV_PROT_WRITE))) {
+		    (how == MEM_WRITE && !(pg->prot & EV_PROT_WRITE)) ||
+		    (how == MEM_POKE && pg->shared)) {
 			err = -EFAULT;
 			break;
 		}

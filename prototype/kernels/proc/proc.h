@@ -31,22 +31,27 @@ struct tpage {
 };
 
 /*
- * A shared anonymous object (MAP_SHARED|MAP_ANONYMOUS): the frames every
- * area that maps it shares, by page index, made at a first touch.
+ * A shared object: the frames every area that maps it shares, by page
+ * index, made zeroed at a first touch (MAP_SHARED|MAP_ANONYMOUS, a SysV
+ * segment), or a file's own, which its owner installs (shm_install).
  */
 struct mem_shared {
 	u32 refs;			/* each area's, and a SysV segment's table's */
-	vostd_spinlock_t lock;		/* frames; taken under a process's lock */
+	vostd_spinlock_t lock;		/* frames; innermost, under a process's lock or none */
 	unsigned long sysv_pages;	/* a SysV segment's size, where shmdt stops; 0: none */
 	unsigned long n;
 	struct frame **frames;
+	void *owner;			/* a file's: told by release as the last reference goes */
+	void (*release)(void *owner, struct mem_shared *shm);
 };
+
+#define SHM_PAGES_MAX	65536UL		/* pages a shared object may index: 256 MiB */
 
 #define VMA_SHARED	0x01	/* its pages are shm's frames */
 #define VMA_STACK	0x02	/* the stack exec made: [stack] */
 #define VMA_HEAP	0x04	/* brk's: [heap] */
-#define VMA_FILE	0x08	/* a copy of a file made at mmap: ino, pgoff */
-#define VMA_NOWRITE	0x10	/* never writable: a shared map of a file, which a write misses */
+#define VMA_FILE	0x08	/* a file's: ino, pgoff; a copy, or shared its frames */
+#define VMA_NOWRITE	0x10	/* never writable: a shared map of a file opened read-only */
 
 /*
  * An area (Linux's VMA): a range the program was given, and what it may
@@ -315,7 +320,9 @@ long mem_remap(struct proc *p, unsigned long old, unsigned long old_len, unsigne
 #define ADVISE_FILL	2
 long mem_advise(struct proc *p, unsigned long va, unsigned long len, int what);
 struct mem_shared *shm_new(void);
+bool shm_get_unless_zero(struct mem_shared *shm);
 void shm_put(struct mem_shared *shm);
+long shm_install(struct mem_shared *shm, unsigned long idx, struct frame *f);
 /* p's lock held */
 struct vma *area_find(struct proc *p, unsigned long va);
 long area_fault_locked(struct proc *p, unsigned long va, bool write, bool poke);

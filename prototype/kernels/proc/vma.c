@@ -82,12 +82,27 @@ struct mem_shared *shm_new(void)
 	return shm;
 }
 
+/* Another reference, unless the last one has gone (Linux's kref_get_unless_zero). */
+bool shm_get_unless_zero(struct mem_shared *shm)
+{
+	u32 refs = __atomic_load_n(&shm->refs, __ATOMIC_RELAXED);
+
+	do {
+		if (!refs)
+			return false;
+	} while (!__atomic_compare_exchange_n(&shm->refs, &refs, refs + 1, false,
+					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	return true;
+}
+
 void shm_put(struct mem_shared *shm)
 {
 	unsigned long i;
 
 	if (!shm || __atomic_sub_fetch(&shm->refs, 1, __ATOMIC_ACQ_REL))
 		return;
+	if (shm->release)
+		shm->release(shm->owner, shm);
 	for (i = 0; i < shm->n; i++)
 		if (shm->frames[i])
 			frame_put(shm->frames[i]);
@@ -95,30 +110,63 @@ void shm_put(struct mem_shared *shm)
 	vostd_free(shm);
 }
 
+/* The object's table holds index idx: under its lock. */
+static long shm_grow_locked(struct mem_shared *shm, unsigned long idx)
+{
+	unsigned long n = min(max3(idx + 1, shm->n * 2, 16UL), SHM_PAGES_MAX);
+	struct frame **bigger;
+
+	if (idx < shm->n)
+		return 0;
+	if (idx >= SHM_PAGES_MAX)
+		return -ENOMEM;	/* a page no object has: the fault's OOM */
+	bigger = vostd_alloc(n * sizeof(*bigger), true);
+	if (!bigger)
+		return -ENOMEM;
+	if (shm->n)
+		vostd_memcpy(bigger, shm->frames, shm->n * sizeof(*bigger));
+	vostd_free(shm->frames);
+	shm->frames = bigger;
+	shm->n = n;
+	return 0;
+}
+
 /* The object's frame for page idx, made zeroed at its first touch; NULL: no memory. */
 static struct frame *shm_frame(struct mem_shared *shm, unsigned long idx)
 {
-	struct frame *f = NULL, **bigger;
-	unsigned long n;
+	struct frame *f = NULL;
 
 	vostd_spin_lock(&shm->lock);
-	if (idx >= shm->n) {
-		n = max3(idx + 1, shm->n * 2, 16UL);
-		bigger = vostd_alloc(n * sizeof(*bigger), true);
-		if (!bigger)
-			goto out;
-		if (shm->n)
-			vostd_memcpy(bigger, shm->frames, shm->n * sizeof(*bigger));
-		vostd_free(shm->frames);
-		shm->frames = bigger;
-		shm->n = n;
+	if (!shm_grow_locked(shm, idx)) {
+		if (!shm->frames[idx])
+			shm->frames[idx] = frame_new();
+		f = shm->frames[idx];
 	}
-	if (!shm->frames[idx])
-		shm->frames[idx] = frame_new();
-	f = shm->frames[idx];
-out:
 	vostd_spin_unlock(&shm->lock);
 	return f;
+}
+
+/*
+ * f, with a reference of the object's, becomes page idx of it in place of
+ * what was there: a file's page, which its owner hands every map of it.
+ * Areas already holding the old frame keep it until they fault again.
+ */
+long shm_install(struct mem_shared *shm, unsigned long idx, struct frame *f)
+{
+	struct frame *old = NULL;
+	long err;
+
+	vostd_spin_lock(&shm->lock);
+	err = shm_grow_locked(shm, idx);
+	if (!err && shm->frames[idx] != f) {
+		old = shm->frames[idx];
+		__atomic_add_fetch(&f->refs, 1, __ATOMIC_RELAXED);
+		shm->frames[idx] = f;
+	}
+	vostd_spin_unlock(&shm->lock);
+	if (old)
+		frame_put(old);
+	return err;
 }
 
 /* v, a copy of an area, holds what the area holds. */
