@@ -127,6 +127,13 @@ run memory_pie 0 sh -c /bin/memory-pie
 /bin/sysvipc || fail "sysvipc on Linux"
 run sysvipc 0 sh -c /bin/sysvipc
 run sysvipc_pie 0 sh -c /bin/sysvipc-pie
+# POSIX timers (prototype/linuxabi/timers.c): a one-shot timer's siginfo,
+# a blocked periodic one's overruns, an absolute time, SIGEV_NONE,
+# glibc's SIGEV_THREAD, SIGEV_THREAD_ID to one thread, a fork's child
+# without them.  On Linux first.
+/bin/timers || fail "timers on Linux"
+run timers 0 sh -c /bin/timers
+run timers_pie 0 sh -c /bin/timers-pie
 # What a call holds while it sleeps and what address space comes back
 # (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
 # under a thread blocked reading or writing it; mmaps and munmaps, and

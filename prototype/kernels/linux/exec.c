@@ -441,6 +441,9 @@ LX_SYSCALL_DEFINE3(execve, unsigned long, upath, unsigned long, uargv, unsigned 
 	if (!err) {	/* Linux's exec drops the alternate stack and the robust list too */
 		t->altstack = (typeof(t->altstack)){};
 		t->robust_list = 0;
+		procs_lock();	/* and the POSIX timers (exit_itimers) */
+		timers_clear_locked(lxp(t->p));
+		procs_unlock();
 	}
 	return err;
 }

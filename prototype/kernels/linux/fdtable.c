@@ -269,6 +269,7 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		lp->sigpending = 0;
 		lp->alarm_at = 0;	/* a timer is not inherited */
 		lp->alarm_every = 0;
+		timers_clear_locked(lp);	/* the child is in no table yet */
 	} else {
 		struct lx_file *con = file_new(&lx_console_fops);
 
@@ -319,8 +320,9 @@ void lx_proc_exit(struct proc *p)
 	if (!lxp(p))
 		return;
 	lx_vfork_done(p);	/* a vfork's parent goes on, whatever ended the child */
-	procs_lock();		/* its timer fires no more (itimer.c) */
+	procs_lock();		/* its timers fire no more (itimer.c, timers.c) */
 	lxp(p)->alarm_at = 0;
+	timers_clear_locked(lxp(p));
 	procs_unlock();
 	console_flush(p);
 	sem_proc_exit(p);	/* its SEM_UNDO adjustments */

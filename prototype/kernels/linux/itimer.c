@@ -2,7 +2,8 @@
 /*
  * A process's real-time interval timer, ITIMER_REAL, which alarm and
  * setitimer arm and getitimer reads: when it expires the process gets
- * SIGALRM, and an interval arms it again.  The kernelet has no timers
+ * SIGALRM, and an interval arms it again.  The ticker fires the POSIX
+ * timers too (timers.c).  The kernelet has no timers
  * for tasks, so a task of the kernel's own, the ticker, yields until a
  * deadline passes, as nanosleep does.  It runs only while some process
  * has its timer armed, and ends when none has (lx()->ticking, under the
@@ -54,22 +55,28 @@ void lx_itimer_check(struct thread *t)
 	int kick = -1, ret;
 	u64 now;
 
-	if (!READ_ONCE(lp->alarm_at))
+	struct lx_sends sends = {};
+	u64 alarm = READ_ONCE(lp->alarm_at), next = READ_ONCE(lp->timer_next);
+
+	if (!alarm && !next)
 		return;
 	now = lx_now_ns();
-	if (now < READ_ONCE(lp->alarm_at))
+	if ((!alarm || now < alarm) && (!next || now < next))
 		return;
 	procs_lock();
 	ret = itimer_fire_locked(t->p, now, &kick);
+	timers_fire_locked(t->p, now, &sends);
 	procs_unlock();
 	lx_send_done(t->p, LX_SIGALRM, ret, kick, 0);
+	lx_sends_done(&sends, 0);
 }
 
 /*
- * The ticker: SIGALRM to every process whose timer has expired, each
- * armed again by its interval, until no timer is armed.  The processes
- * it signals are held by a reference across the drop of the lock, as a
- * kill holds its targets.
+ * The ticker: SIGALRM to every process whose timer has expired, and each
+ * expired POSIX timer's signal, each armed again by its interval, until
+ * no timer is armed.  The processes it signals are held by a reference
+ * across the drop of the lock, as a kill holds its targets; a round
+ * whose sends fill up leaves the rest to the next.
  */
 static void ticker(void *arg)
 {
@@ -83,15 +90,21 @@ static void ticker(void *arg)
 		armed = false;
 		procs_lock();
 		for (c = procs()->list; c; c = c->next) {
-			int kick = -1, ret = itimer_fire_locked(c, now, &kick);
+			int kick = -1, ret;
 
-			lx_sends_keep(&sends, c, ret, kick);
-			armed |= c->os && lxp(c)->alarm_at;
+			if (sends.n + 1 + LX_TIMERS_MAX > LX_PROCS_MAX) {
+				armed = true;	/* no room for c's sends: at the next round */
+				break;
+			}
+			ret = itimer_fire_locked(c, now, &kick);
+			lx_sends_keep(&sends, c, LX_SIGALRM, ret, kick);
+			timers_fire_locked(c, now, &sends);
+			armed |= c->os && (lxp(c)->alarm_at || lxp(c)->timer_next);
 		}
 		if (!armed)
 			lx()->ticking = false;
 		procs_unlock();
-		lx_sends_done(&sends, LX_SIGALRM, 0);
+		lx_sends_done(&sends, 0);
 		if (armed)
 			kl_yield();
 	} while (armed);
@@ -116,33 +129,50 @@ static void itimer_read_locked(struct lx_proc *lp, u64 now, struct lx_itimerval 
 }
 
 /*
- * Arm t's process's timer to expire in value ns and then every interval
- * ns (0: once; a value of 0 disarms), and say what it was in *old.  The
- * ticker is started if it does not run.
+ * A timer of t's process has been armed: the ticker is started if it
+ * does not run, on t's vCPU.  -ENOMEM if it cannot be, and the caller
+ * disarms what it armed.
  */
-static long itimer_set(struct thread *t, u64 value, u64 interval, struct lx_itimerval *old)
+long lx_ticker_start(struct thread *t)
 {
-	struct lx_proc *lp = lxp(t->p);
-	u64 now = lx_now_ns();
-	bool start = false;
+	bool start;
 
 	procs_lock();
-	itimer_read_locked(lp, now, old);
-	lp->alarm_at = value ? now + value : 0;
-	lp->alarm_every = value ? interval : 0;
-	if (value && !lx()->ticking) {
-		lx()->ticking = true;
-		start = true;
-	}
+	start = !lx()->ticking;
+	lx()->ticking = true;
 	procs_unlock();
 	if (start && !kl_spawn("ticker", ticker, NULL, KL_PRIO_NORMAL, t->vcpu)) {
 		procs_lock();
-		lp->alarm_at = 0;
 		lx()->ticking = false;
 		procs_unlock();
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * Arm t's process's timer to expire in value ns and then every interval
+ * ns (0: once; a value of 0 disarms), and say what it was in *old.
+ */
+static long itimer_set(struct thread *t, u64 value, u64 interval, struct lx_itimerval *old)
+{
+	struct lx_proc *lp = lxp(t->p);
+	u64 now = lx_now_ns();
+	long err = 0;
+
+	procs_lock();
+	itimer_read_locked(lp, now, old);
+	lp->alarm_at = value ? now + value : 0;
+	lp->alarm_every = value ? interval : 0;
+	procs_unlock();
+	if (value)
+		err = lx_ticker_start(t);
+	if (err) {
+		procs_lock();
+		lp->alarm_at = 0;
+		procs_unlock();
+	}
+	return err;
 }
 
 /* A timeval in ns, or -EINVAL as Linux refuses it. */

@@ -223,6 +223,18 @@ struct lx_fdtable {
 	unsigned int top;		/* past the highest fd ever given out: loops stop here */
 };
 
+#define LX_TIMERS_MAX	32		/* POSIX timers per process (timers.c) */
+
+/* A POSIX timer: under the table's lock. */
+struct lx_timer {
+	bool used;
+	s32 signo, notify;		/* its sigevent's */
+	long tid;			/* SIGEV_THREAD_ID's thread */
+	u64 value;			/* sigev_value, the signal's si_value */
+	u64 at, every;			/* lx_now_ns's ns (0: disarmed), and the interval */
+	u32 overrun, overrun_last;	/* expiries not sent; and at the last send */
+};
+
 /* A process's Linux state (struct proc's os). */
 struct lx_proc {
 	struct lx_fdtable files;
@@ -237,6 +249,8 @@ struct lx_proc {
 	struct ksiginfo siginfo[LX_NSIG];
 	/* ITIMER_REAL (itimer.c): when, in lx_now_ns's ns (0: disarmed), and how often */
 	u64 alarm_at, alarm_every;
+	struct lx_timer timers[LX_TIMERS_MAX];
+	u64 timer_next;			/* the earliest armed timer's at; 0: none */
 	u32 umask;
 	/* Resource limits, soft and hard (sys.c): only RLIMIT_NOFILE's is acted on */
 	u64 rlim[RLIM_NLIMITS][2];
@@ -488,17 +502,20 @@ struct lx_sends {
 	unsigned int n;
 	struct {
 		struct proc *p;
-		int ret, kick;
+		int sig, ret, kick;
 	} hit[LX_PROCS_MAX];
 };
 
-void lx_sends_keep(struct lx_sends *s, struct proc *p, int ret, int kick);
-void lx_sends_done(struct lx_sends *s, int sig, long from);
+void lx_sends_keep(struct lx_sends *s, struct proc *p, int sig, int ret, int kick);
+void lx_sends_done(struct lx_sends *s, long from);
 struct ksiginfo lx_sent_by(struct thread *t, int sig, int code);
 bool lx_handler_ignores(u64 handler, int sig);
 void lx_signal_thread(struct thread *t, int sig, int code);
 int lx_child_exited(struct proc *p);
 void lx_itimer_check(struct thread *t);		/* itimer.c */
+long lx_ticker_start(struct thread *t);
+void timers_fire_locked(struct proc *c, u64 now, struct lx_sends *s);	/* timers.c */
+void timers_clear_locked(struct lx_proc *lp);
 void lx_recalc_locked(struct thread *t);
 int lx_dequeue_locked(struct thread *t, u64 allowed, struct ksiginfo *info);
 void lx_set_mask(struct thread *t, u64 mask);

@@ -292,23 +292,24 @@ void lx_send_done(struct proc *p, int sig, int ret, int kick, long from)
 }
 
 /* Keep p's send, if it asks for more once the lock drops; the table's lock held. */
-void lx_sends_keep(struct lx_sends *s, struct proc *p, int ret, int kick)
+void lx_sends_keep(struct lx_sends *s, struct proc *p, int sig, int ret, int kick)
 {
 	if ((!ret && kick < 0) || s->n >= LX_PROCS_MAX)
 		return;
 	proc_get(p);
 	s->hit[s->n].p = p;
+	s->hit[s->n].sig = sig;
 	s->hit[s->n].ret = ret;
 	s->hit[s->n++].kick = kick;
 }
 
 /* Finish the sends kept, the table's lock dropped, and let their processes go. */
-void lx_sends_done(struct lx_sends *s, int sig, long from)
+void lx_sends_done(struct lx_sends *s, long from)
 {
 	unsigned int i;
 
 	for (i = 0; i < s->n; i++) {
-		lx_send_done(s->hit[i].p, sig, s->hit[i].ret, s->hit[i].kick, from);
+		lx_send_done(s->hit[i].p, s->hit[i].sig, s->hit[i].ret, s->hit[i].kick, from);
 		proc_put(s->hit[i].p);
 	}
 	s->n = 0;

@@ -60,10 +60,10 @@ static long do_kill(struct thread *t, long pid, long tgid, bool thread,
 				continue;	/* a zombie's id: taken, and nothing done */
 		}
 		ret = lx_send_locked(c, to, info, &kick);
-		lx_sends_keep(&sends, c, ret, kick);
+		lx_sends_keep(&sends, c, sig, ret, kick);
 	}
 	procs_unlock();
-	lx_sends_done(&sends, sig, t->p->pid);
+	lx_sends_done(&sends, t->p->pid);
 	if (!found)
 		return -ESRCH;
 	return sig < 0 || sig > LX_NSIG ? -EINVAL : 0;
