@@ -113,6 +113,27 @@ void lx_block_on(struct thread *t, vostd_spinlock_t *lock, struct lx_waiter **q)
 	lx_unqueue(q, &w);
 }
 
+/*
+ * t sleeps until *flag is until, a kill or a signal for it, or deadline
+ * (lx_now_ns's ns; 0: none) passes; a waker sets the flag before its
+ * wake.  The kernelet has no timers for tasks: a timed sleep yields
+ * until its time.
+ */
+void lx_sleep_until(struct thread *t, const bool *flag, bool until, u64 deadline)
+{
+	lx_sleeping(t);
+	while (READ_ONCE(*flag) != until && !thread_interrupted(t)) {
+		if (!deadline) {
+			kl_block();
+			continue;
+		}
+		if (lx_now_ns() >= deadline)
+			break;
+		kl_yield();
+	}
+	lx_awake(t);
+}
+
 void lx_sleeping(struct thread *t)
 {
 	procs_lock();
@@ -222,18 +243,7 @@ static long futex_wait(struct thread *t, unsigned long uaddr, bool shared, u32 v
 		futex_unqueue(&me);
 		return -EAGAIN;
 	}
-	lx_sleeping(t);
-	while (!READ_ONCE(me.woken) && !thread_interrupted(t)) {
-		if (!deadline) {
-			kl_block();
-			continue;
-		}
-		/* The kernelet has no timers for tasks: a timed wait yields until its time. */
-		if (lx_now_ns() >= deadline)
-			break;
-		kl_yield();
-	}
-	lx_awake(t);
+	lx_sleep_until(t, &me.woken, true, deadline);
 	futex_unqueue(&me);	/* nothing, if a wake took it off */
 	if (READ_ONCE(me.woken))
 		return 0;
@@ -320,17 +330,7 @@ static long futex_lock_pi(struct thread *t, unsigned long uaddr, u64 deadline, b
 	procs_unlock();
 	if (err)
 		return err > 0 ? 0 : err;
-	lx_sleeping(t);
-	while (!READ_ONCE(me.woken) && !thread_interrupted(t)) {
-		if (!deadline) {
-			kl_block();
-			continue;
-		}
-		if (lx_now_ns() >= deadline)
-			break;
-		kl_yield();
-	}
-	lx_awake(t);
+	lx_sleep_until(t, &me.woken, true, deadline);
 	futex_unqueue(&me);	/* nothing, if the handoff took it off */
 	if (READ_ONCE(me.woken))
 		return 0;

@@ -160,8 +160,7 @@ void ipc_perm_in(struct lx_ipc_obj *o, const struct ipc64_perm *in)
  * Sleep on o, ipc_lock held in a guard and o held by the caller, until a
  * wake, a signal or deadline (lx_now_ns's ns; 0: none) passes.  Back
  * with the lock held: 0 to look again, -EIDRM if o was removed, -EINTR
- * for a signal, -EAGAIN past the deadline.  The kernelet has no timers
- * for tasks: a timed sleep yields until its time, as futex_wait's does.
+ * for a signal, -EAGAIN past the deadline.
  */
 long ipc_wait_locked(struct thread *t, struct lx_ipc_obj *o, u64 deadline)
 {
@@ -170,17 +169,7 @@ long ipc_wait_locked(struct thread *t, struct lx_ipc_obj *o, u64 deadline)
 
 	lx_queue(&o->waiters, &w);
 	ipc_unlock();
-	lx_sleeping(t);
-	while (READ_ONCE(w.queued) && !thread_interrupted(t)) {
-		if (!deadline) {
-			kl_block();
-			break;
-		}
-		if (lx_now_ns() >= deadline)
-			break;
-		kl_yield();
-	}
-	lx_awake(t);
+	lx_sleep_until(t, &w.queued, false, deadline);	/* a wake takes it off the queue */
 	ipc_lock();
 	woken = !w.queued;
 	lx_unqueue(&o->waiters, &w);

@@ -554,6 +554,7 @@ void lx_queue(struct lx_waiter **q, struct lx_waiter *w);
 void lx_unqueue(struct lx_waiter **q, struct lx_waiter *w);
 void lx_wake_all(struct lx_waiter **q);
 void lx_block_on(struct thread *t, vostd_spinlock_t *lock, struct lx_waiter **q);
+void lx_sleep_until(struct thread *t, const bool *flag, bool until, u64 deadline);
 void lx_sleeping(struct thread *t);
 void lx_awake(struct thread *t);
 void lx_wake_sleepers(struct proc *p);
