@@ -5,9 +5,12 @@
  * SIGALRM, and an interval arms it again.  The ticker fires the POSIX
  * timers too (timers.c).  The kernelet has no timers
  * for tasks, so a task of the kernel's own, the ticker, yields until a
- * deadline passes, as nanosleep does.  It runs only while some process
- * has its timer armed, and ends when none has (lx()->ticking, under the
- * table's lock, says whether it runs).  It runs only when the other tasks
+ * deadline passes, as nanosleep does.  It is made at the first arming,
+ * runs while some timer is armed, and sleeps when none is, until an
+ * arming wakes it (lx()->ticking, under the table's lock, says whether
+ * it runs); it ends with the sandbox (lx_ticker_stop).  It does not end
+ * and come back at each arming: a dead task's stack goes only when its
+ * vCPU is idle, which a busy sandbox never is.  It runs only when the other tasks
  * of its vCPU yield or sleep, so a thread's own return to user mode looks
  * too (lx_itimer_check); a thread that loops in user mode without a call
  * gets its SIGALRM at its next call.  A process's timer is its own:
@@ -83,7 +86,7 @@ static void ticker(void *arg)
 	struct lx_sends sends = {};
 	bool armed;
 
-	do {
+	for (;;) {
 		u64 now = lx_now_ns();
 		struct proc *c;
 
@@ -105,9 +108,30 @@ static void ticker(void *arg)
 			lx()->ticking = false;
 		procs_unlock();
 		lx_sends_done(&sends, 0);
-		if (armed)
+		if (armed) {
 			kl_yield();
-	} while (armed);
+			continue;
+		}
+		if (READ_ONCE(lx()->ticker_stop))
+			break;
+		kl_block();	/* an arming's wake, or the stop's; one that came first holds */
+	}
+	WRITE_ONCE(lx()->ticker, 0);
+}
+
+/* The sandbox ends, every timer gone with its process: the ticker ends too. */
+void lx_ticker_stop(void)
+{
+	kl_tid_t tid;
+
+	procs_lock();
+	lx()->ticker_stop = true;
+	tid = lx()->ticker;
+	procs_unlock();
+	if (tid)
+		kl_wake(tid);
+	while (READ_ONCE(lx()->ticker))
+		kl_yield();
 }
 
 static void to_timeval(u64 ns, s64 *sec, s64 *usec)
@@ -129,25 +153,34 @@ static void itimer_read_locked(struct lx_proc *lp, u64 now, struct lx_itimerval 
 }
 
 /*
- * A timer of t's process has been armed: the ticker is started if it
- * does not run, on t's vCPU.  -ENOMEM if it cannot be, and the caller
- * disarms what it armed.
+ * A timer of t's process has been armed: the ticker is made, on t's
+ * vCPU, if there is none, and woken if it sleeps.  -ENOMEM if it cannot
+ * be made, and the caller disarms what it armed.
  */
 long lx_ticker_start(struct thread *t)
 {
-	bool start;
+	kl_tid_t tid;
+	bool wake;
 
 	procs_lock();
-	start = !lx()->ticking;
+	wake = !lx()->ticking;
 	lx()->ticking = true;
+	tid = lx()->ticker;
+	if (!tid)
+		lx()->ticker = LX_TICKER_MAKING;	/* one arming makes it */
 	procs_unlock();
-	if (start && !kl_spawn("ticker", ticker, NULL, KL_PRIO_NORMAL, t->vcpu)) {
-		procs_lock();
-		lx()->ticking = false;
-		procs_unlock();
-		return -ENOMEM;
+	if (tid) {
+		if (wake && tid != LX_TICKER_MAKING)
+			kl_wake(tid);	/* a ticker being made runs its round anyway */
+		return 0;
 	}
-	return 0;
+	tid = kl_spawn("ticker", ticker, NULL, KL_PRIO_NORMAL, t->vcpu);
+	procs_lock();
+	lx()->ticker = tid;
+	if (!tid)
+		lx()->ticking = false;
+	procs_unlock();
+	return tid ? 0 : -ENOMEM;
 }
 
 /*

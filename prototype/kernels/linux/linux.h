@@ -319,6 +319,8 @@ struct lx_globals {
 	bool trace;			/* log every call: a label that begins with strace */
 	struct lx_futex_waiter *futexes;	/* every thread waiting on a futex (futex.c) */
 	bool ticking;			/* itimer.c's ticker runs; under the table's lock */
+	kl_tid_t ticker;		/* its task, 0: none yet or ended; LX_TICKER_MAKING */
+	bool ticker_stop;		/* the sandbox ends: so does the ticker */
 	vostd_spinlock_t sock_spin;	/* the named sockets and every socket's state (sock_lock) */
 	struct lx_sock *socks;		/* the named sockets */
 	struct lx_waiter *connecting;	/* connects waiting for room in a listener's queue */
@@ -514,6 +516,8 @@ void lx_signal_thread(struct thread *t, int sig, int code);
 int lx_child_exited(struct proc *p);
 void lx_itimer_check(struct thread *t);		/* itimer.c */
 long lx_ticker_start(struct thread *t);
+void lx_ticker_stop(void);
+#define LX_TICKER_MAKING	((kl_tid_t)-1)	/* lx()->ticker while an arming makes it */
 void timers_fire_locked(struct proc *c, u64 now, struct lx_sends *s);	/* timers.c */
 void timers_clear_locked(struct lx_proc *lp);
 void lx_recalc_locked(struct thread *t);

@@ -173,9 +173,8 @@ static void coordinator(void *arg)
 	vostd_println("linux: %s: exit %ld%s", cmd, r->code,
 		      r->code > 128 ? " (killed by a signal)" : "");
 	kill_the_rest();
-	/* Every timer went with its process: the ticker ends at its next turn. */
-	while (READ_ONCE(lx()->ticking))
-		kl_yield();
+	/* Every timer went with its process: the ticker ends. */
+	lx_ticker_stop();
 	report_calls();
 	if (procs()->live_procs || procs()->live_threads)
 		vostd_println("linux: %s: FAIL: %u processes and %u threads left", cmd,
