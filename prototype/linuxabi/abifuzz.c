@@ -26,7 +26,8 @@
  * ever, no exit.  A pipe is written and closed, never kept; a pipe a
  * thread finds under a reused number may still keep it waiting until the
  * time is up, when every descriptor is closed.  Sockets are made, used
- * without waiting and closed in one go (sockets()).
+ * without waiting and closed in one go (sockets()), and so are System V
+ * objects and POSIX timers (sysv_and_timers()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,8 +41,12 @@
 #include <string.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/msg.h>
 #include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -295,6 +300,111 @@ static void sockets(uint64_t *s)
 			close(k[i]);
 }
 
+/*
+ * System V objects and POSIX timers, made, used without waiting and gone
+ * in one go, as sockets are: every message call is IPC_NOWAIT's, a semop
+ * waits a millisecond at most, an attach goes in the arena or where the kernel likes
+ * and is detached, a timer's signal is SIGPIPE, which the program
+ * ignores, and every object is removed before the call ends, so none
+ * outlives it, on Linux either.
+ */
+static void sysv_and_timers(uint64_t *s)
+{
+	static const int semcmds[] = { IPC_STAT, IPC_SET, IPC_RMID, GETVAL, SETVAL, GETALL,
+				       SETALL, GETPID, GETNCNT, GETZCNT, IPC_INFO, 12345 };
+	static const int ctlcmds[] = { IPC_STAT, IPC_SET, IPC_INFO, SHM_LOCK, SHM_UNLOCK, -1 };
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGPIPE };
+	int sem = semget(IPC_PRIVATE, below(s, 5), 0600), msq = msgget(IPC_PRIVATE, 0600);
+	unsigned long size = below(s, 2) ? len(s) : below(s, 4) * PAGE, page;
+	int shm = shmget(IPC_PRIVATE, size, 0600);
+	int timer = -1, i, j;
+	unsigned long at[4] = { 0 };
+	struct timespec ms = { 0, 1000000 };
+	struct sembuf ops[4];
+	struct itimerspec its;
+
+	for (i = 0; i < 8; i++) {
+		switch (below(s, 10)) {
+		case 0:
+			for (j = 0; j < 4; j++)
+				ops[j] = (struct sembuf){ below(s, 6), (short)(below(s, 7) - 3),
+							  IPC_NOWAIT | (below(s, 2) ? SEM_UNDO : 0) };
+			/* a millisecond at most: ops from a bad pointer may lack IPC_NOWAIT */
+			syscall(SYS_semtimedop, below(s, 4) ? sem : (int)boundary(s),
+				below(s, 6) ? (unsigned long)ops : bad_ptr(s), below(s, 5), &ms);
+			break;
+		case 1:
+			syscall(SYS_semctl, sem, (int)below(s, 6) - 1, semcmds[below(s, 12)],
+				below(s, 2) ? ptr(s) : boundary(s));
+			break;
+		case 2:
+			syscall(SYS_msgsnd, msq, ptr(s), below(s, 2) ? len(s) : below(s, 64),
+				IPC_NOWAIT | (below(s, 2) ? MSG_NOERROR : 0));
+			break;
+		case 3:
+			syscall(SYS_msgrcv, below(s, 4) ? msq : (int)boundary(s), ptr(s), len(s),
+				(long)boundary(s) * (below(s, 2) ? 1 : -1),
+				IPC_NOWAIT | below(s, 8) * MSG_NOERROR);
+			break;
+		case 4:
+			syscall(below(s, 2) ? SYS_msgctl : SYS_shmctl, below(s, 2) ? msq : shm,
+				ctlcmds[below(s, 6)], ptr(s));
+			break;
+		case 5:
+			/* in the arena, over it if it fits there, or where the kernel likes */
+			j = below(s, 4);
+			page = below(s, ARENA_PAGES);
+			if (below(s, 2) && size <= (ARENA_PAGES - page) * PAGE)
+				at[j] = syscall(SYS_shmat, shm, (unsigned long)arena + page * PAGE,
+						(below(s, 2) ? SHM_REMAP : 0) |
+						(below(s, 2) ? SHM_RDONLY : 0));
+			else
+				at[j] = syscall(SYS_shmat, shm, 0, below(s, 2) ? SHM_RDONLY : 0);
+			if ((long)at[j] < 0)
+				at[j] = 0;
+			break;
+		case 6:
+			syscall(SYS_shmdt, below(s, 2) ? at[below(s, 4)] : ptr(s));
+			break;
+		case 7:
+			if (timer >= 0)
+				break;
+			if (!below(s, 4)) {
+				ev.sigev_notify = SIGEV_THREAD_ID;
+				ev._sigev_un._tid = gettid();
+			}
+			/*
+			 * Always its own event, never one read from memory the calls
+			 * wrote, nor NULL, which asks for SIGALRM: a signal it does not
+			 * ignore would end it.  A bad signal number is refused.
+			 */
+			if (!below(s, 6))
+				ev.sigev_signo = below(s, 2) ? 0 : 65;
+			syscall(SYS_timer_create, (int)below(s, 13) - 1, &ev, &timer);
+			break;
+		case 8:
+			/* a period of a millisecond at least: no storm of expiries */
+			its = (struct itimerspec){ { 0, below(s, 2) * 1000000 },
+						   { 0, below(s, 3) * 500000 } };
+			syscall(SYS_timer_settime, timer, below(s, 2),
+				below(s, 6) ? (unsigned long)&its : bad_ptr(s),
+				below(s, 2) ? ptr(s) : 0);
+			break;
+		default:
+			syscall(below(s, 2) ? SYS_timer_gettime : SYS_timer_getoverrun, timer, ptr(s));
+			break;
+		}
+	}
+	for (j = 0; j < 4; j++)
+		if (at[j])
+			syscall(SYS_shmdt, at[j]);
+	if (timer >= 0)
+		syscall(SYS_timer_delete, timer);
+	semctl(sem, 0, IPC_RMID);
+	msgctl(msq, IPC_RMID, NULL);
+	shmctl(shm, IPC_RMID, NULL);
+}
+
 static void random_call(uint64_t *s)
 {
 	unsigned long a, n;
@@ -302,7 +412,7 @@ static void random_call(uint64_t *s)
 	int p[2];
 	long r;
 
-	switch (below(s, 31)) {
+	switch (below(s, 32)) {
 	case 0:
 		/* the one file outside its directory, only ever read */
 		keep_fd(s, syscall(SYS_openat, AT_FDCWD, "/etc/motd", O_RDONLY));
@@ -458,6 +568,9 @@ static void random_call(uint64_t *s)
 		break;
 	case 30:
 		sockets(s);
+		break;
+	case 31:
+		sysv_and_timers(s);
 		break;
 	case 24:
 		syscall(SYS_kill, getpid(), 0);
