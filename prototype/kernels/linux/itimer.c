@@ -45,6 +45,20 @@ static int itimer_fire_locked(struct proc *c, u64 now, int *kick)
 	return lx_send_locked(c, NULL, &info, kick);
 }
 
+/* t's process has a timer due at now: it fires, off the common return path. */
+static noinline void itimer_fire_due(struct thread *t, u64 now)
+{
+	struct lx_sends sends = {};
+	int kick = -1, ret;
+
+	procs_lock();
+	ret = itimer_fire_locked(t->p, now, &kick);
+	lx_sends_keep(&sends, t->p, LX_SIGALRM, ret, kick);
+	timers_fire_locked(t->p, now, &sends);
+	procs_unlock();
+	lx_sends_done(&sends, 0);
+}
+
 /*
  * From lx_deliver, on every return of t to user mode while its process's
  * timer is armed: the timer fires if it has expired.  The ticker does it
@@ -55,23 +69,14 @@ static int itimer_fire_locked(struct proc *c, u64 now, int *kick)
 void lx_itimer_check(struct thread *t)
 {
 	struct lx_proc *lp = lxp(t->p);
-	int kick = -1, ret;
-	u64 now;
-
-	struct lx_sends sends = {};
-	u64 alarm = READ_ONCE(lp->alarm_at), next = READ_ONCE(lp->timer_next);
+	u64 alarm = READ_ONCE(lp->alarm_at), next = READ_ONCE(lp->timer_next), now;
 
 	if (!alarm && !next)
 		return;
 	now = lx_now_ns();
 	if ((!alarm || now < alarm) && (!next || now < next))
 		return;
-	procs_lock();
-	ret = itimer_fire_locked(t->p, now, &kick);
-	timers_fire_locked(t->p, now, &sends);
-	procs_unlock();
-	lx_send_done(t->p, LX_SIGALRM, ret, kick, 0);
-	lx_sends_done(&sends, 0);
+	itimer_fire_due(t, now);
 }
 
 /*
