@@ -2,9 +2,12 @@
 /*
  * sysvipc: System V IPC as Linux gives it, through glibc, on whatever
  * kernel runs it.  A shared memory segment attached, shared with a
- * fork's child, counted, detached and removed while attached; message
- * queues by type, full and empty, a receiver woken by a sender in another
- * process; and the errors of calls made wrongly.  It prints "sysvipc: ok" and exits 0 if everything
+ * fork's child, counted, detached and removed while attached; semaphore
+ * sets changed by lists of operations applied whole or not at all,
+ * sleepers counted and woken, SEM_UNDO taken back at exit, a removal
+ * that wakes a sleeper; message queues by type, full and empty, a
+ * receiver woken by a sender in another process; and the errors of
+ * calls made wrongly.  It prints "sysvipc: ok" and exits 0 if everything
  * held, and names what did not otherwise.  The suite runs it on Linux
  * first.
  */
@@ -17,6 +20,7 @@
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/msg.h>
+#include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -126,6 +130,113 @@ static void shm_tests(void)
 	check(shmctl(id, IPC_RMID, NULL) == 0, "shm IPC_RMID of a fresh one");
 }
 
+union semun {
+	int val;
+	struct semid_ds *buf;
+	unsigned short *array;
+};
+
+static int semval(int id, int num)
+{
+	return semctl(id, num, GETVAL);
+}
+
+static int sem_do(int id, unsigned short num, short op, short flg)
+{
+	struct sembuf sb = { num, op, flg };
+
+	return semop(id, &sb, 1);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void sem_tests(void)
+{
+	unsigned short vals[3] = { 1, 2, 3 }, got[3];
+	struct sembuf two[2], many[501];
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
+	struct semid_ds ds;
+	union semun arg;
+	int id = semget(IPC_PRIVATE, 3, 0600);
+	pid_t pid;
+
+	check(id >= 0, "semget");
+	arg.buf = &ds;
+	check(semctl(id, 0, IPC_STAT, arg) == 0 && ds.sem_nsems == 3 && ds.sem_otime == 0 &&
+	      (ds.sem_perm.mode & 0777) == 0600, "sem IPC_STAT");
+	arg.array = vals;
+	check(semctl(id, 0, SETALL, arg) == 0, "SETALL");
+	arg.array = got;
+	check(semctl(id, 0, GETALL, arg) == 0 && got[0] == 1 && got[1] == 2 && got[2] == 3, "GETALL");
+	/* Two changes, the second of which cannot be made: neither is. */
+	two[0] = (struct sembuf){ 0, -1, IPC_NOWAIT };
+	two[1] = (struct sembuf){ 1, -5, IPC_NOWAIT };
+	check_err(semop(id, two, 2), EAGAIN, "semop that would wait, IPC_NOWAIT");
+	check(semval(id, 0) == 1 && semval(id, 1) == 2, "nothing applied of a list that failed");
+	two[1].sem_op = -2;
+	check(semop(id, two, 2) == 0 && semval(id, 0) == 0 && semval(id, 1) == 0, "both applied");
+	check(semctl(id, 1, GETPID) == getpid(), "GETPID");
+	check_err(sem_do(id, 2, 32767, 0), ERANGE, "past SEMVMX");
+	check_err(sem_do(id, 3, 1, 0), EFBIG, "a counter past the set's");
+	memset(many, 0, sizeof(many));
+	check_err(semop(id, many, 501), E2BIG, "more than SEMOPM changes");
+	check_err(semop(id, two, 0), EINVAL, "no changes");
+	check_err(semtimedop(id, two, 1, &ts), EAGAIN, "semtimedop runs out");
+	arg.val = 40000;
+	check_err(semctl(id, 0, SETVAL, arg), ERANGE, "SETVAL past SEMVMX");
+	check_err(semctl(id, 7, GETVAL), EINVAL, "GETVAL of a counter past the set's");
+	/* A sleeper counted, and woken by another process's change. */
+	pid = fork();
+	if (pid == 0)
+		_exit(sem_do(id, 0, -1, 0) == 0 ? 0 : 1);
+	settle();
+	check(semctl(id, 0, GETNCNT) == 1, "GETNCNT counts the sleeper");
+	check(sem_do(id, 0, 1, 0) == 0, "the change that wakes it");
+	check(child_status(pid) == 0 && semval(id, 0) == 0, "the sleeper took it");
+	/* Waiting for zero. */
+	arg.val = 1;
+	semctl(id, 2, SETVAL, arg);
+	pid = fork();
+	if (pid == 0)
+		_exit(sem_do(id, 2, 0, 0) == 0 ? 0 : 1);
+	settle();
+	check(semctl(id, 2, GETZCNT) == 1, "GETZCNT counts the sleeper");
+	check(sem_do(id, 2, -1, 0) == 0 && child_status(pid) == 0, "woken at zero");
+	/* SEM_UNDO: what a process added goes as it ends. */
+	pid = fork();
+	if (pid == 0)
+		_exit(sem_do(id, 1, 5, SEM_UNDO) == 0 && semval(id, 1) == 5 ? 0 : 1);
+	check(child_status(pid) == 0 && semval(id, 1) == 0, "SEM_UNDO taken back at exit");
+	/* A signal ends the sleep with EINTR, SA_RESTART or not. */
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(1);
+	check_err(sem_do(id, 0, -1, 0), EINTR, "semop cut short by a handler");
+	/* Removed under a sleeper: EIDRM. */
+	pid = fork();
+	if (pid == 0)
+		_exit(sem_do(id, 0, -1, 0) == -1 && errno == EIDRM ? 0 : 1);
+	settle();
+	check(semctl(id, 0, IPC_RMID) == 0, "sem IPC_RMID");
+	check(child_status(pid) == 0, "the sleeper woke to EIDRM");
+	check_err(semval(id, 0), EINVAL, "GETVAL of a removed set");
+	/*
+	 * SETALL of a set that is gone, from a megabyte that could be read:
+	 * counting its counters once answered a number that was -EINVAL,
+	 * and the copy ran over the kernel's stack.
+	 */
+	arg.array = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	check(arg.array != MAP_FAILED, "a megabyte for SETALL");
+	check_err(semctl(id, 0, SETALL, arg), EINVAL, "SETALL of a removed set");
+	check_err(semctl(-1, 0, SETALL, arg), EINVAL, "SETALL of -1");
+	munmap(arg.array, 1 << 20);
+	check_err(semget(IPC_PRIVATE, 0, 0600), EINVAL, "semget of no counters");
+	check_err(semget(IPC_PRIVATE, -1, 0600), EINVAL, "semget of -1 counters");
+}
+
 struct text {
 	long type;
 	char text[64];
@@ -194,6 +305,7 @@ static void msg_tests(void)
 int main(void)
 {
 	shm_tests();
+	sem_tests();
 	msg_tests();
 	if (!failed)
 		printf("sysvipc: ok\n");

@@ -120,8 +120,9 @@ run sockets_pie 0 sh -c /bin/sockets-pie
 run memory 0 sh -c /bin/memory
 run memory_pie 0 sh -c /bin/memory-pie
 # System V IPC (prototype/linuxabi/sysvipc.c): a shared memory segment
-# across fork, counted and removed while attached; message queues by
-# type, full and empty, with a receiver in another process.  On Linux
+# across fork, counted and removed while attached; semaphore sets changed
+# whole or not at all, sleepers woken, SEM_UNDO at exit; message queues
+# by type, full and empty, with a receiver in another process.  On Linux
 # first.
 /bin/sysvipc || fail "sysvipc on Linux"
 run sysvipc 0 sh -c /bin/sysvipc

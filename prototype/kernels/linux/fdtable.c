@@ -325,6 +325,7 @@ void lx_proc_exit(struct proc *p)
 	timers_clear_locked(lxp(p));
 	procs_unlock();
 	console_flush(p);
+	sem_proc_exit(p);	/* its SEM_UNDO adjustments */
 	for (i = 0; i < fdt_top(&lxp(p)->files); i++)
 		fd_close(p, i);
 	fs_lock();

@@ -2,9 +2,8 @@
 /*
  * System V IPC's common part (Linux's ipc/util.c): the sandbox's tables
  * of objects, one per kind, which are its IPC namespace; keys and ids;
- * the permission record every object has; and the sleep of msgsnd and
- * msgrcv.  There are no semaphore sets: semget is -ENOSYS.  An id is an
- * index in its table and a sequence number
+ * the permission record every object has; and the sleep of semop, msgsnd
+ * and msgrcv.  An id is an index in its table and a sequence number
  * (Linux's ipcmni_seq_shift), so an id whose object was removed and
  * whose slot was taken again names nothing.  Every caller is root here
  * (getuid is 0), so no permission check refuses anything, as none
@@ -45,6 +44,8 @@ void ipc_put(struct lx_ipc_obj *o)
 		return;
 	if (o->kind == LX_IPC_SHM)
 		shm_obj_free(o);
+	else if (o->kind == LX_IPC_SEM)
+		sem_obj_free(o);
 	else
 		msg_obj_free(o);
 }
@@ -70,11 +71,11 @@ static struct lx_ipc_obj *ipc_by_key_locked(int kind, s32 key)
 }
 
 /*
- * msgget and shmget (Linux's ipcget): the id of kind's object
+ * msgget, semget and shmget (Linux's ipcget): the id of kind's object
  * with key, or of fresh, which the caller made beforehand (nothing is
  * allocated under the lock) if key is IPC_PRIVATE or IPC_CREAT asks; a
  * fresh it could not make is fresh_err.  fits checks a found object
- * against what the caller wants (a segment's size).
+ * against what the caller wants (a segment's size, a set's count).
  * Linux's errors in Linux's order; fresh, if unused, is freed.
  */
 long ipc_get(int kind, s32 key, int flg, struct lx_ipc_obj *fresh, long fresh_err,

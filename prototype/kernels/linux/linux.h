@@ -265,12 +265,13 @@ struct lx_proc {
 };
 
 /*
- * System V IPC (ipc.c): shared memory segments (shm.c) and message
- * queues (msg.c), each kind a table of LX_IPC_IDS.
+ * System V IPC (ipc.c): shared memory segments (shm.c), semaphore sets
+ * (sem.c) and message queues (msg.c), each kind a table of LX_IPC_IDS.
  */
 #define LX_IPC_SHM	0
-#define LX_IPC_MSG	1
-#define LX_IPC_KINDS	2
+#define LX_IPC_SEM	1
+#define LX_IPC_MSG	2
+#define LX_IPC_KINDS	3
 #define LX_IPC_IDS	64		/* objects of each kind per sandbox */
 
 /*
@@ -285,8 +286,10 @@ struct lx_ipc_obj {
 	u32 uid, gid, cuid, cgid, mode;
 	u64 ctime;			/* seconds, on time()'s clock (ipc_now) */
 	bool removed;			/* IPC_RMID: its sleepers end with -EIDRM */
-	struct lx_waiter *waiters;	/* msgsnd's and msgrcv's sleepers */
+	struct lx_waiter *waiters;	/* semop's, msgsnd's and msgrcv's sleepers */
 };
+
+struct lx_sem_undo;
 
 static inline unsigned long page_up(unsigned long len)
 {
@@ -327,6 +330,7 @@ struct lx_globals {
 	struct lx_ipc_obj *ipc[LX_IPC_KINDS][LX_IPC_IDS];
 	u16 ipc_seq[LX_IPC_KINDS];	/* the last id's sequence, by kind */
 	unsigned long msg_bytes;	/* messages queued, with their headers (msg.c) */
+	struct lx_sem_undo *sem_undos;	/* SEM_UNDO's adjustments, by process (sem.c) */
 };
 
 static inline struct lx_globals *lx(void)
@@ -545,7 +549,9 @@ void ipc_perm_in(struct lx_ipc_obj *o, const struct ipc64_perm *in);
 long ipc_wait_locked(struct thread *t, struct lx_ipc_obj *o, u64 deadline);
 void ipc_exit(void);
 void shm_obj_free(struct lx_ipc_obj *o);
+void sem_obj_free(struct lx_ipc_obj *o);
 void msg_obj_free(struct lx_ipc_obj *o);
+void sem_proc_exit(struct proc *p);
 
 /* futex.c */
 void lx_queue(struct lx_waiter **q, struct lx_waiter *w);
