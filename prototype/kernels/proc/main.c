@@ -80,7 +80,7 @@ long trip_kept(u32 set)
 {
 	struct proc_perf *perf = set < TIMED_SETS ? procs()->perf[set] : NULL;
 
-	return perf ? perf->n : -1;
+	return perf ? (long)perf->n : -1;
 }
 
 /*
