@@ -66,7 +66,7 @@ static long console_file_write(struct thread *t, struct lx_file *f, unsigned lon
 		unsigned long n = min_t(unsigned long, len - done, LX_CHUNK);
 
 		if (mem_user_copy(t->p, buf + done, chunk, n, MEM_READ))
-			return done ?: -EFAULT;
+			return lx_done_or(done, -EFAULT);
 		console_write(t->p, chunk, n);
 		done += n;
 	}

@@ -45,7 +45,7 @@ static long zero_read(struct thread *t, struct lx_file *f, unsigned long buf, un
 		unsigned long n = min(len - done, PAGE);
 
 		if (mem_user_copy(t->p, buf + done, (void *)lx_zero_page, n, MEM_WRITE))
-			return done ?: -EFAULT;
+			return lx_done_or(done, -EFAULT);
 		done += n;
 	}
 	return done;
@@ -68,7 +68,7 @@ static long random_read(struct thread *t, struct lx_file *f, unsigned long buf,
 		for (i = 0; i < ARRAY_SIZE(chunk); i++)
 			chunk[i] = lx_random();
 		if (mem_user_copy(t->p, buf + done, chunk, n, MEM_WRITE))
-			return done ?: -EFAULT;
+			return lx_done_or(done, -EFAULT);
 		done += n;
 	}
 	return done;

@@ -51,7 +51,7 @@ static long efd_read(struct thread *t, struct lx_file *f, unsigned long buf, uns
 	e->count -= v;
 	lx_wake_all(&e->writing);
 	efd_unlock(e);
-	return mem_user_copy(t->p, buf, &v, sizeof(v), MEM_WRITE) ?: sizeof(v);
+	return mem_user_copy(t->p, buf, &v, sizeof(v), MEM_WRITE) ?: (long)sizeof(v);
 }
 
 static long efd_write(struct thread *t, struct lx_file *f, unsigned long buf,

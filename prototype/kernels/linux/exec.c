@@ -87,7 +87,7 @@ static long map_segment(struct proc *np, struct lx_node *nd, const Elf64_Phdr *p
 		long n = fs_copy_in(np, nd, from, ph->p_offset + (from - ph->p_vaddr - bias),
 				    file_end - from);
 
-		err = n < 0 ? n : n != file_end - from ? -EIO : 0;
+		err = n < 0 ? n : (unsigned long)n != file_end - from ? -EIO : 0;
 	}
 	return err;
 }
@@ -122,7 +122,7 @@ static long read_head(struct lx_node *nd, struct elf_head *h)
 	    eh->e_phnum > (h->size - eh->e_phoff) / sizeof(Elf64_Phdr))
 		return -ENOEXEC;
 	phsize = eh->e_phnum * sizeof(Elf64_Phdr);
-	if (fs_read(NULL, nd, eh->e_phoff, phsize, 0, h->ph) != phsize)
+	if (fs_read(NULL, nd, eh->e_phoff, phsize, 0, h->ph) != (long)phsize)
 		return -ENOEXEC;
 	return 0;
 }

@@ -98,10 +98,10 @@ long fd_reserve(struct proc *p, int from)
 	struct lx_fdtable *ft = &lxp(p)->files;
 	unsigned int limit = fd_limit(p);
 	long fd = -EMFILE;
-	int i;
+	unsigned int i;
 
 	fdt_lock(ft);
-	for (i = from; i < limit; i++)
+	for (i = from; i < limit; i++)	/* a from below 0 finds none */
 		if (!ft->fd[i]) {
 			ft->fd[i] = FD_RESERVED;
 			ft->top = max_t(unsigned int, ft->top, i + 1);
@@ -301,7 +301,7 @@ void lx_close_on_exec(struct proc *p)
 	struct lx_fdtable *ft = &lxp(p)->files;
 	int i;
 
-	for (i = 0; i < fdt_top(ft); i++)
+	for (i = 0; i < (int)fdt_top(ft); i++)
 		if (fdt_cloexec(ft, i))
 			fd_close(p, i);
 }
@@ -326,7 +326,7 @@ void lx_proc_exit(struct proc *p)
 	procs_unlock();
 	console_flush(p);
 	sem_proc_exit(p);	/* its SEM_UNDO adjustments */
-	for (i = 0; i < fdt_top(&lxp(p)->files); i++)
+	for (i = 0; i < (int)fdt_top(&lxp(p)->files); i++)
 		fd_close(p, i);
 	fs_lock();
 	cwd = lxp(p)->cwd;

@@ -363,7 +363,7 @@ long fs_read(struct proc *p, struct lx_node *nd, unsigned long off, unsigned lon
 			done += n;
 	}
 	fs_unlock();
-	return done ?: err;
+	return lx_done_or(done, err);
 }
 
 /*
@@ -403,7 +403,7 @@ long fs_write(struct proc *p, struct lx_node *nd, unsigned long *pos, unsigned l
 	}
 	*pos = at + done;
 	fs_unlock();
-	return done ?: err;
+	return lx_done_or(done, err);
 }
 
 /*
@@ -586,7 +586,7 @@ long fs_node_path(struct proc *p, struct lx_node *nd, char *buf, unsigned int si
 			;
 		if (!e || ++depth > LX_FS_NODES) {
 			err = -ENOENT;
-		} else if (e->len + 1 > at) {
+		} else if ((unsigned int)e->len + 1 > at) {
 			err = -ENAMETOOLONG;
 		} else {
 			at -= e->len;

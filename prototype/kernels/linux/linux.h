@@ -18,6 +18,14 @@
 
 #include "../proc/proc.h"
 
+/*
+ * From here on, the kernel proper's own code is built with -Wsign-compare
+ * (Linux's headers above are not: their inline functions trip it).  A
+ * conditional of an unsigned count and a negative errno has the count's
+ * unsigned type; sem_count's once made -EINVAL a count of 2^32 - 22.
+ */
+#pragma GCC diagnostic warning "-Wsign-compare"
+
 /* Where a process's memory goes, all inside the tenant region. */
 #define LX_PIE_BASE	(EV_TENANT_BASE + 0x10000000UL)	/* a static-PIE's load address */
 #define LX_BRK_MAX	(256UL << 20)			/* the heap brk may grow to */
@@ -300,6 +308,15 @@ static inline unsigned long page_up(unsigned long len)
 static inline long lx_mm_err(long err)
 {
 	return err == -ENOSPC ? -ENOMEM : err;
+}
+
+/*
+ * What a transfer cut short answers: the bytes it moved, else err.  done
+ * is unsigned, and so would `done ?: err` be, err included.
+ */
+static inline long lx_done_or(unsigned long done, long err)
+{
+	return done ? (long)done : err;
 }
 
 /* The sandbox's state: proc's table first, since procs() returns it. */

@@ -131,7 +131,7 @@ long lx_pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf, unsi
 		unsigned int n = min_t(unsigned long, len - done, LX_CHUNK), i, room;
 
 		if (mem_user_copy(t->p, buf + done, chunk, n, MEM_READ))
-			return done ?: -EFAULT;
+			return lx_done_or(done, -EFAULT);
 		pipe_lock(pp);
 		while (pp->readers && pp->len == sizeof(pp->buf) && !nonblock &&
 		       !thread_interrupted(t))
@@ -141,11 +141,11 @@ long lx_pipe_write(struct thread *t, struct lx_pipe *pp, unsigned long buf, unsi
 			pipe_unlock(pp);
 			if (sigpipe)
 				lx_signal_thread(t, LX_SIGPIPE, SI_USER);
-			return done ?: -EPIPE;
+			return lx_done_or(done, -EPIPE);
 		}
 		if (!room) {
 			pipe_unlock(pp);
-			return done ?: nonblock ? -EAGAIN : -ERESTARTSYS;
+			return lx_done_or(done, nonblock ? -EAGAIN : -ERESTARTSYS);
 		}
 		n = min(n, room);
 		for (i = 0; i < n; i++)

@@ -104,7 +104,7 @@ static long snap_read(struct thread *t, struct lx_file *f, unsigned long buf, un
 		      long off)
 {
 	struct proc_snap *s = f->priv;
-	unsigned long pos = off >= 0 ? off : READ_ONCE(f->pos), n;
+	unsigned long pos = off >= 0 ? (unsigned long)off : READ_ONCE(f->pos), n;
 
 	if (pos >= s->len)
 		return 0;
@@ -220,7 +220,7 @@ static long fds_getdents64(struct thread *t, struct lx_file *f, unsigned long ub
 		if (!r)
 			WRITE_ONCE(f->pos, pos + 1);
 	}
-	return r ?: out;
+	return r ?: (long)out;
 }
 
 static long fds_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)
@@ -299,7 +299,7 @@ static long names_getdents64(struct thread *t, struct lx_file *f, unsigned long 
 		if (!r)
 			WRITE_ONCE(f->pos, pos + 1);
 	}
-	return r ?: out;
+	return r ?: (long)out;
 }
 
 static const struct lx_file_ops names_fops = {

@@ -300,7 +300,7 @@ static long sem_cmd_locked(struct thread *t, struct lx_sem_set *set, int num, in
 			else
 				sem_set_locked(set, i, vals[i], t->p->pid);
 		}
-	} else if (num < 0 || num >= set->nsems) {
+	} else if (num < 0 || (unsigned int)num >= set->nsems) {
 		return -EINVAL;
 	}
 	switch (cmd) {

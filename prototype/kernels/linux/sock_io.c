@@ -138,7 +138,7 @@ long sock_recv(struct thread *t, struct lx_file *f, unsigned long buf, unsigned 
 		sock_lock();
 		from = s->family == AF_UNIX ? s->peer : (struct lx_sockname){};
 		sock_unlock();
-		r = done ?: r;
+		r = lx_done_or(done, r);
 		return r < 0 ? r : name_out(t, &from, uaddr, ulen) ?: r;
 	}
 	data = vostd_alloc(LX_DGRAM_MAX + 1, false);
@@ -254,10 +254,10 @@ static long do_sendmsg(struct thread *t, struct lx_file *f, unsigned long umsg, 
 			      m.name && m.namelen ? &to : NULL);
 		if (r > 0)
 			done += r;
-		r = r < 0 ? r : r < iov[i].len ? 1 : 0;	/* a short send ends it */
+		r = r < 0 ? r : (u64)r < iov[i].len ? 1 : 0;	/* a short send ends it */
 	}
 	vostd_free(iov);
-	return done ?: r < 0 ? r : 0;
+	return lx_done_or(done, r < 0 ? r : 0);
 }
 
 LX_PARTIAL(sendmsg, "no ancillary data (SCM_RIGHTS, SCM_CREDENTIALS): a control buffer is -EINVAL");
@@ -294,7 +294,7 @@ static long dgram_recvmsg(struct thread *t, struct lx_file *f, unsigned long ums
 	if (!data)
 		return -ENOMEM;
 	r = dgram_recv(t, f, data, flags, &from);
-	for (i = 0; r > 0 && i < m->iovlen && done < r; i++) {
+	for (i = 0; r > 0 && i < m->iovlen && done < (unsigned long)r; i++) {
 		unsigned long n = min_t(unsigned long, iov[i].len, r - done);
 
 		if (n && mem_user_copy(t->p, iov[i].base, data + done, n, MEM_WRITE))
@@ -304,7 +304,7 @@ static long dgram_recvmsg(struct thread *t, struct lx_file *f, unsigned long ums
 	vostd_free(data);
 	if (r < 0)
 		return r;
-	m->flags = done < r ? MSG_TRUNC : 0;
+	m->flags = done < (unsigned long)r ? MSG_TRUNC : 0;
 	if (m->name)
 		r = name_out(t, &from, m->name, umsg + offsetof(struct lx_msghdr, namelen)) ?: r;
 	if (r >= 0)
@@ -352,7 +352,7 @@ static long do_recvmsg(struct thread *t, struct lx_file *f, unsigned long umsg, 
 		if (r < 0)
 			break;
 		done += r;
-		r = r == iov[i].len ? 0 : 1;	/* a short read ends it */
+		r = (u64)r == iov[i].len ? 0 : 1;	/* a short read ends it */
 	}
 	vostd_free(iov);
 	if (r < 0 && !done)

@@ -267,7 +267,7 @@ bool sock_nonblock(struct lx_file *f, long flags)
 long name_in(struct thread *t, unsigned long uaddr, long len, struct lx_sockname *n)
 {
 	*n = (struct lx_sockname){ .len = len };
-	if (len < 0 || len > sizeof(n->addr.raw))
+	if (len < 0 || len > (long)sizeof(n->addr.raw))
 		return -EINVAL;
 	return len && mem_user_copy(t->p, uaddr, &n->addr, len, MEM_READ) ? -EFAULT : 0;
 }

@@ -268,7 +268,7 @@ LX_SYSCALL_DEFINE2(getrandom, unsigned long, ubuf, unsigned long, len)
 		unsigned long n = min(len - done, 8UL);
 
 		if (mem_user_copy(t->p, ubuf + done, &r, n, MEM_WRITE))
-			return done ?: -EFAULT;
+			return lx_done_or(done, -EFAULT);
 		done += n;
 	}
 	return done;

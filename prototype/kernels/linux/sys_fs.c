@@ -16,7 +16,7 @@
 static long node_read(struct thread *t, struct lx_file *f, unsigned long buf, unsigned long len,
 		      long off)
 {
-	unsigned long pos = off >= 0 ? off : READ_ONCE(f->pos);
+	unsigned long pos = off >= 0 ? (unsigned long)off : READ_ONCE(f->pos);
 	long n;
 
 	if (S_ISDIR(f->node->mode))
@@ -34,7 +34,7 @@ static long node_read(struct thread *t, struct lx_file *f, unsigned long buf, un
 static long node_write(struct thread *t, struct lx_file *f, unsigned long buf,
 		       unsigned long len, long off)
 {
-	unsigned long pos = off >= 0 ? off : READ_ONCE(f->pos);
+	unsigned long pos = off >= 0 ? (unsigned long)off : READ_ONCE(f->pos);
 	long n = fs_write(t->p, f->node, &pos, buf, len, READ_ONCE(f->flags) & O_APPEND);
 
 	if (n > 0 && off < 0)
@@ -148,7 +148,7 @@ static long do_iov(struct thread *t, long fd, unsigned long iov, unsigned long n
 		if (r < 0)
 			break;
 		total += r;
-		r = r < v[1];		/* a short one ends it */
+		r = (u64)r < v[1];		/* a short one ends it */
 	}
 	fd_put(f);
 	return r < 0 && !total ? r : total;
@@ -252,7 +252,7 @@ long lx_dirent_out(struct thread *t, unsigned long ubuf, unsigned long len, unsi
 	unsigned int reclen = (19 + nlen + 1 + 7) & ~7U;
 
 	if (*out + reclen > len)
-		return *out ?: -EINVAL;
+		return lx_done_or(*out, -EINVAL);
 	vostd_memset(rec, 0, reclen);
 	*(u64 *)rec = ino;
 	*(s64 *)(rec + 8) = next;
@@ -260,7 +260,7 @@ long lx_dirent_out(struct thread *t, unsigned long ubuf, unsigned long len, unsi
 	rec[18] = type;
 	vostd_memcpy(rec + 19, name, nlen);
 	if (mem_user_copy(t->p, ubuf + *out, rec, reclen, MEM_WRITE))
-		return *out ?: -EFAULT;
+		return lx_done_or(*out, -EFAULT);
 	*out += reclen;
 	return 0;
 }
@@ -302,7 +302,7 @@ static long node_getdents64(struct thread *t, struct lx_file *f, unsigned long u
 			WRITE_ONCE(f->pos, e ? e->cookie : pos + 1);
 	}
 	fs_unlock();
-	return r ?: out;
+	return r ?: (long)out;
 }
 
 static long node_stat(struct thread *t, struct lx_file *f, struct lx_kstat *ks)

@@ -536,7 +536,7 @@ LX_SYSCALL_DEFINE5(setsockopt, int, fd, int, level, int, name, unsigned long, uv
 		return -EINVAL;
 	if (!known_option(level, name))
 		return -ENOPROTOOPT;
-	if (len < sizeof(int))
+	if (len < (int)sizeof(int))
 		return -EINVAL;
 	return mem_user_copy(t->p, uval, &v, sizeof(v), MEM_READ) ? -EFAULT : 0;
 }
