@@ -18,6 +18,8 @@
 #define ARCH_SET_FS		0x1002
 #define ARCH_GET_FS		0x1003
 #define WNOHANG			1
+#define WUNTRACED		2
+#define WCONTINUED		8
 
 /*
  * An FS or GS base at or past the end of user space is refused with
@@ -254,15 +256,19 @@ LX_SYSCALL_DEFINE1(exit_group, int, code)
 }
 
 /* wait4's options Linux knows: WNOHANG, WUNTRACED, WCONTINUED, __WNOTHREAD, __WALL, __WCLONE. */
-#define LX_WAIT4_OPTIONS	(WNOHANG | 2 | 8 | 0x20000000 | 0x40000000 | 0x80000000)
+#define LX_WAIT4_OPTIONS	(WNOHANG | WUNTRACED | WCONTINUED | \
+				 0x20000000 | 0x40000000 | 0x80000000)
 
-LX_PARTIAL(wait4, "rusage comes back zeroed; pid < -1 waits for any child; no WUNTRACED reports");
+LX_PARTIAL(wait4, "rusage comes back zeroed; pid < -1 waits for any child");
 LX_SYSCALL_DEFINE4(wait4, int, pid, unsigned long, ustatus, int, options,
 		   unsigned long, urusage)
 {
+	u32 kinds = (options & WUNTRACED ? PROC_REPORT_STOPPED : 0) |
+		    (options & WCONTINUED ? PROC_REPORT_CONTINUED : 0);
 	u64 rusage[18] = {};
 	bool killed;
 	long code, r;
+	u32 report;
 	int status;
 
 	if (options & ~LX_WAIT4_OPTIONS)
@@ -274,14 +280,17 @@ LX_SYSCALL_DEFINE4(wait4, int, pid, unsigned long, ustatus, int, options,
 	 * lets a kill wake both, and a reap wakes the other, which looks again.
 	 */
 	lx_sleeping(t);
-	r = proc_wait_any(t, pid, !(options & WNOHANG), &code, &killed);
+	r = proc_wait_any(t, pid, !(options & WNOHANG), kinds, &code, &killed, &report);
 	lx_awake(t);
 	if (r > 0 && READ_ONCE(t->p->threads) > 1)
 		lx_wake_sleepers(t->p);
 	if (r <= 0)
 		return r;
-	/* Linux's status: the exit code in the second byte, or the signal in the first. */
-	status = killed ? (code - 128) & 0x7f : (code & 0xff) << 8;
+	/*
+	 * Linux's status: the exit code in the second byte, or the signal in
+	 * the first; or a stop or a continue, as the report has it.
+	 */
+	status = report ? (int)report : killed ? (code - 128) & 0x7f : (code & 0xff) << 8;
 	if (put_user_bytes(t, ustatus, &status, sizeof(status)) ||
 	    put_user_bytes(t, urusage, rusage, sizeof(rusage)))
 		return -EFAULT;

@@ -93,6 +93,11 @@ struct proc {
 	struct proc *parent;		/* NULL: the kernel's own, or an orphan */
 	bool kernel_waits;		/* proc_wait will reap it */
 	kl_tid_t reaper;		/* a thread waiting for it, 0: none */
+	/*
+	 * A status a wait takes without reaping (linux's stop and continue),
+	 * for a wait that asks for its kind (PROC_REPORT_*); 0: none.
+	 */
+	u32 report, report_kind;
 	struct proc *next;		/* in the table */
 	void *os;			/* the kernel's own per-process state (linux: files) */
 };
@@ -265,7 +270,11 @@ void proc_get(struct proc *p);
 void proc_put(struct proc *p);
 long proc_ppid(struct proc *p);
 void proc_abandon(struct proc *p);
-long proc_wait_any(struct thread *t, long pid, bool block, long *code, bool *killed);
+#define PROC_REPORT_STOPPED	1
+#define PROC_REPORT_CONTINUED	2
+long proc_wait_any(struct thread *t, long pid, bool block, u32 kinds, long *code, bool *killed,
+		   u32 *report);
+void proc_report_locked(struct proc *p, u32 kind, u32 status);
 
 /* memory.c */
 long mem_load(struct proc *p, const char *image, unsigned long size, unsigned long *entry);

@@ -558,17 +558,35 @@ long proc_wait_child(struct proc *parent, long pid)
 }
 
 /*
+ * p has a status for its parent's wait to take without reaping it, of
+ * kind (a stop, a continue), the table's lock held: it replaces any not
+ * yet taken, as Linux's last stop or continue does, and wakes the wait.
+ */
+void proc_report_locked(struct proc *p, u32 kind, u32 status)
+{
+	p->report = status;
+	p->report_kind = kind;
+	if (p->reaper)
+		kl_wake(p->reaper);
+}
+
+/*
  * Linux's wait, by thread t: a child of t's process that has exited
  * (pid > 0: that one), reaped, its pid returned and its code and whether
- * it was killed in *code and *killed.  0 if none has exited and !block;
- * -ECHILD if there is no such child; -ERESTARTSYS if a signal or a kill
- * ends the wait (thread_interrupted).  Every child it waits for names
- * this thread its reaper, so that the first to exit wakes it.
+ * it was killed in *code and *killed; or one with a report of a kind in
+ * kinds, which the wait takes, its status in *report, and leaves the
+ * child be.  *report is 0 unless it was a report.  0 if there is neither
+ * and !block; -ECHILD if there is no such child; -ERESTARTSYS if a signal
+ * or a kill ends the wait (thread_interrupted).  Every child it waits for
+ * names this thread its reaper, so that the first to exit or report
+ * wakes it.
  */
-long proc_wait_any(struct thread *t, long pid, bool block, long *code, bool *killed)
+long proc_wait_any(struct thread *t, long pid, bool block, u32 kinds, long *code, bool *killed,
+		   u32 *report)
 {
 	struct proc *parent = t->p;
 
+	*report = 0;
 	for (;;) {
 		struct proc *c, *found = NULL;
 		bool any = false;
@@ -581,6 +599,13 @@ long proc_wait_any(struct thread *t, long pid, bool block, long *code, bool *kil
 			if (c->exited) {
 				found = c;
 				break;
+			}
+			if (c->report_kind & kinds) {
+				*report = c->report;
+				c->report_kind = 0;
+				pid = c->pid;
+				procs_unlock();
+				return pid;
 			}
 		}
 		if (found) {
