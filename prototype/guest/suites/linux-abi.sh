@@ -127,6 +127,12 @@ run memory_pie 0 sh -c /bin/memory-pie
 /bin/sysvipc || fail "sysvipc on Linux"
 run sysvipc 0 sh -c /bin/sysvipc
 run sysvipc_pie 0 sh -c /bin/sysvipc-pie
+# Job control (prototype/linuxabi/jobs.c): children stopped by SIGSTOP and
+# their own SIGTSTP, frozen, reported to WUNTRACED and WCONTINUED and by
+# SIGCHLD, a read restarted after a continue, a stopped child killed, a
+# SIGTSTP in an orphaned group discarded.  On Linux first.
+/bin/jobs || fail "jobs on Linux"
+run jobs 0 sh -c /bin/jobs
 # POSIX timers (prototype/linuxabi/timers.c): a one-shot timer's siginfo,
 # a blocked periodic one's overruns, an absolute time, SIGEV_NONE,
 # glibc's SIGEV_THREAD, SIGEV_THREAD_ID to one thread, a fork's child

@@ -267,6 +267,7 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		for (i = 0; i < LX_THREADS_MAX; i++)
 			lp->threads[i] = NULL;
 		lp->sigpending = 0;
+		lp->stopped = false;	/* a stop is the parent's, not its child's */
 		lp->alarm_at = 0;	/* a timer is not inherited */
 		lp->alarm_every = 0;
 		timers_clear_locked(lp);	/* the child is in no table yet */

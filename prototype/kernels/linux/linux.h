@@ -254,6 +254,7 @@ struct lx_proc {
 	char comm[16];			/* its name (proc's name), the last byte always 0 */
 	struct lx_sigaction act[LX_NSIG];	/* under the table's lock */
 	u64 sigpending;			/* sent to the process, for any thread to take */
+	bool stopped;			/* by a stop signal, until a SIGCONT (signal.c) */
 	struct ksiginfo siginfo[LX_NSIG];
 	/* ITIMER_REAL (itimer.c): when, in lx_now_ns's ns (0: disarmed), and how often */
 	u64 alarm_at, alarm_every;
