@@ -6,12 +6,14 @@
  * its parent hears each through SIGCHLD's siginfo unless SA_NOCLDSTOP;
  * both threads of a child stop; a read cut by a stop goes on after the
  * continue; a stopped child dies of SIGKILL; a SIGTSTP in an orphaned
- * process group stops no one.  It prints "jobs: ok" and exits 0 if
+ * process group stops no one, and a stopped group an exit orphans is
+ * hung up.  It prints "jobs: ok" and exits 0 if
  * everything held, and names what did not otherwise.  The suite runs it
  * on Linux first.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -182,6 +184,8 @@ static void self_stop(void)
 	pid = fork();
 	if (pid == 0) {
 		setpgid(0, 0);
+		if (setsid() != -1 || errno != EPERM)
+			_exit(6);	/* a group's leader makes no session */
 		raise(SIGTSTP);
 		_exit(7);
 	}
@@ -200,12 +204,50 @@ static void orphaned(void)
 
 	pid = fork();
 	if (pid == 0) {
-		setsid();
+		if (setsid() != getpid() || getsid(0) != getpid() || getpgrp() != getpid())
+			_exit(9);
 		raise(SIGTSTP);
 		_exit(8);
 	}
 	check(waitpid(pid, &st, WUNTRACED) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 8,
 	      "SIGTSTP in an orphaned group is discarded");
+}
+
+/*
+ * A stopped child in a group of its own, whose parent then exits: the
+ * exit orphans the group, which gets SIGHUP and SIGCONT, and SIGHUP's
+ * default ends the child.  Its end closes a pipe this process reads.
+ */
+static void orphaned_when_stopped(void)
+{
+	int fds[2], st;
+	struct pollfd pfd;
+	pid_t mid;
+	char c;
+
+	check(pipe(fds) == 0, "pipe for the orphan");
+	mid = fork();
+	if (mid == 0) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			close(fds[0]);
+			setpgid(0, 0);
+			raise(SIGSTOP);
+			pause_ms(10000);	/* continued but not hung up: the read times out */
+			_exit(0);
+		}
+		close(fds[1]);
+		_exit(waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st) ? 0 : 1);
+	}
+	close(fds[1]);
+	check(waitpid(mid, &st, 0) == mid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the middle process saw its child stop");
+	pfd.fd = fds[0];
+	pfd.events = POLLIN;
+	check(poll(&pfd, 1, 5000) == 1 && read(fds[0], &c, 1) == 0,
+	      "a stopped group orphaned by an exit is hung up");
+	close(fds[0]);
 }
 
 /* A read cut short by a stop goes on after the continue, no handler having run. */
@@ -243,6 +285,7 @@ int main(void)
 	stop_and_continue();
 	self_stop();
 	orphaned();
+	orphaned_when_stopped();
 	read_across_stop();
 	if (!failed)
 		printf("jobs: ok\n");

@@ -130,7 +130,8 @@ run sysvipc_pie 0 sh -c /bin/sysvipc-pie
 # Job control (prototype/linuxabi/jobs.c): children stopped by SIGSTOP and
 # their own SIGTSTP, frozen, reported to WUNTRACED and WCONTINUED and by
 # SIGCHLD, a read restarted after a continue, a stopped child killed, a
-# SIGTSTP in an orphaned group discarded.  On Linux first.
+# SIGTSTP in an orphaned group discarded, a stopped group hung up when an
+# exit orphans it.  On Linux first.
 /bin/jobs || fail "jobs on Linux"
 run jobs 0 sh -c /bin/jobs
 # POSIX timers (prototype/linuxabi/timers.c): a one-shot timer's siginfo,

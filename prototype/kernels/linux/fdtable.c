@@ -321,6 +321,7 @@ void lx_proc_exit(struct proc *p)
 	if (!lxp(p))
 		return;
 	lx_vfork_done(p);	/* a vfork's parent goes on, whatever ended the child */
+	lx_hup_orphans(p);	/* a stopped group it orphans is woken */
 	procs_lock();		/* its timers fire no more (itimer.c, timers.c) */
 	lxp(p)->alarm_at = 0;
 	timers_clear_locked(lxp(p));

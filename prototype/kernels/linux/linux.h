@@ -478,6 +478,7 @@ const char *syscall_name(unsigned long nr);
 void lx_kill(struct proc *p, long sig, const char *why, long from);
 
 /* signal.c */
+#define LX_SIGHUP	1
 #define LX_SIGKILL	9
 #define LX_SIGSEGV	11
 #define LX_SIGPIPE	13
@@ -532,6 +533,13 @@ struct ksiginfo lx_sent_by(struct thread *t, int sig, int code);
 bool lx_handler_ignores(u64 handler, int sig);
 void lx_signal_thread(struct thread *t, int sig, int code);
 int lx_child_exited(struct proc *p);
+void lx_signal_wake(struct thread *t, int *kick);
+
+/* jobctl.c */
+void lx_prepare_locked(struct proc *p, int sig, int *kick);
+void lx_stop_group(struct thread *t, int sig);
+void lx_stop_wait(struct thread *t);
+void lx_hup_orphans(struct proc *p);
 void lx_itimer_check(struct thread *t);		/* itimer.c */
 long lx_ticker_start(struct thread *t);
 void lx_ticker_stop(void);

@@ -21,13 +21,7 @@
  * whatever the frame holds.  A call a signal cut short (-ERESTART*) is
  * restarted, or ends with -EINTR, as Linux decides.
  *
- * Job control (Linux's prepare_signal and do_signal_stop): a stop signal
- * whose action is the default stops the process when a thread takes it;
- * each of its threads then sleeps before user mode until a SIGCONT, which
- * continues it as it is sent, blocked, caught or ignored alike.  Each
- * sends the parent SIGCHLD (unless SA_NOCLDSTOP) and leaves a report for
- * its wait (WUNTRACED, WCONTINUED).  One stops the whole process, as
- * Linux's group stop does; there is no ptrace stop.
+ * Stopping and continuing are jobctl.c's.
  *
  * The signal state is under the table's lock (procs_lock): the pending
  * sets, the handlers, the threads' marks.  A thread's mask is written by
@@ -153,7 +147,7 @@ void lx_recalc_locked(struct thread *t)
 }
 
 /* Mark t, wake it if it sleeps, and name its vCPU to kick if it is not this one. */
-static void signal_wake(struct thread *t, int *kick)
+void lx_signal_wake(struct thread *t, int *kick)
 {
 	WRITE_ONCE(t->sig.wake, true);
 	if (t->sig.sleeper)
@@ -180,136 +174,7 @@ static void retarget_locked(struct lx_proc *lp, int *kick)
 			continue;
 		lx_recalc_locked(th);
 		if (th->sig.wake)
-			signal_wake(th, kick);
-	}
-}
-
-/* ---- stop and continue ---- */
-
-#define SA_NOCLDSTOP	0x00000001
-#define CLD_STOPPED	5
-#define CLD_CONTINUED	6
-#define LX_STOP_SIGS	(LX_SIGBIT(LX_SIGSTOP) | LX_SIGBIT(20) | LX_SIGBIT(21) | LX_SIGBIT(22))
-
-/* bits leave p's pending sets, its own and each thread's. */
-static void flush_pending_locked(struct lx_proc *lp, u64 bits)
-{
-	int i;
-
-	lp->sigpending &= ~bits;
-	for (i = 0; i < LX_THREADS_MAX; i++)
-		if (lp->threads[i])
-			lp->threads[i]->sig.pending &= ~bits;
-}
-
-/*
- * p stopped or continued (why, CLD_*, with status): a report for its
- * parent's wait, and SIGCHLD unless the parent's handler has SA_NOCLDSTOP
- * (Linux's do_notify_parent_cldstop).
- */
-static void notify_parent_locked(struct proc *p, int why, int status, int *kick)
-{
-	struct proc *parent = p->parent;
-	struct ksiginfo info = {
-		.signo = LX_SIGCHLD, .code = why, .f0 = (u32)p->pid, .f1 = (u32)status,
-	};
-
-	if (!parent || !parent->os)
-		return;
-	proc_report_locked(p, why == CLD_STOPPED ? PROC_REPORT_STOPPED : PROC_REPORT_CONTINUED,
-			   why == CLD_STOPPED ? (u32)status << 8 | 0x7f : 0xffff);
-	if (!(lxp(parent)->act[LX_SIGCHLD - 1].flags & SA_NOCLDSTOP))
-		lx_send_locked(parent, NULL, &info, kick);
-}
-
-/*
- * What sending sig does before it is queued, whatever its action or mask
- * (Linux's prepare_signal): a stop signal takes back a pending SIGCONT,
- * and a SIGCONT takes back pending stop signals and continues p if it is
- * stopped, waking each of its threads.
- */
-static void prepare_locked(struct proc *p, int sig, int *kick)
-{
-	struct lx_proc *lp = lxp(p);
-	int i;
-
-	if (LX_SIGBIT(sig) & LX_STOP_SIGS) {
-		flush_pending_locked(lp, LX_SIGBIT(LX_SIGCONT));
-		return;
-	}
-	if (sig != LX_SIGCONT)
-		return;
-	flush_pending_locked(lp, LX_STOP_SIGS);
-	if (!lp->stopped)
-		return;
-	lp->stopped = false;
-	for (i = 0; i < LX_THREADS_MAX; i++)
-		if (lp->threads[i] && lp->threads[i]->sig.sleeper)
-			kl_wake(lp->threads[i]->sig.sleeper);
-	notify_parent_locked(p, CLD_CONTINUED, LX_SIGCONT, kick);
-}
-
-/*
- * Linux's will_become_orphaned_pgrp: no member of the group has a parent
- * in its session but outside the group.  A terminal's stop signals
- * (SIGTSTP, SIGTTIN, SIGTTOU) stop no one there, since nobody would
- * continue it.
- */
-static bool pgrp_orphaned_locked(struct proc *p)
-{
-	long pgid = lxp(p)->pgid;
-	struct proc *q;
-
-	for (q = procs()->list; q; q = q->next) {
-		struct proc *parent = q->parent;
-
-		if (!q->os || q->exited || lxp(q)->pgid != pgid)
-			continue;
-		if (parent && parent->os && lxp(parent)->pgid != pgid &&
-		    lxp(parent)->sid == lxp(q)->sid)
-			return false;
-	}
-	return true;
-}
-
-/*
- * t took stop signal sig with the default action (Linux's do_signal_stop):
- * the process stops, unless it already has, and its other threads are
- * marked so that each stops before user mode.
- */
-static void stop_group(struct thread *t, int sig)
-{
-	struct lx_proc *lp = lxp(t->p);
-	int i, kick = -1;
-
-	procs_lock();
-	if (!lp->stopped && !READ_ONCE(t->p->killed) &&
-	    (sig == LX_SIGSTOP || !pgrp_orphaned_locked(t->p))) {
-		lp->stopped = true;
-		for (i = 0; i < LX_THREADS_MAX; i++)
-			if (lp->threads[i] && lp->threads[i] != t)
-				signal_wake(lp->threads[i], &kick);
-		notify_parent_locked(t->p, CLD_STOPPED, sig, &kick);
-	}
-	procs_unlock();
-	if (kick >= 0)
-		vostd_kick(kick);
-}
-
-/* While t's process is stopped, t sleeps; a SIGCONT or a kill wakes it. */
-static void stop_wait(struct thread *t)
-{
-	struct lx_proc *lp = lxp(t->p);
-	bool stopped;
-
-	for (;;) {
-		procs_lock();
-		stopped = lp->stopped && !READ_ONCE(t->p->killed);
-		t->sig.sleeper = stopped ? kl_self() : 0;
-		procs_unlock();
-		if (!stopped)
-			return;
-		kl_block();
+			lx_signal_wake(th, kick);
 	}
 }
 
@@ -383,7 +248,7 @@ int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *inf
 		return 0;
 	if (sig == LX_SIGKILL)
 		return LX_SEND_FATAL;
-	prepare_locked(p, sig, kick);
+	lx_prepare_locked(p, sig, kick);
 	/* Blocked, it is never ignored (Linux's sig_ignored): by the thread, or the leader. */
 	th = to ?: lx_thread_find(p, p->pid);
 	if (sig_ignored(p, sig) && !(th && blocks(th, bit)))
@@ -411,7 +276,7 @@ int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *inf
 	if (lp->act[sig - 1].handler == LX_SIG_DFL && sig_default(sig) == DFL_TERM &&
 	    !blocks(any, bit))
 		return LX_SEND_FATAL;
-	signal_wake(any, kick);
+	lx_signal_wake(any, kick);
 	return 0;
 }
 
@@ -699,7 +564,7 @@ void lx_deliver(struct thread *t)
 		return;
 	t->sig.restart = 0;
 	for (;;) {
-		stop_wait(t);
+		lx_stop_wait(t);
 		if (READ_ONCE(t->p->killed))
 			return;
 		procs_lock();
@@ -716,7 +581,7 @@ void lx_deliver(struct thread *t)
 			continue;
 		if (act.handler == LX_SIG_DFL) {
 			if (sig_default(sig) == DFL_STOP)
-				stop_group(t, sig);
+				lx_stop_group(t, sig);
 			if (sig_default(sig) != DFL_TERM)
 				continue;
 			lx_kill(t->p, sig, "signal", info.code <= 0 ? (long)(u32)info.f0 : 0);

@@ -120,6 +120,28 @@ LX_SYSCALL_DEFINE1(getsid, int, pid)
 	return pid_group(t, pid, true);
 }
 
+/*
+ * setsid: a session and a group of the caller's own, both named by its
+ * pid, unless some group already is, the caller leading one or a zombie
+ * still in one (Linux's ksys_setsid).  The new session has no terminal.
+ */
+LX_SYSCALL_DEFINE0(setsid)
+{
+	long pid = t->p->pid, r = pid;
+	struct proc *c;
+
+	procs_lock();
+	for (c = procs()->list; c; c = c->next)
+		if (c->os && lxp(c)->pgid == pid)
+			r = -EPERM;
+	if (r > 0) {
+		WRITE_ONCE(lxp(t->p)->sid, pid);
+		WRITE_ONCE(lxp(t->p)->pgid, pid);
+	}
+	procs_unlock();
+	return r;
+}
+
 LX_SYSCALL_DEFINE1(umask, unsigned long, mask)
 {
 	long old = lxp(t->p)->umask;
