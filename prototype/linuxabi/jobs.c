@@ -5,7 +5,8 @@
  * reported to waitpid with WUNTRACED and continued with WCONTINUED, and
  * its parent hears each through SIGCHLD's siginfo unless SA_NOCLDSTOP;
  * both threads of a child stop; a read cut by a stop goes on after the
- * continue; a stopped child dies of SIGKILL; a SIGTSTP in an orphaned
+ * continue; a stopped child dies of SIGKILL, and a wait then reports the
+ * kill, not a stop it had not taken; a SIGTSTP in an orphaned
  * process group stops no one, and a stopped group an exit orphans is
  * hung up.  It prints "jobs: ok" and exits 0 if
  * everything held, and names what did not otherwise.  The suite runs it
@@ -175,6 +176,23 @@ static void stop_and_continue(void)
 	      "a stopped child dies of SIGKILL");
 }
 
+/* A stop not yet waited for, then a SIGKILL: the wait sees the kill, not the stop. */
+static void kill_voids_stop(void)
+{
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	if (pid == 0) {
+		raise(SIGSTOP);
+		_exit(5);
+	}
+	pause_ms(100);
+	check(kill(pid, SIGKILL) == 0, "kill SIGKILL of a stopped child not waited for");
+	check(waitpid(pid, &st, WUNTRACED) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+	      "a kill voids the stop a wait had not taken");
+}
+
 /* A child in a group of its own stops itself with SIGTSTP's default action. */
 static void self_stop(void)
 {
@@ -283,6 +301,7 @@ int main(void)
 	if (counters == MAP_FAILED)
 		return 1;
 	stop_and_continue();
+	kill_voids_stop();
 	self_stop();
 	orphaned();
 	orphaned_when_stopped();

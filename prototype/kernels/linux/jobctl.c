@@ -66,6 +66,7 @@ void lx_prepare_locked(struct proc *p, int sig, int *kick)
 	}
 	if (sig != LX_SIGCONT)
 		return;
+	lp->conts++;
 	flush_pending_locked(lp, LX_STOP_SIGS);
 	if (!lp->stopped)
 		return;
@@ -149,17 +150,19 @@ void lx_hup_orphans(struct proc *p)
 }
 
 /*
- * t took stop signal sig with the default action (Linux's do_signal_stop, from lx_deliver):
- * the process stops, unless it already has, and its other threads are
+ * t took stop signal sig with the default action, when the process had
+ * seen conts SIGCONTs (Linux's do_signal_stop, from lx_deliver): the
+ * process stops, unless it already has or a SIGCONT came since (Linux's
+ * JOBCTL_STOP_DEQUEUED, which SIGCONT clears), and its other threads are
  * marked so that each stops before user mode.
  */
-void lx_stop_group(struct thread *t, int sig)
+void lx_stop_group(struct thread *t, int sig, u32 conts)
 {
 	struct lx_proc *lp = lxp(t->p);
 	int i, kick = -1;
 
 	procs_lock();
-	if (!lp->stopped && !READ_ONCE(t->p->killed) &&
+	if (!lp->stopped && lp->conts == conts && !READ_ONCE(t->p->killed) &&
 	    (sig == LX_SIGSTOP || !pgrp_orphaned_locked(lxp(t->p)->pgid, NULL))) {
 		lp->stopped = true;
 		for (i = 0; i < LX_THREADS_MAX; i++)

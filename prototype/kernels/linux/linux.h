@@ -254,7 +254,8 @@ struct lx_proc {
 	char comm[16];			/* its name (proc's name), the last byte always 0 */
 	struct lx_sigaction act[LX_NSIG];	/* under the table's lock */
 	u64 sigpending;			/* sent to the process, for any thread to take */
-	bool stopped;			/* by a stop signal, until a SIGCONT (signal.c) */
+	bool stopped;			/* by a stop signal, until a SIGCONT (jobctl.c) */
+	u32 conts;			/* SIGCONTs sent: a stop taken before one is void */
 	struct ksiginfo siginfo[LX_NSIG];
 	/* ITIMER_REAL (itimer.c): when, in lx_now_ns's ns (0: disarmed), and how often */
 	u64 alarm_at, alarm_every;
@@ -537,7 +538,7 @@ void lx_signal_wake(struct thread *t, int *kick);
 
 /* jobctl.c */
 void lx_prepare_locked(struct proc *p, int sig, int *kick);
-void lx_stop_group(struct thread *t, int sig);
+void lx_stop_group(struct thread *t, int sig, u32 conts);
 void lx_stop_wait(struct thread *t);
 void lx_hup_orphans(struct proc *p);
 void lx_itimer_check(struct thread *t);		/* itimer.c */

@@ -556,6 +556,7 @@ void lx_deliver(struct thread *t)
 	struct lx_sigaction act;
 	struct ksiginfo info;
 	u64 oldmask;
+	u32 conts;
 	int sig;
 
 	lx_itimer_check(t);
@@ -569,6 +570,7 @@ void lx_deliver(struct thread *t)
 			return;
 		procs_lock();
 		sig = lx_dequeue_locked(t, ~t->sig.mask, &info);
+		conts = lp->conts;
 		if (sig) {
 			act = lp->act[sig - 1];
 			if (act.handler > LX_SIG_IGN && (act.flags & SA_RESETHAND))
@@ -581,7 +583,7 @@ void lx_deliver(struct thread *t)
 			continue;
 		if (act.handler == LX_SIG_DFL) {
 			if (sig_default(sig) == DFL_STOP)
-				lx_stop_group(t, sig);
+				lx_stop_group(t, sig, conts);
 			if (sig_default(sig) != DFL_TERM)
 				continue;
 			lx_kill(t->p, sig, "signal", info.code <= 0 ? (long)(u32)info.f0 : 0);

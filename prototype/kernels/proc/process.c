@@ -600,7 +600,8 @@ long proc_wait_any(struct thread *t, long pid, bool block, u32 kinds, long *code
 				found = c;
 				break;
 			}
-			if (c->report_kind & kinds) {
+			/* A kill voids a stop: the wait is for its end. */
+			if ((c->report_kind & kinds) && !READ_ONCE(c->killed)) {
 				*report = c->report;
 				c->report_kind = 0;
 				pid = c->pid;
