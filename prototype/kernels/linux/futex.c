@@ -148,18 +148,24 @@ void lx_awake(struct thread *t)
 	procs_unlock();
 }
 
-/* Wake every thread of p that sleeps: p is ending, and each must see it. */
-void lx_wake_sleepers(struct proc *p)
+/* Wake every thread of p that sleeps, the table's lock held. */
+void lx_wake_sleepers_locked(struct proc *p)
 {
 	struct thread *th;
 	int i;
 
-	procs_lock();
 	for (i = 0; p->os && i < LX_THREADS_MAX; i++) {
 		th = lxp(p)->threads[i];
 		if (th && th->sig.sleeper)
 			kl_wake(th->sig.sleeper);
 	}
+}
+
+/* Wake every thread of p that sleeps: p is ending, and each must see it. */
+void lx_wake_sleepers(struct proc *p)
+{
+	procs_lock();
+	lx_wake_sleepers_locked(p);
 	procs_unlock();
 }
 

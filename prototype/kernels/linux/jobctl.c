@@ -58,7 +58,6 @@ static void notify_parent_locked(struct proc *p, int why, int status, int *kick)
 void lx_prepare_locked(struct proc *p, int sig, int *kick)
 {
 	struct lx_proc *lp = lxp(p);
-	int i;
 
 	if (LX_SIGBIT(sig) & LX_STOP_SIGS) {
 		flush_pending_locked(lp, LX_SIGBIT(LX_SIGCONT));
@@ -71,10 +70,20 @@ void lx_prepare_locked(struct proc *p, int sig, int *kick)
 	if (!lp->stopped)
 		return;
 	lp->stopped = false;
-	for (i = 0; i < LX_THREADS_MAX; i++)
-		if (lp->threads[i] && lp->threads[i]->sig.sleeper)
-			kl_wake(lp->threads[i]->sig.sleeper);
+	lx_wake_sleepers_locked(p);
 	notify_parent_locked(p, CLD_CONTINUED, LX_SIGCONT, kick);
+}
+
+/* Whether q is a process of Linux's that has not exited and is not gone. */
+static bool live(struct proc *q, struct proc *gone)
+{
+	return q && q != gone && q->os && !q->exited;
+}
+
+/* Whether q is a live member of group pgid other than gone. */
+static bool in_group(struct proc *q, long pgid, struct proc *gone)
+{
+	return live(q, gone) && lxp(q)->pgid == pgid;
 }
 
 /*
@@ -91,10 +100,10 @@ static bool pgrp_orphaned_locked(long pgid, struct proc *gone)
 	for (q = procs()->list; q; q = q->next) {
 		struct proc *parent = q->parent;
 
-		if (q == gone || !q->os || q->exited || lxp(q)->pgid != pgid)
+		if (!in_group(q, pgid, gone))
 			continue;
-		if (parent && parent != gone && parent->os && !parent->exited &&
-		    lxp(parent)->pgid != pgid && lxp(parent)->sid == lxp(q)->sid)
+		if (live(parent, gone) && lxp(parent)->pgid != pgid &&
+		    lxp(parent)->sid == lxp(q)->sid)
 			return false;
 	}
 	return true;
@@ -116,10 +125,10 @@ static void hup_group_locked(long pgid, struct proc *gone, struct lx_sends *s)
 	if (pgrp_orphaned_locked(pgid, NULL) || !pgrp_orphaned_locked(pgid, gone))
 		return;
 	for (q = procs()->list; q; q = q->next)
-		if (q != gone && q->os && !q->exited && lxp(q)->pgid == pgid)
+		if (in_group(q, pgid, gone))
 			stopped |= lxp(q)->stopped;
 	for (q = procs()->list; stopped && q; q = q->next) {
-		if (q == gone || !q->os || q->exited || lxp(q)->pgid != pgid)
+		if (!in_group(q, pgid, gone))
 			continue;
 		kick = -1;
 		ret = lx_send_locked(q, NULL, &hup, &kick);

@@ -589,6 +589,7 @@ void lx_sleep_until(struct thread *t, const bool *flag, bool until, u64 deadline
 void lx_sleeping(struct thread *t);
 void lx_awake(struct thread *t);
 void lx_wake_sleepers(struct proc *p);
+void lx_wake_sleepers_locked(struct proc *p);
 void lx_thread_exit(struct thread *t);
 
 #endif /* LINUX_H */
