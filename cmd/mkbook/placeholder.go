@@ -429,6 +429,11 @@ func (b *book) suiteFigure(suite, key string) (*figlog.Aggregate, error) {
 		return nil, err
 	}
 	a, err := s.Figure(key)
+	if errors.Is(err, figlog.ErrNoFigure) && b.c.runDate != "" {
+		// A stored run kept before its suite printed the figure, as one
+		// kept before the suite was written, cannot judge what reads it.
+		return nil, fmt.Errorf("%v: %w", err, errPredates)
+	}
 	if err != nil {
 		return nil, err
 	}

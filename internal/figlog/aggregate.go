@@ -1,6 +1,7 @@
 package figlog
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -123,6 +124,9 @@ func ReadSuite(dir, suite string) (*Suite, error) {
 	return s, nil
 }
 
+// ErrNoFigure is a figure that no boot of a suite has.
+var ErrNoFigure = errors.New("no figure")
+
 // Figure aggregates key over the suite's boots.  Every boot must have it:
 // a figure missing from one boot would make the aggregate a lie.
 func (s *Suite) Figure(key string) (*Aggregate, error) {
@@ -131,7 +135,7 @@ func (s *Suite) Figure(key string) (*Aggregate, error) {
 		f, ok := l.Figure(key)
 		if !ok {
 			if len(a.Boots) == 0 && l == s.Logs[0] {
-				return nil, fmt.Errorf("no figure %s in %s", key, l.File)
+				return nil, fmt.Errorf("%w %s in %s", ErrNoFigure, key, l.File)
 			}
 			return nil, fmt.Errorf("figure %s is in some boots of %s but not in %s", key, s.Name, l.File)
 		}
