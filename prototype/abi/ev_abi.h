@@ -19,6 +19,7 @@
 #include <linux/const.h>
 
 /*
+ * 9: the shared page's timer (timer_at), which the endovisor kicks by;
  * 8: fpu_read and fpu_write, and an exception's si_code in the tenant
  * context, which a kernel with signal handlers needs;
  * 7: the shared page says what the sandbox may write (ev_sfi); 6: the
@@ -26,7 +27,7 @@
  * the FS base; 4: the trap path's readings left it for tenant_run's
  * optional trailer
  */
-#define EV_ABI_VERSION		8
+#define EV_ABI_VERSION		9
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		16
 
@@ -228,6 +229,15 @@ struct ev_vcpu_shared {
 	void *kernel_owned;
 	__u64 calls;		/* vOSTD's count of the services it called on this vCPU */
 	struct ev_sfi sfi;
+	/*
+	 * The sandbox kernel's timer: a reading of the cycle counter (rdtsc,
+	 * at tsc_khz) after which the endovisor kicks this vCPU, once until
+	 * the kick is taken: at the sandbox's next tick while the vCPU runs,
+	 * at that time while it sleeps in vcpu_idle.  0: no timer.  The
+	 * kernel writes it; the endovisor only reads it, and any value is
+	 * harmless: at worst a kick a tick, which vcpu_kick could ask for.
+	 */
+	__u64 timer_at;
 };
 
 /*

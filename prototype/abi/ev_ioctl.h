@@ -37,6 +37,7 @@ struct ev_vcpu_stats {
 	__u64 stolen_masked_ns;	/* of that, with upcalls masked: a guard or a lock */
 	__u64 kick_retries;	/* kicks the census found stranded and sent again */
 	__u64 parks;		/* times its carrier parked for a stop or the freezer */
+	__u64 timer_kicks;	/* kicks its timer (timer_at) asked the tick for */
 };
 
 struct ev_stats {

@@ -22,7 +22,7 @@ EV_SERVICE(0, NOP, nop, 0)			/* (): 0, having done nothing: the crossing is time
 EV_SERVICE(1, LOG, log, 2)			/* (buf, len): 0; -EINVAL bad length, -EFAULT not the sandbox's */
 EV_SERVICE(2, MEM_ALLOC, mem_alloc, 2)		/* (size, flags): address; -EINVAL, -ENOMEM, ending */
 EV_SERVICE(3, MEM_FREE, mem_free, 1)		/* (address): 0; -ENOENT no block starts there, -EINVAL inside one */
-EV_SERVICE(4, VCPU_IDLE, vcpu_idle, 0)		/* (): 0 once kicked, sleeping until then; -EINTR on a fatal signal */
+EV_SERVICE(4, VCPU_IDLE, vcpu_idle, 0)		/* (): 0 once kicked or once the shared page's timer_at passes, sleeping until then; -EINTR on a fatal signal */
 EV_SERVICE(5, VCPU_KICK, vcpu_kick, 1)		/* (vcpu): 0; -EINVAL no such vCPU */
 EV_SERVICE(6, SET_UPCALL, set_upcall, 1)	/* (entry): 0; -EFAULT not in the kernel's text */
 EV_SERVICE(7, FRAME_GRANT, frame_grant, 2)	/* (count, out): count, with the frames in out[]; -EINVAL, -EFAULT, -ENOMEM, ending */

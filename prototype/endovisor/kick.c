@@ -195,11 +195,10 @@ void ev_kick_init(struct ev_vcpu *v)
  * the kick was sent).  Send another; regs are the tick's own, if v's carrier
  * is what the tick interrupted.
  */
-static void ev_kick_retry(struct ev_vcpu *v, struct pt_regs *regs)
+static void ev_kick_reach(struct ev_vcpu *v, struct pt_regs *regs)
 {
 	int cpu = READ_ONCE(v->cpu);
 
-	v->stat.counts.kick_retries++;
 	if (v->carrier == current)
 		ev_upcall_divert(v, regs);
 	else if (cpu >= 0 && cpu != smp_processor_id())
@@ -220,8 +219,50 @@ void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs)
 			kicks == v->kick.seen;
 
 	v->kick.seen = kicks;
-	if (stranded)
-		ev_kick_retry(v, regs);
+	if (stranded) {
+		v->stat.counts.kick_retries++;
+		ev_kick_reach(v, regs);
+	}
+}
+
+/*
+ * The tick: v's timer (shared->timer_at) has passed and no kick is
+ * pending, so kick v as vcpu_kick would.  A kick already pending is the
+ * timer's too: the kernel looks at its timers whenever it takes one, and
+ * ev_kick_stranded sends it again if it was lost.
+ */
+void ev_kick_timer(struct ev_vcpu *v, struct pt_regs *regs)
+{
+	u64 at = READ_ONCE(v->shared->timer_at);
+
+	if (!at || rdtsc() < at || READ_ONCE(v->shared->kick_pending) ||
+	    !READ_ONCE(v->carrying))
+		return;
+	v->stat.counts.timer_kicks++;
+	atomic64_inc(&v->stat.kicks);
+	WRITE_ONCE(v->shared->kick_pending, 1);
+	/* As in vcpu_kick: we see idling, or vcpu_idle sees kick_pending. */
+	smp_mb();
+	if (READ_ONCE(v->kick.idling))
+		wake_up(&v->kick.idle_wq);
+	else
+		ev_kick_reach(v, regs);
+}
+
+/*
+ * How long vcpu_idle may sleep for the kernel's timer: 0 if it has
+ * passed; KTIME_MAX, no limit, if there is none or it is more than an
+ * hour away (the tick kicks it then).
+ */
+static ktime_t ev_idle_timeout(struct ev_vcpu *v)
+{
+	u64 at = READ_ONCE(v->shared->timer_at), now = rdtsc();
+
+	if (!at || !tsc_khz || at - now > (u64)tsc_khz * 1000 * 3600)
+		return KTIME_MAX;
+	if (at <= now)
+		return 0;
+	return ns_to_ktime(mul_u64_u32_div(at - now, NSEC_PER_MSEC, tsc_khz));
 }
 
 /* Linux has put the carrier on cpu: account the time it waited, take a kick. */
@@ -269,7 +310,8 @@ void ev_kick_stop(struct ev_vcpu *v)
 }
 
 /*
- * vcpu_idle(): sleep until kicked.  -EINTR if a fatal signal came instead.
+ * vcpu_idle(): sleep until kicked, or until the kernel's timer (timer_at)
+ * passes; 0 either way, and at once if it has passed.  -EINTR if a fatal signal came instead.
  * Any other signal (a stop, the freezer's) ends the sleep too, and the
  * crossing's return parks the vCPU, so that Linux can stop or freeze its
  * carrier in user mode (park.c); the kernel sees an idle that ended early
@@ -279,14 +321,20 @@ void ev_kick_stop(struct ev_vcpu *v)
 EV_SERVICE_DEFINE0(vcpu_idle)
 {
 	u64 t0 = local_clock();
+	ktime_t timeout = ev_idle_timeout(v);
 	int ret;
 
+	if (!timeout)
+		return 0;	/* the kernel's timer has passed */
 	WRITE_ONCE(v->kick.idling, true);
 	/* Pairs with vcpu_kick: it sees idling, or we see kick_pending. */
 	smp_mb();
-	ret = wait_event_interruptible(v->kick.idle_wq, READ_ONCE(v->shared->kick_pending));
+	ret = wait_event_interruptible_hrtimeout(v->kick.idle_wq,
+						 READ_ONCE(v->shared->kick_pending), timeout);
 	WRITE_ONCE(v->kick.idling, false);
 	v->stat.counts.idle_ns += local_clock() - t0;
+	if (ret == -ETIME)
+		ret = 0;	/* the timer: the kernel looks at its clock */
 	if (ret && fatal_signal_pending(current)) {
 		WRITE_ONCE(v->bail, EV_BAIL_ABANDON);
 		return -EINTR;

@@ -20,6 +20,7 @@ void ev_kick_stop(struct ev_vcpu *v);
 bool ev_abandon_divert(struct ev_vcpu *v, struct pt_regs *regs);
 void ev_kick_interrupt(struct ev_vcpu *t, int cpu);
 void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs);
+void ev_kick_timer(struct ev_vcpu *v, struct pt_regs *regs);
 
 /* park.c */
 bool ev_park_divert(struct ev_vcpu *v, struct pt_regs *regs);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sandbox's tick: a timer that fires once a millisecond while any of
- * its vCPUs runs.  It has four jobs, each its subsystem's:
+ * its vCPUs runs.  It has five jobs, each its subsystem's:
  *
  *  - teardown: a carrier with a fatal signal pending is sent out of
  *    sandbox code (ev_tick_dying, below);
@@ -9,6 +9,9 @@
  *    sent out to be stopped or frozen, and comes back (park.c);
  *  - kicks: a kick stranded since the last tick is sent again
  *    (ev_kick_stranded, kick.c);
+ *  - the kernel's timer: a vCPU whose timer_at has passed is kicked
+ *    (ev_kick_timer, kick.c), so a sandbox kernel can take back a vCPU
+ *    that a tenant holds, to a millisecond;
  *  - the census: how many of the sandbox's threads Linux has runnable
  *    (ev_census_sample, census.c).
  *
@@ -65,12 +68,14 @@ static enum hrtimer_restart ev_tick(struct hrtimer *t)
 
 		if (!c)
 			continue;
-		if (fatal_signal_pending(c))
+		if (fatal_signal_pending(c)) {
 			ev_tick_dying(sb, v, c);
-		else if (signal_pending(c))
+		} else if (signal_pending(c)) {
 			ev_park_request(v, c);	/* a stop or the freezer: park.c */
-		else
+		} else {
 			ev_kick_stranded(v, get_irq_regs());
+			ev_kick_timer(v, get_irq_regs());
+		}
 	}
 	ev_census_sample(sb);
 	rcu_read_unlock();

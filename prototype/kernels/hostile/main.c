@@ -161,6 +161,34 @@ static void vcpu_cases(void)
 	vostd_free(blk);
 }
 
+/*
+ * The timer (timer_at) is the sandbox's to write and any value must be
+ * harmless: a time long past kicks at every tick and ends an idle at
+ * once; a time never reached leaves idling to kicks; a near time ends an
+ * idle no sooner than itself.  Kicks that the tick sends while this vCPU
+ * spins unmasked are taken by vOSTD's upcall handler, with no scheduler.
+ */
+static void timer_cases(void)
+{
+	struct ev_vcpu_shared *sh = vostd_vcpu();
+	u64 at, end;
+
+	WRITE_ONCE(sh->timer_at, 1);
+	expect("idle_timer_past", 0, call(EV_SVC_VCPU_IDLE, 0, 0, 0, 0));
+	end = vostd_cycles() + vostd_ns_to_cycles(20000000);
+	while (vostd_cycles() < end)
+		asm volatile("pause");	/* kicked at each tick meanwhile */
+	WRITE_ONCE(sh->timer_at, ~0ULL);
+	expect("kick_timer_never", 0, call(EV_SVC_VCPU_KICK, 0, 0, 0, 0));
+	at = vostd_cycles() + vostd_ns_to_cycles(20000000);
+	WRITE_ONCE(sh->timer_at, at);
+	expect("idle_timer_near", 0, call(EV_SVC_VCPU_IDLE, 0, 0, 0, 0));
+	end = vostd_cycles();
+	vostd_test("idle_timer_not_early", end >= at, "woke %lld cycles after its time",
+		   (long long)(end - at));
+	WRITE_ONCE(sh->timer_at, 0);
+}
+
 /* ---- address spaces, page tables and copies ---- */
 
 static void vm_cases(void)
@@ -534,6 +562,7 @@ static long hostile_main(void)
 		WRITE_ONCE(h->heap_done, 1);
 		call(EV_SVC_VCPU_KICK, 1, 0, 0, 0);
 		vcpu_cases();
+		timer_cases();
 		vm_cases();
 		fpu_cases();
 		hostile_registry_cases();
