@@ -6,7 +6,9 @@
  * without entering Linux.  Each vCPU has a run queue per priority; a task
  * stays on the vCPU it was spawned for.  A vCPU with nothing to run sleeps
  * in vcpu_idle; a wake for another vCPU leaves a note (need_resched) and
- * kicks it, and the kick comes back as an upcall that reschedules.
+ * kicks it, and the kick comes back as an upcall that reschedules.  Tasks
+ * of one priority share a vCPU in time slices, and a task can block until
+ * a time (timer.c).
  *
  * Callers name tasks by id, never by pointer: a task may exit and be freed
  * at any time after it is spawned or woken, and an id that outlived its
@@ -50,6 +52,8 @@ struct kl_cpu_stats {
 	u64 idle_wakes;		/* of those, ones a kick ended */
 	u64 idle_last;		/* cycles the last returned call took, on this clock */
 	u64 refused;		/* yields or blocks refused inside a guard */
+	u64 timer_wakes;	/* tasks whose kl_block_until time came first */
+	u64 slices_ended;	/* tasks sent to the back of their queue by their slice */
 };
 
 /*
@@ -66,6 +70,11 @@ const char *kl_self_name(void);
 void kl_yield(void);
 /* Sleep until kl_wake; a wake that came first makes it return at once. */
 void kl_block(void);
+/*
+ * kl_block, until a wake or until the cycle counter (vostd_cycles) passes
+ * at, whichever comes first; at once if at has passed.  0: no time.
+ */
+void kl_block_until(u64 at);
 /* Make the task runnable.  -ESRCH if it has ended: its id names no task. */
 int kl_wake(kl_tid_t tid);
 
@@ -107,6 +116,14 @@ void kl_stop(void);
  * is kept so that the measuring kernel can go on timing both.
  */
 void kl_set_recheck(bool on);
+
+/*
+ * Whether tasks of one priority share a vCPU in time slices (timer.c).
+ * On by default.  A measuring kernel that times round trips one by one
+ * turns them off while it times: a slice's kick that lands in a round
+ * trip voids it, and the count of trips kept would differ between boots.
+ */
+void kl_set_slices(bool on);
 
 /*
  * The carrier of this vCPU adopts vs's address space (NULL: none of a

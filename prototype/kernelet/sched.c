@@ -19,40 +19,8 @@
  * its vCPU leaves kl_run; either way its id is retired first, under its
  * vCPU's lock, so that a wake holding an old id finds nothing.
  */
-#include "kernelet.h"
+#include "sched.h"
 #include "mm.h"
-
-enum kl_state { KL_READY, KL_RUNNING, KL_BLOCKED, KL_DEAD };
-
-struct kl_task {
-	unsigned long sp;		/* saved while not running */
-	struct ev_stack_base *stack;
-	const char *name;
-	kl_tid_t tid;
-	enum kl_prio prio;
-	enum kl_state state;
-	unsigned int vcpu;
-	bool wake_token;		/* a wake that came before its block */
-	struct kl_task *next;		/* run-queue or zombie link */
-};
-
-struct kl_queue {
-	struct kl_task *head, *tail;
-};
-
-struct kl_cpu {
-	vostd_spinlock_t lock;
-	struct kl_queue rq[KL_NR_PRIOS];
-	struct kl_task *curr;		/* NULL: the idle loop */
-	struct kl_task *zombies;	/* dead, stacks to free */
-	unsigned long idle_sp;
-	u32 need_resched;		/* the note */
-	u32 sleeping;			/* in or about to enter vcpu_idle */
-	u32 gone;			/* left kl_run: its tasks are freed */
-	struct vostd_vmspace *mm;	/* the address space the carrier holds */
-	struct ev_vcpu_shared *shared;
-	struct kl_cpu_stats stats;
-} ____cacheline_aligned;
 
 /*
  * The task table: what an id names.  A slot's task, vcpu and generation
@@ -85,6 +53,7 @@ struct kl_sandbox {
 	struct kl_slot slots[KL_MAX_TASKS];
 	u32 stopping;
 	u32 recheck;			/* kl_set_recheck */
+	u32 no_slices;			/* kl_set_slices(false) */
 	u32 gone;			/* vCPUs that have left kl_run */
 };
 
@@ -223,17 +192,28 @@ static void kl_schedule(struct kl_cpu *c, enum kl_state prev_state)
 {
 	struct kl_task *prev, *next;
 	unsigned long *save;
+	u64 now = 0;
 
 	vostd_spin_lock(&c->lock);
 	prev = c->curr;
+	/* The clock is read only for times: a plain switch reads none. */
+	if (c->timers || (prev && prev->wake_at))
+		now = vostd_cycles();
+	if (c->timers)
+		kl_timers_expire_locked(c, now);
 	if (prev) {
-		if (prev_state == KL_BLOCKED && prev->wake_token) {
+		if (prev_state == KL_BLOCKED &&
+		    (prev->wake_token || (prev->wake_at && prev->wake_at <= now))) {
 			/*
-			 * A wake beat the block: the task goes on running, unless
-			 * the note says a task it must yield to is queued.
+			 * A wake, or its time, beat the block: the task goes on
+			 * running, unless the note says a task it must yield to
+			 * is queued.
 			 */
 			prev->wake_token = false;
+			prev->wake_at = 0;
 			prev_state = c->need_resched ? KL_READY : KL_RUNNING;
+		} else if (prev_state == KL_BLOCKED && prev->wake_at) {
+			kl_timer_add_locked(c, prev);
 		}
 		prev->state = prev_state;
 		if (prev_state == KL_READY) {
@@ -255,6 +235,8 @@ static void kl_schedule(struct kl_cpu *c, enum kl_state prev_state)
 	}
 	WRITE_ONCE(c->need_resched, 0);
 	c->curr = next;
+	if (next != prev)
+		kl_slice_switch_locked(c);
 	vostd_spin_unlock(&c->lock);
 	if (next == prev)
 		return;
@@ -263,17 +245,27 @@ static void kl_schedule(struct kl_cpu *c, enum kl_state prev_state)
 	vostd_switch(save, next ? &next->sp : &c->idle_sp);
 }
 
-/* The injected upcall: a kick was taken on this vCPU. */
+/*
+ * The injected upcall: a kick was taken on this vCPU, a wake's or the
+ * timer's (timer.c), which the scheduler tells apart by looking at its
+ * note, its sleepers' times and the running task's slice.
+ */
 static void kl_upcall(void)
 {
 	struct kl_cpu *c = kl_this_cpu();
+	u64 now = vostd_cycles();
 
 	c->stats.upcalls++;
-	WRITE_ONCE(c->stats.last_upcall, vostd_cycles());
+	WRITE_ONCE(c->stats.last_upcall, now);
 	if (vostd_upcall_depth() != 1 || !c->curr) {
 		/* A guard holds, or this is the idle loop: it looks by itself. */
 		return;
 	}
+	vostd_spin_lock(&c->lock);
+	kl_timers_expire_locked(c, now);
+	kl_slice_check_locked(c, now);
+	kl_timer_arm_locked(c);
+	vostd_spin_unlock(&c->lock);
 	if (!READ_ONCE(c->need_resched) && !READ_ONCE(kl()->stopping)) {
 		/* The reschedule window: the note was taken before the kick landed. */
 		c->stats.upcall_spurious++;
@@ -303,9 +295,6 @@ static const struct vostd_sched_ops kl_ops = {
 	.task_exit = kl_task_exit,
 };
 
-/* What a wake leaves its caller to do once the lock is dropped. */
-enum kl_after { KL_AFTER_NOTHING, KL_AFTER_PREEMPT, KL_AFTER_KICK };
-
 /*
  * Make t, which is blocked or new, ready on its vCPU c, whose lock is held.
  * On this vCPU (me), a task of higher priority than the current one runs
@@ -315,13 +304,15 @@ enum kl_after { KL_AFTER_NOTHING, KL_AFTER_PREEMPT, KL_AFTER_KICK };
  * the lock this wake holds, and a kick would only come back as an upcall
  * with nothing to do.
  */
-static enum kl_after kl_ready_locked(struct kl_cpu *c, struct kl_cpu *me,
-				     struct kl_task *t)
+enum kl_after kl_ready_locked(struct kl_cpu *c, struct kl_cpu *me, struct kl_task *t)
 {
 	bool preempt;
 
+	if (t->wake_at)
+		kl_timer_del_locked(c, t);
 	t->state = KL_READY;
 	kl_enqueue(c, t);
+	kl_timer_arm_locked(c);	/* a slice, if t must share the vCPU */
 	preempt = !c->curr || t->prio > c->curr->prio;
 	if (preempt)
 		WRITE_ONCE(c->need_resched, 1);
@@ -417,27 +408,36 @@ kl_tid_t kl_spawn(const char *name, void (*fn)(void *), void *arg,
  * only at the scheduler's own upcall depth, one.  Inside a guard it is
  * refused and counted.
  */
-static void kl_relinquish(enum kl_state state)
+static void kl_relinquish(enum kl_state state, u64 until)
 {
 	struct kl_cpu *c;
 
 	vostd_upcall_disable();
 	c = kl_this_cpu();
-	if (vostd_upcall_depth() != 1)
+	if (vostd_upcall_depth() != 1) {
 		c->stats.refused++;
-	else
+	} else {
+		/* Its own field: a wake reads it only once the task is blocked. */
+		if (c->curr)
+			c->curr->wake_at = until;
 		kl_schedule(c, state);
+	}
 	vostd_upcall_enable();
 }
 
 void kl_yield(void)
 {
-	kl_relinquish(KL_READY);
+	kl_relinquish(KL_READY, 0);
 }
 
 void kl_block(void)
 {
-	kl_relinquish(KL_BLOCKED);
+	kl_relinquish(KL_BLOCKED, 0);
+}
+
+void kl_block_until(u64 at)
+{
+	kl_relinquish(KL_BLOCKED, at);
 }
 
 int kl_wake(kl_tid_t tid)
@@ -539,6 +539,7 @@ static void kl_drain(struct kl_cpu *c)
 		}
 	}
 	c->zombies = NULL;
+	c->timers = NULL;
 	for (i = 0; i < KL_NR_PRIOS; i++)
 		c->rq[i] = (struct kl_queue){};
 	vostd_spin_unlock(&c->lock);
@@ -564,6 +565,7 @@ long kl_run(void)
 	c = kl_this_cpu();
 	vostd_inject_scheduler(&kl_ops);
 	vostd_upcall_disable();
+	kl_slice_init(c);
 	c->shared = vostd_vcpu();
 	while (!READ_ONCE(k->stopping)) {
 		kl_schedule(c, KL_READY);
@@ -573,8 +575,10 @@ long kl_run(void)
 			break;
 		vostd_spin_lock(&c->lock);
 		empty = kl_queue_empty(c);
-		if (empty)
+		if (empty) {
 			c->sleeping = 1;
+			kl_timer_arm_locked(c);	/* no slice: idle until a sleeper's time */
+		}
 		vostd_spin_unlock(&c->lock);
 		if (!empty)
 			continue;
@@ -615,6 +619,16 @@ void kl_stop(void)
 void kl_set_recheck(bool on)
 {
 	WRITE_ONCE(kl()->recheck, on);
+}
+
+void kl_set_slices(bool on)
+{
+	WRITE_ONCE(kl()->no_slices, !on);
+}
+
+bool kl_slices_on(void)
+{
+	return !READ_ONCE(kl()->no_slices);
 }
 
 /* What a vCPU's mm is once the space it held has been forgotten. */

@@ -141,6 +141,19 @@ run jobs 0 sh -c /bin/jobs
 /bin/timers || fail "timers on Linux"
 run timers 0 sh -c /bin/timers
 run timers_pie 0 sh -c /bin/timers-pie
+# Time slices and sleeps (prototype/linuxabi/slices.c): two threads that
+# only compute share the one vCPU, one spinning for a flag the other sets;
+# two processes spin their turns through shared memory; a timer's handler
+# ends a loop with no call in it; sleeps relative and absolute, and their
+# errors.  On Linux first.
+/bin/slices || fail "slices on Linux"
+run slices 0 sh -c /bin/slices
+run slices_pie 0 sh -c /bin/slices-pie
+# A sleeping sandbox costs Linux nothing: its vCPU sleeps in vcpu_idle
+# until the kernelet's timer ends busybox's sleep, rather than yielding.
+run sleep 0 sleep 1
+idle=$(sed -n 's/^launcher: vCPU 0 .* idle_ns=\([0-9]*\) .*/\1/p' /tmp/run.log)
+[ "${idle:-0}" -ge 500000000 ] || fail "linux-abi sleep: the vCPU idled ${idle:-0} ns of a 1 s sleep"
 # What a call holds while it sleeps and what address space comes back
 # (prototype/linuxabi/lifetimes.c): a pipe closed, replaced or dup2'd over
 # under a thread blocked reading or writing it; mmaps and munmaps, and

@@ -46,13 +46,6 @@ struct lx_futex_waiter {
 	struct lx_futex_waiter *next;
 };
 
-/*
- * The calling thread t is about to sleep: a kill (lx_wake_sleepers) or a
- * signal for it (signal.c) wakes it from now on.  It checks
- * thread_interrupted after this and before it sleeps; the waker sets its
- * mark before it looks, under the same lock, so one of the two sees the
- * other.
- */
 /* Queue w, on its task's stack, on *q for the task: under the lock that covers *q. */
 void lx_queue(struct lx_waiter **q, struct lx_waiter *w)
 {
@@ -116,24 +109,28 @@ void lx_block_on(struct thread *t, vostd_spinlock_t *lock, struct lx_waiter **q)
 /*
  * t sleeps until *flag is until, a kill or a signal for it, or deadline
  * (lx_now_ns's ns; 0: none) passes; a waker sets the flag before its
- * wake.  The kernelet has no timers for tasks: a timed sleep yields
- * until its time.
+ * wake.  A timed sleep blocks on the kernelet's timer (kl_block_until).
  */
 void lx_sleep_until(struct thread *t, const bool *flag, bool until, u64 deadline)
 {
+	u64 at = deadline ? lx_cycles_at(deadline) : 0;
+
 	lx_sleeping(t);
 	while (READ_ONCE(*flag) != until && !thread_interrupted(t)) {
-		if (!deadline) {
-			kl_block();
-			continue;
-		}
-		if (lx_now_ns() >= deadline)
+		if (deadline && lx_now_ns() >= deadline)
 			break;
-		kl_yield();
+		kl_block_until(at);
 	}
 	lx_awake(t);
 }
 
+/*
+ * The calling thread t is about to sleep: a kill (lx_wake_sleepers) or a
+ * signal for it (signal.c) wakes it from now on.  It checks
+ * thread_interrupted after this and before it sleeps; the waker sets its
+ * mark before it looks, under the same lock, so one of the two sees the
+ * other.
+ */
 void lx_sleeping(struct thread *t)
 {
 	procs_lock();

@@ -3,25 +3,22 @@
  * A process's real-time interval timer, ITIMER_REAL, which alarm and
  * setitimer arm and getitimer reads: when it expires the process gets
  * SIGALRM, and an interval arms it again.  The ticker fires the POSIX
- * timers too (timers.c).  The kernelet has no timers
- * for tasks, so a task of the kernel's own, the ticker, yields until a
- * deadline passes, as nanosleep does.  It is made at the first arming,
- * runs while some timer is armed, and sleeps when none is, until an
- * arming wakes it (lx()->ticking, under the table's lock, says whether
- * it runs); it ends with the sandbox (lx_ticker_stop).  It does not end
+ * timers too (timers.c): a task of the kernel's own that sleeps on the
+ * kernelet's timer (kl_block_until) until the soonest armed timer of any
+ * process, and without one until an arming wakes it.  It is made at the first
+ * arming and ends with the sandbox (lx_ticker_stop).  It does not end
  * and come back at each arming: a dead task's stack goes only when its
- * vCPU is idle, which a busy sandbox never is.  It runs only when the other tasks
- * of its vCPU yield or sleep, so a thread's own return to user mode looks
- * too (lx_itimer_check); a thread that loops in user mode without a call
- * gets its SIGALRM at its next call.  A process's timer is its own:
- * a fork's child starts with none, an exec keeps it, the exit disarms it.
+ * vCPU is idle, which a busy sandbox never is.  Woken, it waits for its
+ * vCPU like any task, up to a time slice behind a thread that computes,
+ * so a thread's own return to user mode looks too (lx_itimer_check).
+ * A process's timer is its own: a fork's child starts with none, an exec
+ * keeps it, the exit disarms it.
  */
 #include "syscalls.h"
 
 #define ITIMER_REAL	0
 #define ITIMER_PROF	2
 #define LX_SIGALRM	14
-#define NS_PER_SEC	1000000000ULL
 #define NS_PER_USEC	1000ULL
 
 /* Linux's struct itimerval: the interval, then the time left. */
@@ -62,9 +59,9 @@ static noinline void itimer_fire_due(struct thread *t, u64 now)
 /*
  * From lx_deliver, on every return of t to user mode while its process's
  * timer is armed: the timer fires if it has expired.  The ticker does it
- * for processes that sleep, but a thread that makes call after call
- * without sleeping never lets the ticker run on its vCPU (the kernelet
- * has no time slices), so its own returns must look.
+ * too, but once woken it waits for its vCPU behind a thread that
+ * computes for up to a time slice; the thread's own return, which the
+ * kernelet's timer forces on a computing tenant as well, does not wait.
  */
 void lx_itimer_check(struct thread *t)
 {
@@ -79,42 +76,50 @@ void lx_itimer_check(struct thread *t)
 	itimer_fire_due(t, now);
 }
 
+/* The sooner of two times, 0 being none. */
+static u64 lx_soonest(u64 a, u64 b)
+{
+	return !a || (b && b < a) ? b : a;
+}
+
 /*
  * The ticker: SIGALRM to every process whose timer has expired, and each
- * expired POSIX timer's signal, each armed again by its interval, until
- * no timer is armed.  The processes it signals are held by a reference
- * across the drop of the lock, as a kill holds its targets; a round
- * whose sends fill up leaves the rest to the next.
+ * expired POSIX timer's signal, each armed again by its interval; then it
+ * sleeps until the soonest timer still armed, or, with none, until an
+ * arming.  The processes it signals are held by a reference across the
+ * drop of the lock, as a kill holds its targets; a round whose sends fill
+ * up leaves the rest to the next, at once.
  */
 static void ticker(void *arg)
 {
 	struct lx_sends sends = {};
-	bool armed;
+	u64 next;
 
 	for (;;) {
 		u64 now = lx_now_ns();
 		struct proc *c;
 
-		armed = false;
+		next = 0;
 		procs_lock();
 		for (c = procs()->list; c; c = c->next) {
 			int kick = -1, ret;
 
 			if (sends.n + 1 + LX_TIMERS_MAX > LX_PROCS_MAX) {
-				armed = true;	/* no room for c's sends: at the next round */
+				next = now;	/* no room for c's sends: at once */
 				break;
 			}
 			ret = itimer_fire_locked(c, now, &kick);
 			lx_sends_keep(&sends, c, LX_SIGALRM, ret, kick);
 			timers_fire_locked(c, now, &sends);
-			armed |= c->os && (lxp(c)->alarm_at || lxp(c)->timer_next);
+			if (c->os)
+				next = lx_soonest(lx_soonest(next, lxp(c)->alarm_at),
+						  lxp(c)->timer_next);
 		}
-		if (!armed)
-			lx()->ticking = false;
 		procs_unlock();
 		lx_sends_done(&sends, 0);
-		if (armed) {
-			kl_yield();
+		if (next) {
+			/* An arming for sooner wakes it: lx_ticker_start. */
+			kl_block_until(lx_cycles_at(next));
 			continue;
 		}
 		if (READ_ONCE(lx()->ticker_stop))
@@ -159,31 +164,30 @@ static void itimer_read_locked(struct lx_proc *lp, u64 now, struct lx_itimerval 
 
 /*
  * A timer of t's process has been armed: the ticker is made, on t's
- * vCPU, if there is none, and woken if it sleeps.  -ENOMEM if it cannot
- * be made, and the caller disarms what it armed.
+ * vCPU, if there is none, and woken to look at the soonest timer again.
+ * -ENOMEM if it cannot be made, and the caller disarms what it armed.
  */
 long lx_ticker_start(struct thread *t)
 {
 	kl_tid_t tid;
-	bool wake;
 
 	procs_lock();
-	wake = !lx()->ticking;
-	lx()->ticking = true;
 	tid = lx()->ticker;
 	if (!tid)
 		lx()->ticker = LX_TICKER_MAKING;	/* one arming makes it */
 	procs_unlock();
 	if (tid) {
-		if (wake && tid != LX_TICKER_MAKING)
-			kl_wake(tid);	/* a ticker being made runs its round anyway */
+		/*
+		 * Asleep for a later timer or for none: it looks again.  A
+		 * ticker being made runs its round anyway.
+		 */
+		if (tid != LX_TICKER_MAKING)
+			kl_wake(tid);
 		return 0;
 	}
 	tid = kl_spawn("ticker", ticker, NULL, KL_PRIO_NORMAL, t->vcpu);
 	procs_lock();
 	lx()->ticker = tid;
-	if (!tid)
-		lx()->ticking = false;
 	procs_unlock();
 	return tid ? 0 : -ENOMEM;
 }

@@ -337,7 +337,6 @@ struct lx_globals {
 	u64 random;			/* lx_random's state */
 	bool trace;			/* log every call: a label that begins with strace */
 	struct lx_futex_waiter *futexes;	/* every thread waiting on a futex (futex.c) */
-	bool ticking;			/* itimer.c's ticker runs; under the table's lock */
 	kl_tid_t ticker;		/* its task, 0: none yet or ended; LX_TICKER_MAKING */
 	bool ticker_stop;		/* the sandbox ends: so does the ticker */
 	vostd_spinlock_t sock_spin;	/* the named sockets and every socket's state (sock_lock) */
@@ -558,7 +557,11 @@ s32 lx_altstack_flags(struct thread *t, unsigned long sp);
 long lx_set_altstack(struct thread *t, struct lx_stack *ss);	/* sys_signal.c */
 
 /* sys_time.c */
+#define NS_PER_SEC	1000000000ULL
+/* The longest sleep: a longer one ends after it (about 32 years). */
+#define LX_SLEEP_MAX_S	1000000000ULL
 u64 lx_now_ns(void);
+u64 lx_cycles_at(u64 ns);
 
 /* ipc.c, and each kind's file */
 u64 ipc_now(void);

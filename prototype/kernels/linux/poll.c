@@ -64,24 +64,17 @@ long poll_files(struct thread *t, struct poll_ent *e, unsigned int n, s64 ns, u6
 	u64 now;
 
 	for (;;) {
-		ready = poll_look(e, n, ns < 0);
-		if (ready || !ns || thread_interrupted(t)) {
-			if (ns < 0)
+		ready = poll_look(e, n, ns != 0);
+		if (ready || !ns || thread_interrupted(t) || (until && vostd_cycles() >= until)) {
+			if (ns)
 				poll_unqueue(e, n);
 			break;
 		}
-		if (ns < 0) {
-			lx_sleeping(t);
-			if (!thread_interrupted(t))
-				kl_block();
-			lx_awake(t);
-			poll_unqueue(e, n);
-			continue;
-		}
-		now = vostd_cycles();
-		if (now >= until)
-			break;
-		kl_yield();
+		lx_sleeping(t);
+		if (!thread_interrupted(t))
+			kl_block_until(until);
+		lx_awake(t);
+		poll_unqueue(e, n);
 	}
 	now = vostd_cycles();
 	*left = ns > 0 && now < until ? vostd_cycles_to_ns(until - now) : 0;

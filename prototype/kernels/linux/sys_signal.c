@@ -291,12 +291,8 @@ LX_SYSCALL_DEFINE4(rt_sigtimedwait, unsigned long, uthese, unsigned long, uinfo,
 		lx_recalc_locked(t);
 		procs_unlock();
 		lx_sleeping(t);
-		while (!thread_interrupted(t) && (!deadline || lx_now_ns() < deadline)) {
-			if (deadline)
-				kl_yield();	/* no timers for tasks: as nanosleep */
-			else
-				kl_block();
-		}
+		while (!thread_interrupted(t) && (!deadline || lx_now_ns() < deadline))
+			kl_block_until(deadline ? lx_cycles_at(deadline) : 0);
 		lx_awake(t);
 		procs_lock();
 		t->sig.mask = t->sig.real_mask;

@@ -19,7 +19,6 @@
 #define SIGEV_THREAD_ID		4
 #define SI_TIMER		-2
 #define LX_SIGALRM		14
-#define NS_PER_SEC		1000000000ULL
 
 /* Linux's struct sigevent on x86-64. */
 struct lx_sigevent {

@@ -332,7 +332,10 @@ static void perf(void)
 		}
 	}
 	perf_crossing();
+	/* Trip by trip: no slice's kick in the middle of one (kl_set_slices). */
+	kl_set_slices(false);
 	code = run("yield");
+	kl_set_slices(true);
 	if (code)
 		vostd_fail("perf", "the yield tenant ended with %ld", code);
 	/* The tenant is gone: no trip is kept while they are read. */
