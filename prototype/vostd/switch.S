@@ -51,27 +51,38 @@ SYM_FUNC_END(vostd_task_entry)
 
 /*
  * The upcall entry.  The endovisor arrives here from an interrupt, with
- * every register as the interrupted code left it, the interrupted
- * instruction's address in the vCPU's shared page (upcall_ip) and the
- * upcall mask raised.  First make that address a return address on this
- * stack, as if the interrupted instruction had called here; then save what
- * C may clobber, and the flags, align the stack, run vostd_upcall_taken,
- * restore, and return to the interrupted instruction.
+ * every register as the interrupted code left it, the flags included, the
+ * interrupted instruction's address in the vCPU's shared page (upcall_ip)
+ * and the upcall mask raised.  First make that address a return address
+ * on this stack, as if the interrupted instruction had called here; then
+ * save what C may clobber, and the flags, align the stack, run
+ * vostd_upcall_taken, restore, and return to the interrupted instruction.
+ *
+ * The flags are saved before any instruction that sets them (lea does
+ * not) and put back before the function part saves them again: an
+ * upcall between a compare and its branch must not turn the branch.  The
+ * first version made the return address with subq and andq, which set the
+ * flags, and saved them after; a kick that landed there sent a system
+ * call of the kernel proper to its switch's default, -ENOSYS, once time
+ * slices made such kicks common.
  */
 SYM_CODE_START(vostd_upcall_entry)
 	UNWIND_HINT_UNDEFINED
 	ANNOTATE_NOENDBR	/* entered by iret, never by an indirect branch */
-	subq	$8, %rsp
+	leaq	-8(%rsp), %rsp
+	pushfq
 	pushq	%rax
 	movq	%rsp, %rax
 	andq	$~(EV_STACK_SIZE - 1), %rax
 	movq	EV_STACK_BASE_SHARED(%rax), %rax
 	movq	EV_SHARED_UPCALL_IP(%rax), %rax
-	movq	%rax, 8(%rsp)
+	movq	%rax, 16(%rsp)
 	popq	%rax
+	popfq
 	/* From here it is a function called from the interrupted instruction. */
 	UNWIND_HINT_FUNC
 	pushfq
+	cld			/* C wants the direction flag clear */
 	pushq	%rax
 	pushq	%rcx
 	pushq	%rdx

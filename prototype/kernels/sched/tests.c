@@ -2,7 +2,8 @@
 /*
  * The sched kernel's functional tests, one EVTEST line each: yields in
  * order, a wake by priority, a wake across vCPUs, a kick of an idle
- * vCPU, a stale task id, a kick that races a yield, and a guard.
+ * vCPU, a stale task id, a kick that races a yield, a guard, and flags
+ * that upcalls leave as they were.
  */
 #include "sched.h"
 
@@ -291,6 +292,56 @@ static void test_guard(void)
 	join_wait(&f.join);
 }
 
+#define FLAGS_ROUNDS	200000
+
+struct flags_run {
+	u32 done;		/* READ_ONCE, WRITE_ONCE */
+	unsigned long bad;
+	struct join join;
+};
+
+/*
+ * Set the zero flag, wait a few instructions and branch on it, many
+ * times: an upcall that lands in between must leave it set.  vostd's
+ * upcall entry once set the flags itself before it saved them.
+ */
+static void flags_task(void *arg)
+{
+	struct flags_run *r = arg;
+	unsigned long bad = 0, n = FLAGS_ROUNDS;
+
+	asm volatile("1:\n\t"
+		     "xorl %%eax, %%eax\n\t"
+		     ".rept 32\n\tnop\n\t.endr\n\t"
+		     "jz 2f\n\t"
+		     "incq %[bad]\n"
+		     "2:\n\t"
+		     "decq %[n]\n\t"
+		     "jnz 1b"
+		     : [bad] "+r"(bad), [n] "+r"(n) : : "rax", "cc");
+	r->bad = bad;
+	WRITE_ONCE(r->done, 1);
+	join_done(&r->join);
+}
+
+/* vCPU 0 kicks vCPU 1 without letup while vCPU 1's task branches on its flags. */
+static void test_upcall_flags(void)
+{
+	struct flags_run r = { .join = { 1, kl_self() } };
+	struct kl_cpu_stats before, after;
+	char why[96];
+
+	kl_stats(1, &before);
+	kl_spawn("flags", flags_task, &r, KL_PRIO_NORMAL, 1);
+	while (!READ_ONCE(r.done))
+		vostd_kick(1);
+	join_wait(&r.join);
+	kl_stats(1, &after);
+	vostd_snprintf(why, sizeof(why), "%lu of %u branches turned, %llu upcalls", r.bad,
+		       FLAGS_ROUNDS, after.upcalls - before.upcalls);
+	check("upcall_flags", !r.bad && after.upcalls > before.upcalls + 10, why);
+}
+
 void tests(void)
 {
 	test_yield();
@@ -300,5 +351,6 @@ void tests(void)
 	test_stale_id();
 	test_kick_race();
 	test_guard();
+	test_upcall_flags();
 	vostd_tests_end();
 }
