@@ -189,11 +189,11 @@ void ev_kick_init(struct ev_vcpu *v)
 }
 
 /*
- * The tick: v's kick has been pending since the last tick with upcalls
- * unmasked, so no interrupt is coming to take it (one that landed in the
- * window before the kick was set, or an earlier one still in flight when
- * the kick was sent).  Send another; regs are the tick's own, if v's carrier
- * is what the tick interrupted.
+ * From the tick: v has a kick pending that no interrupt is coming to
+ * take, a stranded one or the timer's.  Send one: divert v's carrier if
+ * it is what the tick interrupted (regs are the tick's own), interrupt
+ * its processor if it runs elsewhere; a carrier Linux has preempted
+ * takes the kick when it is put back (ev_kick_sched_in).
  */
 static void ev_kick_reach(struct ev_vcpu *v, struct pt_regs *regs)
 {
@@ -208,7 +208,9 @@ static void ev_kick_reach(struct ev_vcpu *v, struct pt_regs *regs)
 /*
  * A kick still pending a tick later, with no kick since and nothing that
  * would take it by itself (a masked vCPU takes it when it unmasks, an idle
- * one when it wakes), was stranded: send it again.
+ * one when it wakes), was stranded, its interrupt having landed in the
+ * window before the kick was set or an earlier one having still been in
+ * flight when it was sent: send it again.
  */
 void ev_kick_stranded(struct ev_vcpu *v, struct pt_regs *regs)
 {
@@ -258,10 +260,10 @@ static ktime_t ev_idle_timeout(struct ev_vcpu *v)
 {
 	u64 at = READ_ONCE(v->shared->timer_at), now = rdtsc();
 
+	if (at && at <= now)
+		return 0;
 	if (!at || !tsc_khz || at - now > (u64)tsc_khz * 1000 * 3600)
 		return KTIME_MAX;
-	if (at <= now)
-		return 0;
 	return ns_to_ktime(mul_u64_u32_div(at - now, NSEC_PER_MSEC, tsc_khz));
 }
 

@@ -540,6 +540,8 @@ static void kl_drain(struct kl_cpu *c)
 	}
 	c->zombies = NULL;
 	c->timers = NULL;
+	if (c->shared)
+		WRITE_ONCE(c->shared->timer_at, 0);
 	for (i = 0; i < KL_NR_PRIOS; i++)
 		c->rq[i] = (struct kl_queue){};
 	vostd_spin_unlock(&c->lock);

@@ -101,10 +101,17 @@ static bool kl_contended(struct kl_cpu *c)
 	return false;
 }
 
-/* A switch on c: now and then, the check starts again from now. */
+/*
+ * A switch on c.  With no check armed, one is if the vCPU is contended
+ * now: tasks may have become ready while it idled, or stayed ready behind
+ * a task that has just blocked, with no arming since.  With one armed,
+ * now and then it starts again from now.
+ */
 void kl_slice_switch_locked(struct kl_cpu *c)
 {
-	if (c->slice_at && c->stats.switches - c->slice_switches >= KL_SLICE_REARM) {
+	if (!c->slice_at) {
+		kl_timer_arm_locked(c);
+	} else if (c->stats.switches - c->slice_switches >= KL_SLICE_REARM) {
 		c->slice_at = 0;
 		kl_timer_arm_locked(c);
 	}

@@ -3,7 +3,8 @@
  * slices: a processor shared in time, and sleeps that end on time, as
  * Linux gives them, on whatever kernel runs it (the suite runs it with
  * one vCPU).  Two threads of one process that only compute, one spinning
- * on a flag the other must set; two processes that hand a token back and
+ * on a flag the other must set, and the same after both have slept to
+ * the same time; two processes that hand a token back and
  * forth through shared memory by spinning alone; a computing loop that
  * a timer's signal interrupts with no system call in it; nanosleep and
  * clock_nanosleep, relative and absolute, and their errors.  It prints
@@ -64,6 +65,34 @@ static void threads_share(void)
 
 	flag = 0;
 	check(pthread_create(&th, NULL, setter, NULL) == 0, "pthread_create");
+	while (!flag)
+		;
+	check(pthread_join(th, NULL) == 0, "pthread_join");
+}
+
+static void *sleep_then_set(void *arg)
+{
+	struct timespec ts = { 0, 20000000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	flag = 1;
+	return NULL;
+}
+
+/*
+ * Both threads sleep to about the same time, so both may become ready
+ * at once while the processor idles; the first to run spins until the
+ * other has set the flag.
+ */
+static void both_wake(void)
+{
+	struct timespec ts = { 0, 20000000 };
+	pthread_t th;
+
+	flag = 0;
+	check(pthread_create(&th, NULL, sleep_then_set, NULL) == 0, "pthread_create");
+	nanosleep(&ts, NULL);
 	while (!flag)
 		;
 	check(pthread_join(th, NULL) == 0, "pthread_join");
@@ -196,6 +225,7 @@ int main(void)
 {
 	alarm(60);
 	threads_share();
+	both_wake();
 	processes_share();
 	signal_interrupts_loop();
 	sleeps();

@@ -537,9 +537,7 @@ bool vostd_lock_spoiled(vostd_spinlock_t *l, u32 word)
 				return true;
 		}
 	}
-	vostd_upcall_disable();
-	for (;;)
-		vostd_idle();
+	vostd_halt();
 }
 
 /* ---- sweeps ---- */

@@ -84,9 +84,7 @@ static __noreturn void sfi_refuse(unsigned long addr, unsigned long size, unsign
 		      READ_ONCE(vostd_globals()->sfi_expected) ?
 		      EV_SANITIZER_EXPECTED_WORD : EV_SANITIZER_WORD,
 		      size, addr, ip, EV_SANITIZER_STOPS);
-	vostd_upcall_disable();
-	for (;;)
-		vostd_idle();
+	vostd_halt();
 }
 
 static __always_inline void sfi_check(unsigned long addr, unsigned long size, unsigned long ip)

@@ -349,6 +349,7 @@ void __noreturn vostd_task_main(void (*fn)(void *), void *arg);
 
 /* cpu.c: the vCPU services. */
 long vostd_idle(void);
+void __noreturn vostd_halt(void);
 long vostd_kick(unsigned int vcpu);
 
 /* stats.c: order statistics over samples. */

@@ -9,7 +9,7 @@
  * arming and ends with the sandbox (lx_ticker_stop).  It does not end
  * and come back at each arming: a dead task's stack goes only when its
  * vCPU is idle, which a busy sandbox never is.  Woken, it waits for its
- * vCPU like any task, up to a time slice behind a thread that computes,
+ * vCPU like any task, up to two time slices behind a thread that computes,
  * so a thread's own return to user mode looks too (lx_itimer_check).
  * A process's timer is its own: a fork's child starts with none, an exec
  * keeps it, the exit disarms it.
@@ -60,7 +60,7 @@ static noinline void itimer_fire_due(struct thread *t, u64 now)
  * From lx_deliver, on every return of t to user mode while its process's
  * timer is armed: the timer fires if it has expired.  The ticker does it
  * too, but once woken it waits for its vCPU behind a thread that
- * computes for up to a time slice; the thread's own return, which the
+ * computes for up to two time slices; the thread's own return, which the
  * kernelet's timer forces on a computing tenant as well, does not wait.
  */
 void lx_itimer_check(struct thread *t)

@@ -2,11 +2,10 @@
 /*
  * poll, ppoll, select and pselect6: wait until one of several files is
  * ready, as Linux's fs/select.c waits.  Each round asks every file what
- * it is ready for (its poll); a wait with no end queues a waiter of its
+ * it is ready for (its poll); a wait that may sleep queues a waiter of its
  * own on each file as it asks, under the lock the file looked under, so
  * that whatever changes a file after the look wakes the thread, and
- * sleeps.  The kernelet has no timers for tasks, so a wait with an end
- * looks, yields and looks again until the end, as nanosleep does.
+ * sleeps, until its end if it has one (kl_block_until).
  */
 #include <linux/poll.h>
 

@@ -58,11 +58,6 @@ LX_SYSCALL_DEFINE2(gettimeofday, unsigned long, utv, unsigned long, utz)
 }
 
 /*
- * Sleep by yielding until the time has passed: the kernelet has no timers
- * for tasks.  A signal ends it early with -EINTR and the time left in
- * urem, as Linux's does when a handler runs.
- */
-/*
  * Sleep for the timespec at ureq, or until it (abs: on lx_now_ns's clock),
  * blocked on the kernelet's timer; a signal ends it early with -EINTR and
  * the time left at urem (a relative sleep's only, as in Linux).
@@ -79,7 +74,7 @@ static long sleep_ns(struct thread *t, unsigned long ureq, unsigned long urem, b
 	until = min(ts[0], LX_SLEEP_MAX_S) * NS_PER_SEC + ts[1];
 	if (!abs)
 		until += lx_now_ns();
-	lx_sleep_until(t, &never, true, until);
+	lx_sleep_until(t, &never, true, until ?: 1);	/* 0 would be no end */
 	now = lx_now_ns();
 	if (now >= until)
 		return 0;
