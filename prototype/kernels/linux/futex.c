@@ -107,16 +107,17 @@ void lx_block_on(struct thread *t, vostd_spinlock_t *lock, struct lx_waiter **q)
 }
 
 /*
- * t sleeps until *flag is until, a kill or a signal for it, or deadline
- * (lx_now_ns's ns; 0: none) passes; a waker sets the flag before its
- * wake.  A timed sleep blocks on the kernelet's timer (kl_block_until).
+ * t sleeps until *flag is until (no flag: never), a kill or a signal for
+ * it, or deadline (lx_now_ns's ns; 0: none) passes; a waker sets the flag
+ * before its wake.  A timed sleep blocks on the kernelet's timer
+ * (kl_block_until).
  */
 void lx_sleep_until(struct thread *t, const bool *flag, bool until, u64 deadline)
 {
 	u64 at = deadline ? lx_cycles_at(deadline) : 0;
 
 	lx_sleeping(t);
-	while (READ_ONCE(*flag) != until && !thread_interrupted(t)) {
+	while ((!flag || READ_ONCE(*flag) != until) && !thread_interrupted(t)) {
 		if (deadline && lx_now_ns() >= deadline)
 			break;
 		kl_block_until(at);

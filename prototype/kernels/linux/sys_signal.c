@@ -290,10 +290,7 @@ LX_SYSCALL_DEFINE4(rt_sigtimedwait, unsigned long, uthese, unsigned long, uinfo,
 		t->sig.mask &= ~these;
 		lx_recalc_locked(t);
 		procs_unlock();
-		lx_sleeping(t);
-		while (!thread_interrupted(t) && (!deadline || lx_now_ns() < deadline))
-			kl_block_until(deadline ? lx_cycles_at(deadline) : 0);
-		lx_awake(t);
+		lx_sleep_until(t, NULL, true, deadline);
 		procs_lock();
 		t->sig.mask = t->sig.real_mask;
 		t->sig.in_wait = false;

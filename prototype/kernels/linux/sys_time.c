@@ -64,7 +64,6 @@ LX_SYSCALL_DEFINE2(gettimeofday, unsigned long, utv, unsigned long, utz)
  */
 static long sleep_ns(struct thread *t, unsigned long ureq, unsigned long urem, bool abs)
 {
-	static const bool never;
 	u64 ts[2], now, until;
 
 	if (mem_user_copy(t->p, ureq, ts, sizeof(ts), MEM_READ))
@@ -74,7 +73,7 @@ static long sleep_ns(struct thread *t, unsigned long ureq, unsigned long urem, b
 	until = min(ts[0], LX_SLEEP_MAX_S) * NS_PER_SEC + ts[1];
 	if (!abs)
 		until += lx_now_ns();
-	lx_sleep_until(t, &never, true, until ?: 1);	/* 0 would be no end */
+	lx_sleep_until(t, NULL, true, until ?: 1);	/* 0 would be no end */
 	now = lx_now_ns();
 	if (now >= until)
 		return 0;
