@@ -19,6 +19,8 @@
 #include <linux/const.h>
 
 /*
+ * 10: the upcall entry zeroes upcall_ip once it has read it, and the
+ * stats tell a preemption at the entry from one in a masked section;
  * 9: the shared page's timer (timer_at), which the endovisor kicks by;
  * 8: fpu_read and fpu_write, and an exception's si_code in the tenant
  * context, which a kernel with signal handlers needs;
@@ -27,7 +29,7 @@
  * the FS base; 4: the trap path's readings left it for tenant_run's
  * optional trailer
  */
-#define EV_ABI_VERSION		9
+#define EV_ABI_VERSION		10
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		16
 
@@ -216,7 +218,11 @@ struct ev_vcpu_shared {
 	 * and the upcall handler lowers it when it is done.
 	 */
 	__u32 upcall_mask;
-	/* Where the diverted vCPU was: the upcall entry returns there. */
+	/*
+	 * Where the diverted vCPU was: the upcall entry returns there, and
+	 * zeroes this once it has read it.  Nonzero with the mask raised, the
+	 * vCPU is at the entry's door: diverted, holding nothing yet.
+	 */
 	__u64 upcall_ip;
 	/*
 	 * One zeroed page per sandbox, the same for every vCPU, for the

@@ -34,10 +34,11 @@ struct ev_vcpu_stats {
 	__u64 idle_ns;		/* time asleep in vcpu_idle */
 	__u64 arm_to_upcall_ns;	/* summed over timer upcalls: from arming to diverting */
 	__u64 stolen_sandbox_ns;	/* of stolen_ns, preempted in sandbox code */
-	__u64 stolen_masked_ns;	/* of that, with upcalls masked: a guard or a lock */
+	__u64 stolen_masked_ns;	/* of that, inside a masked section: a guard or a lock */
 	__u64 kick_retries;	/* kicks the census found stranded and sent again */
 	__u64 parks;		/* times its carrier parked for a stop or the freezer */
 	__u64 timer_kicks;	/* kicks its timer (timer_at) asked the tick for */
+	__u64 stolen_entry_ns;	/* of stolen_sandbox_ns, diverted to the upcall entry, not in it */
 };
 
 struct ev_stats {

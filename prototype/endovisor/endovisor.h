@@ -174,7 +174,8 @@ struct ev_vcpu_stat {
 	atomic64_t kicks, ipis, wakeups;	/* updated by whoever kicks it */
 	u64 preempted_at;		/* local_clock() when Linux preempted it */
 	bool preempted_in_sandbox;	/* then, in sandbox code */
-	bool preempted_masked;		/* then, in sandbox code with upcalls masked */
+	bool preempted_masked;		/* then, in a masked section of sandbox code */
+	bool preempted_at_entry;	/* then, diverted to the upcall entry */
 	u64 armed_at;			/* local_clock() when the upcall timer was armed */
 	struct ev_cal_stamps stamps;	/* the trap path's readings, if asked for (calibrate.h) */
 	u64 faults_at_entry;		/* ev_linux_faults() when the tenant started */

@@ -279,6 +279,8 @@ void ev_kick_sched_in(struct ev_vcpu *v, int cpu)
 			v->stat.counts.stolen_sandbox_ns += waited;
 		if (v->stat.preempted_masked)
 			v->stat.counts.stolen_masked_ns += waited;
+		if (v->stat.preempted_at_entry)
+			v->stat.counts.stolen_entry_ns += waited;
 		v->stat.preempted_at = 0;
 	}
 	/* Pairs with the barrier in vcpu_kick: it sees the new cpu, or we the kick. */
@@ -295,9 +297,20 @@ void ev_kick_sched_out(struct ev_vcpu *v)
 		 * and so does the preemption that follows it; a service, a
 		 * tenant's system call or interrupt runs on the carrier's own.
 		 */
-		v->stat.preempted_in_sandbox = !object_is_on_stack((void *)current_stack_pointer);
-		v->stat.preempted_masked = v->stat.preempted_in_sandbox &&
-				      READ_ONCE(v->shared->upcall_mask);
+		bool in_sandbox = !object_is_on_stack((void *)current_stack_pointer);
+		bool masked = in_sandbox && READ_ONCE(v->shared->upcall_mask);
+		/*
+		 * A divert raises the mask before the vCPU runs a single
+		 * instruction of the entry, and the interrupt that diverted it
+		 * may be the one Linux preempts it at (both come with a tick).
+		 * There it holds no lock: not a masked section.  Only a
+		 * statistic trusts upcall_ip, which the sandbox writes too.
+		 */
+		bool at_entry = masked && READ_ONCE(v->shared->upcall_ip);
+
+		v->stat.preempted_in_sandbox = in_sandbox;
+		v->stat.preempted_masked = masked && !at_entry;
+		v->stat.preempted_at_entry = at_entry;
 		v->stat.preempted_at = local_clock();
 		v->stat.counts.preemptions++;
 	}

@@ -34,7 +34,7 @@
  * tasks that switch often enough never see it fall due, and so take no
  * kick for it, and a switch reads the clock once in this many.
  */
-#define KL_SLICE_REARM	64
+#define KL_SLICE_REARM	16
 
 /* t, blocked until t->wake_at, joins the list in time order. */
 void kl_timer_add_locked(struct kl_cpu *c, struct kl_task *t)

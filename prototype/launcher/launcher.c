@@ -313,7 +313,7 @@ static void *carry(void *arg)
 static void print_stats(int fd, const char *label)
 {
 	struct ev_stats st;
-	unsigned long long stolen = 0, preempt = 0, in_sandbox = 0, masked = 0, idle = 0;
+	unsigned long long stolen = 0, preempt = 0, in_sandbox = 0, masked = 0, entry = 0, idle = 0;
 	unsigned int i;
 
 	if (ioctl(fd, EV_STATS, &st))
@@ -321,7 +321,7 @@ static void print_stats(int fd, const char *label)
 	for (i = 0; i < st.nr_vcpus && i < EV_MAX_VCPUS; i++) {
 		struct ev_vcpu_stats *v = &st.vcpu[i];
 
-		printf("launcher: vCPU %u stolen_ns=%llu preemptions=%llu kicks=%llu ipis=%llu wakeups=%llu upcalls=%llu timer_upcalls=%llu deferred=%llu idle_ns=%llu arm_to_upcall_ns=%llu stolen_sandbox_ns=%llu stolen_masked_ns=%llu kick_retries=%llu parks=%llu timer_kicks=%llu\n",
+		printf("launcher: vCPU %u stolen_ns=%llu preemptions=%llu kicks=%llu ipis=%llu wakeups=%llu upcalls=%llu timer_upcalls=%llu deferred=%llu idle_ns=%llu arm_to_upcall_ns=%llu stolen_sandbox_ns=%llu stolen_masked_ns=%llu kick_retries=%llu parks=%llu timer_kicks=%llu stolen_entry_ns=%llu\n",
 		       i, (unsigned long long)v->stolen_ns,
 		       (unsigned long long)v->preemptions,
 		       (unsigned long long)v->kicks, (unsigned long long)v->ipis,
@@ -335,10 +335,12 @@ static void print_stats(int fd, const char *label)
 		       (unsigned long long)v->stolen_masked_ns,
 		       (unsigned long long)v->kick_retries,
 		       (unsigned long long)v->parks,
-		       (unsigned long long)v->timer_kicks);
+		       (unsigned long long)v->timer_kicks,
+		       (unsigned long long)v->stolen_entry_ns);
 		stolen += v->stolen_ns;
 		in_sandbox += v->stolen_sandbox_ns;
 		masked += v->stolen_masked_ns;
+		entry += v->stolen_entry_ns;
 		preempt += v->preemptions;
 		idle += v->idle_ns;
 	}
@@ -359,11 +361,16 @@ static void print_stats(int fd, const char *label)
 		       label, st.census_max_threads, (unsigned long long)st.census_samples);
 		printf(EV_FIG("%s.stolen", "%.1f", "sum", "ms") EV_FIELD("preemptions", "%llu") "\n",
 		       label, stolen / 1e6, preempt);
-		/* Of that, preempted in sandbox code; and in it, masked (a guard, a lock). */
+		/*
+		 * Of that, preempted in sandbox code; and in it, inside a masked
+		 * section (a guard, a lock), or diverted to the upcall entry.
+		 */
 		printf(EV_FIG("%s.stolen_sandbox", "%.1f", "sum", "ms") "\n",
 		       label, in_sandbox / 1e6);
 		printf(EV_FIG("%s.stolen_masked", "%.1f", "sum", "ms") "\n",
 		       label, masked / 1e6);
+		printf(EV_FIG("%s.stolen_entry", "%.1f", "sum", "ms") "\n",
+		       label, entry / 1e6);
 		/* Asleep in vcpu_idle, all vCPUs together: what costs Linux nothing. */
 		printf(EV_FIG("%s.idle", "%.1f", "sum", "ms") "\n", label, idle / 1e6);
 	}

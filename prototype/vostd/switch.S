@@ -54,7 +54,8 @@ SYM_FUNC_END(vostd_task_entry)
  * every register as the interrupted code left it, the flags included, the
  * interrupted instruction's address in the vCPU's shared page (upcall_ip)
  * and the upcall mask raised.  First make that address a return address
- * on this stack, as if the interrupted instruction had called here; then
+ * on this stack, as if the interrupted instruction had called here, and
+ * zero upcall_ip, which tells the endovisor the vCPU is past the door; then
  * save what C may clobber, and the flags, align the stack, run
  * vostd_upcall_taken, restore, and return to the interrupted instruction.
  *
@@ -75,8 +76,9 @@ SYM_CODE_START(vostd_upcall_entry)
 	movq	%rsp, %rax
 	andq	$~(EV_STACK_SIZE - 1), %rax
 	movq	EV_STACK_BASE_SHARED(%rax), %rax
-	movq	EV_SHARED_UPCALL_IP(%rax), %rax
-	movq	%rax, 16(%rsp)
+	pushq	EV_SHARED_UPCALL_IP(%rax)
+	movq	$0, EV_SHARED_UPCALL_IP(%rax)	/* in: no longer at the door */
+	popq	16(%rsp)	/* the slot: pop moves rsp before it addresses it */
 	popq	%rax
 	popfq
 	/* From here it is a function called from the interrupted instruction. */
