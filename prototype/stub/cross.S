@@ -28,10 +28,23 @@
 #include <linux/linkage.h>
 #include <linux/errno.h>
 #include <asm/percpu.h>
+#include <asm/processor-flags.h>
 #include <asm/nospec-branch.h>
 #include <asm/unwind_hints.h>
 #include "ev_abi.h"
 #include "ev_stub.h"
+
+/*
+ * The flags Linux's C may rely on, as SYSCALL's mask sets them for a
+ * system call: direction up, no SMAP override, no nested task, I/O
+ * privilege 0, interrupts on.  Sandbox code runs at CPL 0, where popf can
+ * set any of them, and std needs no privilege at all; a service's memset
+ * run downward, or a nested-task flag carried by a service that sleeps to
+ * another task's iret, would be Linux's fault.
+ */
+#define EV_LINUX_FLAGS_MASK	(X86_EFLAGS_DF | X86_EFLAGS_AC | X86_EFLAGS_NT | \
+				 X86_EFLAGS_IOPL | X86_EFLAGS_IF)
+#define EV_LINUX_FLAGS		(X86_EFLAGS_FIXED | X86_EFLAGS_IF)
 
 /*
  * Back on the Linux stack of the frame that entered sandbox code (rbx is
@@ -50,6 +63,23 @@
 	popq	%rbp
 .endm
 
+/*
+ * From sandbox code into Linux's: put the flags of EV_LINUX_FLAGS_MASK
+ * as Linux wants them.  Reading the flags is cheap; popf, which QEMU ends
+ * a block of translated code at, is paid only when one was wrong.  r11,
+ * which no C call keeps and no service takes, is the scratch.
+ */
+.macro EV_LINUX_FLAGS_FIX
+	pushfq
+	popq	%r11
+	andl	$EV_LINUX_FLAGS_MASK, %r11d
+	cmpl	$X86_EFLAGS_IF, %r11d
+	je	.Lflags_ok_\@
+	pushq	$EV_LINUX_FLAGS
+	popfq
+.Lflags_ok_\@:
+.endm
+
 	.text
 
 /*
@@ -59,7 +89,7 @@
  * Saves the callee-saved registers on the Linux stack, records that stack
  * pointer in v, and calls fn(arg) on the sandbox stack.  When fn returns,
  * the Linux stack pointer is taken from the vCPU again, not from anything
- * the sandbox could have changed.
+ * the sandbox could have changed, and the flags are made Linux's again.
  */
 SYM_FUNC_START(ev_stub_enter)
 	pushq	%rbp
@@ -75,6 +105,7 @@ SYM_FUNC_START(ev_stub_enter)
 	CALL_NOSPEC rsi
 	movq	PER_CPU_VAR(ev_cur_vcpu), %rbx
 	movq	EV_VCPU_LINUX_SP(%rbx), %rsp
+	EV_LINUX_FLAGS_FIX
 	popq	%r15
 	popq	%r14
 	popq	%r13
@@ -136,8 +167,12 @@ SYM_FUNC_END(ev_stub_enter)
 	RET
 .endm
 
-/* The crossing's beginning: a frame, and the vCPU in rbx (none: -EPERM). */
+/*
+ * The crossing's beginning: Linux's flags, a frame, and the vCPU in rbx
+ * (none: -EPERM).
+ */
 .macro EV_CROSS_ENTER name
+	EV_LINUX_FLAGS_FIX
 	pushq	%rbp
 	movq	%rsp, %rbp
 	pushq	%rbx
@@ -229,6 +264,8 @@ SYM_CODE_START(ev_stub_abandon)
 	movq	PER_CPU_VAR(ev_cur_vcpu), %rbx
 	movq	$-EINTR, %rax
 	EV_UNWIND_TO_ENTRY
+	/* The interrupt's return put the sandbox's flags back; not on its stack. */
+	EV_LINUX_FLAGS_FIX
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(ev_stub_abandon)

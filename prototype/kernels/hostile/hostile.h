@@ -72,6 +72,10 @@ void uaf_cases(void);
 void uaf_ap(void);
 void victim_cases(void);
 
+/* flags.c: flags sandbox code may set and Linux must not inherit */
+void flags_cases(void);
+void __noreturn flags_hold(void);
+
 /* parking.c: a masked spin while the suite stops and freezes the launcher */
 void park_cases(void);
 void park_ap(void);

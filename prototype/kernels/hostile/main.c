@@ -516,8 +516,7 @@ static void hold(void)
 		      (unsigned long)frame, vm);
 	/* Sandbox code that never crosses again: only a kill ends it. */
 	vostd_upcall_disable();
-	for (;;)
-		asm volatile("pause");
+	flags_hold();
 }
 
 static void attack(const char *args)
@@ -563,6 +562,7 @@ static long hostile_main(void)
 		call(EV_SVC_VCPU_KICK, 1, 0, 0, 0);
 		vcpu_cases();
 		timer_cases();
+		flags_cases();
 		vm_cases();
 		fpu_cases();
 		hostile_registry_cases();
