@@ -5,13 +5,15 @@
  * actions that give the child a pipe for its output; popen, which spawns
  * /bin/sh; vfork, whose parent waits until its child has run its exec
  * or ended; and RLIMIT_NOFILE, lowered and met by open, dup2 and
- * F_DUPFD, and not raised past what the kernel allows.  It prints
+ * F_DUPFD, and not raised past what the kernel allows; and children that
+ * nobody waits for, with SIGCHLD ignored or SA_NOCLDWAIT.  It prints
  * "spawn: ok" and exits 0 if everything held, and names what did not
  * otherwise.  The suite runs it on Linux first.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +110,81 @@ static void nofile_limit(void)
 	check(!setrlimit(RLIMIT_NOFILE, &old), "setrlimit back");
 }
 
+static volatile sig_atomic_t chld_hits;
+
+static void on_chld(int sig)
+{
+	(void)sig;
+	chld_hits++;
+}
+
+/*
+ * With SIGCHLD as sa has it, two children that nobody reaps: one exits at
+ * once, one a little later.  Linux reaps each as it exits, so a wait
+ * blocks until the last is gone and then fails with ECHILD, and neither
+ * can be waited for by its pid after.
+ */
+static void unreaped(const struct sigaction *sa, const char *what)
+{
+	struct sigaction old;
+	pid_t quick, slow;
+	int status;
+
+	check(!sigaction(SIGCHLD, sa, &old), "sigaction SIGCHLD");
+	quick = fork();
+	if (!quick)
+		_exit(1);
+	slow = fork();
+	if (!slow) {
+		usleep(50000);
+		_exit(2);
+	}
+	errno = 0;
+	check(wait(&status) == -1 && errno == ECHILD, what);
+	errno = 0;
+	check(waitpid(quick, &status, WNOHANG) == -1 && errno == ECHILD,
+	      "a child reaped as it exited has no status to wait for");
+	errno = 0;
+	check(waitpid(slow, &status, 0) == -1 && errno == ECHILD,
+	      "nor has the later one");
+	check(!sigaction(SIGCHLD, &old, NULL), "sigaction SIGCHLD back");
+}
+
+static void autoreaps(void)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct sigaction nowait = { .sa_handler = on_chld, .sa_flags = SA_NOCLDWAIT | SA_RESTART };
+	sigset_t block, mask;
+	pid_t pid;
+	int status;
+
+	unreaped(&ign, "SIGCHLD ignored: a wait outlives the children, then ECHILD");
+	chld_hits = 0;
+	unreaped(&nowait, "SA_NOCLDWAIT: a wait outlives the children, then ECHILD");
+	check(chld_hits > 0, "SA_NOCLDWAIT still runs the handler");
+	/*
+	 * A child that exited before SIGCHLD was ignored stays for its wait.
+	 * Its SIGCHLD having been handled says it has exited: the kernel
+	 * decides whether to reap it as it sends the signal.
+	 */
+	chld_hits = 0;
+	check(!sigaction(SIGCHLD, &(struct sigaction){ .sa_handler = on_chld }, NULL),
+	      "sigaction SIGCHLD handler");
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &mask);
+	pid = fork();
+	if (!pid)
+		_exit(3);
+	while (!chld_hits)
+		sigsuspend(&mask);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	check(signal(SIGCHLD, SIG_IGN) != SIG_ERR, "signal SIGCHLD SIG_IGN");
+	check(waitpid(pid, &status, 0) == pid && WEXITSTATUS(status) == 3,
+	      "a child already exited is not reaped when SIGCHLD is ignored later");
+	signal(SIGCHLD, SIG_DFL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "child")) {
@@ -120,6 +197,7 @@ int main(int argc, char **argv)
 	popens();
 	vforks();
 	nofile_limit();
+	autoreaps();
 	if (failed)
 		return 1;
 	printf("spawn: ok\n");

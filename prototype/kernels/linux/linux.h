@@ -532,7 +532,7 @@ void lx_sends_done(struct lx_sends *s, long from);
 struct ksiginfo lx_sent_by(struct thread *t, int sig, int code);
 bool lx_handler_ignores(u64 handler, int sig);
 void lx_signal_thread(struct thread *t, int sig, int code);
-int lx_child_exited(struct proc *p);
+int lx_child_exited(struct proc *p, bool *autoreap);
 void lx_signal_wake(struct thread *t, int *kick);
 
 /* jobctl.c */

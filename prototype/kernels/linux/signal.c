@@ -29,6 +29,7 @@
  */
 #include "syscalls.h"
 
+#define SA_NOCLDWAIT	0x00000002
 #define SA_SIGINFO	0x00000004
 #define SA_RESTORER	0x04000000
 #define SA_ONSTACK	0x08000000
@@ -326,18 +327,27 @@ struct ksiginfo lx_sent_by(struct thread *t, int sig, int code)
  * p has exited, the table's lock held (proc's exited_hook): SIGCHLD to
  * its parent, with the status a wait will find.  Sent once a wait can
  * find p, so that a handler's waitpid does; SIGCHLD's default is to
- * ignore it, so it ends no one.  A vCPU to kick, or -1.
+ * ignore it, so it ends no one.  A parent that set SIGCHLD to SIG_IGN,
+ * or SA_NOCLDWAIT, waits for none of its children: p goes at once, and
+ * a wait finds the next child or none (Linux's do_notify_parent).  With
+ * SIG_IGN no signal is sent; SA_NOCLDWAIT's handler still runs.  A vCPU
+ * to kick, or -1.
  */
-int lx_child_exited(struct proc *p)
+int lx_child_exited(struct proc *p, bool *autoreap)
 {
 	bool killed = p->killed && !p->group_exit;
 	struct ksiginfo info = {
 		.signo = LX_SIGCHLD, .code = killed ? CLD_KILLED : CLD_EXITED,
 		.f0 = (u32)p->pid, .f1 = killed ? (p->code - 128) & 0x7f : p->code & 0xff,
 	};
+	const struct lx_sigaction *act;
 	int kick = -1;
 
-	if (p->parent->os)
+	if (!p->parent->os)
+		return kick;
+	act = &lxp(p->parent)->act[LX_SIGCHLD - 1];
+	*autoreap = act->handler == LX_SIG_IGN || (act->flags & SA_NOCLDWAIT);
+	if (act->handler != LX_SIG_IGN)
 		lx_send_locked(p->parent, NULL, &info, &kick);
 	return kick;
 }

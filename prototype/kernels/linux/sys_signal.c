@@ -143,7 +143,6 @@ void lx_kill(struct proc *p, long sig, const char *why, long from)
  * a pending signal ignored discards it, from the process and from each of
  * its threads, as POSIX and Linux's do_sigaction have it.
  */
-LX_PARTIAL(rt_sigaction, "SA_NOCLDWAIT, and SIGCHLD set to SIG_IGN, reap no child: a wait must");
 LX_SYSCALL_DEFINE4(rt_sigaction, int, sig, unsigned long, uact, unsigned long, uold,
 		   unsigned long, size)
 {

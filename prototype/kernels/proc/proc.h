@@ -223,8 +223,12 @@ struct procs {
 	u32 dropped;				/* trips with a part on two CPUs */
 	u64 start;
 	void (*exit_hook)(struct proc *p);	/* the last thread has left; NULL: none */
-	/* p has exited, the table's lock held: tell its parent; a vCPU to kick, or -1 */
-	int (*exited_hook)(struct proc *p);
+	/*
+	 * p has exited, the table's lock held: tell its parent; a vCPU to
+	 * kick, or -1.  *autoreap set: the parent will not wait for p, which
+	 * goes now, as an orphan does (Linux's SIGCHLD ignored).
+	 */
+	int (*exited_hook)(struct proc *p, bool *autoreap);
 	void (*thread_exit_hook)(struct thread *t);	/* a thread is leaving; NULL: none */
 	/* p is ending: wake its sleeping threads; NULL: none */
 	void (*end_hook)(struct proc *p);

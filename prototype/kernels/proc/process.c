@@ -122,7 +122,7 @@ static void proc_exit(struct proc *p, long code)
 	struct procs *ps = procs();
 	kl_tid_t reaper;
 	struct proc *c, *zombies = NULL;
-	bool orphan;
+	bool orphan, autoreap = false;
 	int kick = -1;
 
 	kernelet_switch_mm(NULL);
@@ -134,7 +134,9 @@ static void proc_exit(struct proc *p, long code)
 	p->code = p->killed ? p->code : code;
 	/* The parent learns of it now that a wait finds it (linux's SIGCHLD). */
 	if (p->parent && ps->exited_hook)
-		kick = ps->exited_hook(p);
+		kick = ps->exited_hook(p, &autoreap);
+	if (autoreap)
+		p->parent = NULL;	/* no wait is to find it: it goes as an orphan */
 	/* Its children are orphans now; the ones already dead go with it. */
 	for (c = procs()->list; c; c = c->next)
 		if (c->parent == p) {
@@ -165,7 +167,8 @@ static void proc_exit(struct proc *p, long code)
 	}
 	if (orphan)
 		proc_put(p);
-	else if (reaper)
+	/* A wait for p looks again: at its other children, or finds none. */
+	if (reaper)
 		kl_wake(reaper);
 }
 
