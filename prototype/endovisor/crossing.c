@@ -10,13 +10,14 @@
  * service with a switch (crossing.stub_switch), and the crossing as it
  * was, called through a pointer as sandbox kernels once called it through
  * shared->cross, which called the service through the table
- * (crossing.stub_table).  Interrupts are off so neither Linux nor the
- * endovisor can take the processor in a round; the machine beneath the
- * guest still can, so of EV_CROSSING_ROUNDS rounds the cheapest is kept.
+ * (crossing.stub_table).  Preemption is off so Linux cannot switch the
+ * carrier in a round.  Interrupts stay on, as every crossing makes them
+ * (stub/cross.S); they and the machine beneath the guest can still take
+ * the processor, so of EV_CROSSING_ROUNDS rounds the cheapest is kept.
  * Each figure goes into the sandbox's log with a stable key.
  */
-#include <linux/irqflags.h>
 #include <linux/kernel.h>
+#include <linux/preempt.h>
 #include <linux/smp.h>
 #include <asm/msr.h>
 
@@ -133,13 +134,12 @@ void ev_crossing_calibrate(struct ev_vcpu *v)
 {
 	static const char *const keys[] = { "direct", "stub", "stub_switch", "stub_table" };
 	u64 best[ARRAY_SIZE(keys)];
-	unsigned long flags;
 	unsigned int round, k;
 
 	for (k = 0; k < ARRAY_SIZE(keys); k++)
 		best[k] = U64_MAX;
 	ev_nop_direct = ev_service_table[EV_SVC_NOP];
-	local_irq_save(flags);
+	preempt_disable();
 	for (round = 0; round < EV_CROSSING_ROUNDS; round++) {
 		for (k = 0; k < ARRAY_SIZE(keys); k++) {
 			unsigned int variant = (round + k) % ARRAY_SIZE(keys);
@@ -149,7 +149,7 @@ void ev_crossing_calibrate(struct ev_vcpu *v)
 			best[variant] = min(best[variant], t);
 		}
 	}
-	local_irq_restore(flags);
+	preempt_enable();
 	for (k = 0; k < ARRAY_SIZE(keys); k++)
 		ev_crossing_report(v, keys[k], best[k]);
 }

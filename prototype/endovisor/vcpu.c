@@ -186,11 +186,16 @@ long ev_vcpu_run(struct ev_vcpu *v)
 	preempt_notifier_register(&v->notifier);
 	this_cpu_write(ev_cur_vcpu, v);
 	WRITE_ONCE(v->cpu, smp_processor_id());
-	WRITE_ONCE(v->carrying, true);
 	preempt_enable();
 
+	/*
+	 * Timed before the vCPU counts as carrying: the tick parks and kicks
+	 * only a carrying vCPU, and a park in a timed round would keep a
+	 * crossing's frame that the kernel's own run then overwrites.
+	 */
 	if (v->id == 0)
 		ev_crossing_calibrate(v);
+	WRITE_ONCE(v->carrying, true);
 	v->suspended = false;
 	return ev_stub_enter(v, v->sb->kernel->entry, v->shared, sp);
 }
