@@ -17,6 +17,7 @@
 #define EV_ABI_H
 
 #include <linux/const.h>
+#include <asm/processor-flags.h>
 
 /*
  * 10: the upcall entry zeroes upcall_ip once it has read it, and the
@@ -40,6 +41,18 @@
 /* Offsets the sandbox's assembly uses (vostd/switch.S); checked in vostd/boot.c. */
 #define EV_STACK_BASE_SHARED	8
 #define EV_SHARED_UPCALL_IP	112
+
+/*
+ * The flags of EV_LINUX_FLAGS_MASK that Linux's C may rely on, as
+ * SYSCALL's mask sets them for a system call: direction up, no SMAP
+ * override, no nested task, I/O privilege 0, interrupts on.  Sandbox code
+ * runs at CPL 0, where popf can set any of them, so every crossing into
+ * Linux makes them EV_LINUX_FLAGS (stub/cross.S), and a sandbox kernel
+ * finds them so when a crossing returns.
+ */
+#define EV_LINUX_FLAGS_MASK	(X86_EFLAGS_DF | X86_EFLAGS_AC | X86_EFLAGS_NT | \
+				 X86_EFLAGS_IOPL | X86_EFLAGS_IF)
+#define EV_LINUX_FLAGS		(X86_EFLAGS_FIXED | X86_EFLAGS_IF)
 
 /* The longest line the log service takes; longer is refused (-EINVAL). */
 #define EV_LOG_LINE_MAX		256

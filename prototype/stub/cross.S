@@ -35,18 +35,6 @@
 #include "ev_stub.h"
 
 /*
- * The flags Linux's C may rely on, as SYSCALL's mask sets them for a
- * system call: direction up, no SMAP override, no nested task, I/O
- * privilege 0, interrupts on.  Sandbox code runs at CPL 0, where popf can
- * set any of them, and std needs no privilege at all; a service's memset
- * run downward, or a nested-task flag carried by a service that sleeps to
- * another task's iret, would be Linux's fault.
- */
-#define EV_LINUX_FLAGS_MASK	(X86_EFLAGS_DF | X86_EFLAGS_AC | X86_EFLAGS_NT | \
-				 X86_EFLAGS_IOPL | X86_EFLAGS_IF)
-#define EV_LINUX_FLAGS		(X86_EFLAGS_FIXED | X86_EFLAGS_IF)
-
-/*
  * Back on the Linux stack of the frame that entered sandbox code (rbx is
  * the vCPU), with the six registers that frame saved restored: what is
  * left is its return address.

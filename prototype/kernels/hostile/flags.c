@@ -12,9 +12,6 @@
 #include <asm/processor-flags.h>
 #include "hostile.h"
 
-#define FLAGS_LINUX	(X86_EFLAGS_DF | X86_EFLAGS_AC | X86_EFLAGS_NT | \
-			 X86_EFLAGS_IOPL | X86_EFLAGS_IF)
-
 static unsigned long flags_read(void)
 {
 	unsigned long f;
@@ -47,7 +44,7 @@ static long call_with_flags(unsigned long f, unsigned long *after, unsigned long
 
 static void expect_linux_flags(const char *name, unsigned long after)
 {
-	vostd_test(name, (after & FLAGS_LINUX) == X86_EFLAGS_IF,
+	vostd_test(name, (after & EV_LINUX_FLAGS_MASK) == X86_EFLAGS_IF,
 		   "the crossing came back with flags %lx", after);
 }
 
@@ -112,7 +109,7 @@ void flags_cases(void)
  */
 void __noreturn flags_hold(void)
 {
-	flags_write(flags_read() | (FLAGS_LINUX & ~X86_EFLAGS_IF));
+	flags_write(flags_read() | (EV_LINUX_FLAGS_MASK & ~X86_EFLAGS_IF));
 	for (;;)
 		asm volatile("pause");
 }
