@@ -154,7 +154,7 @@ static void autoreaps(void)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	struct sigaction nowait = { .sa_handler = on_chld, .sa_flags = SA_NOCLDWAIT | SA_RESTART };
-	sigset_t block, mask;
+	sigset_t block, mask, suspend;
 	pid_t pid;
 	int status;
 
@@ -173,11 +173,13 @@ static void autoreaps(void)
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, &mask);
+	suspend = mask;
+	sigdelset(&suspend, SIGCHLD);	/* even if this program was started with it blocked */
 	pid = fork();
 	if (!pid)
 		_exit(3);
 	while (!chld_hits)
-		sigsuspend(&mask);
+		sigsuspend(&suspend);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	check(signal(SIGCHLD, SIG_IGN) != SIG_ERR, "signal SIGCHLD SIG_IGN");
 	check(waitpid(pid, &status, 0) == pid && WEXITSTATUS(status) == 3,

@@ -513,6 +513,14 @@ static long reap(struct proc *c, struct proc *waiter)
 
 	for (;;) {
 		procs_lock();
+		if (c->exited && waiter && c->parent != waiter) {
+			/*
+			 * Reaped as it exited (exited_hook's autoreap): the
+			 * table let it go then, and only our reference keeps it.
+			 */
+			procs_unlock();
+			return -ECHILD;
+		}
 		if (c->exited) {
 			code = c->code;
 			proc_unlink(c);
