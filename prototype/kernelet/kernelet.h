@@ -75,6 +75,20 @@ void kl_block(void);
  * at, whichever comes first; at once if at has passed.  0: no time.
  */
 void kl_block_until(u64 at);
+/*
+ * The running task counts its run time from now on: every switch to it
+ * or away from it reads the clock, which other switches do not.
+ */
+void kl_count_runtime(void);
+/*
+ * Cycles (vostd_cycles) the task has run on its vCPU since it called
+ * kl_count_runtime, its current run included: from each switch to it to
+ * the next switch away, whether in sandbox code or in its tenant's user
+ * mode, and with any time Linux took the carrier away meanwhile, which
+ * the kernelet cannot see.  0 if tid names no task or one that does not
+ * count.
+ */
+u64 kl_runtime(kl_tid_t tid);
 /* Make the task runnable.  -ESRCH if it has ended: its id names no task. */
 int kl_wake(kl_tid_t tid);
 

@@ -63,7 +63,7 @@ static struct kl_sandbox *kl(void)
 	return vostd_global(VOSTD_SLOT_SCHED_STATE, sizeof(struct kl_sandbox));
 }
 
-static struct kl_cpu *kl_this_cpu(void)
+struct kl_cpu *kl_this_cpu(void)
 {
 	return &kl()->cpus[vostd_cpu_id()];
 }
@@ -160,7 +160,7 @@ static void kl_slot_retire(struct kl_sandbox *k, struct kl_task *t)
  * The task tid names, with its vCPU's lock held (*cp), or NULL (no lock)
  * if it names none.  Upcalls masked.
  */
-static struct kl_task *kl_lock_task(kl_tid_t tid, struct kl_cpu **cp)
+struct kl_task *kl_lock_task(kl_tid_t tid, struct kl_cpu **cp)
 {
 	struct kl_sandbox *k = kl();
 	unsigned int idx = kl_tid_slot(tid);
@@ -181,6 +181,25 @@ static struct kl_task *kl_lock_task(kl_tid_t tid, struct kl_cpu **cp)
 	}
 	vostd_spin_unlock(&c->lock);
 	return NULL;
+}
+
+/*
+ * A switch on c from prev (NULL: the idle loop) to c->curr: prev's run
+ * ends and the next begins.  now is the cycle counter, 0 if not yet read.
+ * c's lock held.  Only tasks that count their run time make the switch
+ * read the clock: under emulation a read costs more than the rest of a
+ * plain switch between two of the kernelet's own tasks.
+ */
+static void kl_account_locked(struct kl_cpu *c, struct kl_task *prev, u64 now)
+{
+	struct kl_task *next = c->curr;
+
+	if (!(prev && prev->counted) && !(next && next->counted))
+		return;
+	now = now ?: vostd_cycles();
+	if (prev && prev->counted && now > c->curr_since)
+		prev->run_cycles += now - c->curr_since;
+	c->curr_since = now;
 }
 
 /*
@@ -235,8 +254,10 @@ static void kl_schedule(struct kl_cpu *c, enum kl_state prev_state)
 	}
 	WRITE_ONCE(c->need_resched, 0);
 	c->curr = next;
-	if (next != prev)
+	if (next != prev) {
 		kl_slice_switch_locked(c);
+		kl_account_locked(c, prev, now);
+	}
 	vostd_spin_unlock(&c->lock);
 	if (next == prev)
 		return;

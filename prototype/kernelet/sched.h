@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kernelet's own structures, shared by its scheduler (sched.c) and
- * its timers and time slices (timer.c).  Nothing outside the kernelet
+ * its timers and time slices (timer.c) and the run times of tasks
+ * (runtime.c).  Nothing outside the kernelet
  * includes this: its users have kernelet.h.
  */
 #ifndef KERNELET_SCHED_H
@@ -23,6 +24,8 @@ struct kl_task {
 	struct kl_task *next;		/* run-queue or zombie link */
 	u64 wake_at;			/* kl_block_until's time; 0: none */
 	struct kl_task *timer_next;	/* the vCPU's timer list, by wake_at */
+	bool counted;			/* it counts its run time: kl_count_runtime */
+	u64 run_cycles;			/* run before its current run (kl_runtime) */
 };
 
 struct kl_queue {
@@ -33,6 +36,7 @@ struct kl_cpu {
 	vostd_spinlock_t lock;
 	struct kl_queue rq[KL_NR_PRIOS];
 	struct kl_task *curr;		/* NULL: the idle loop */
+	u64 curr_since;			/* the cycle counter when a counted curr began its run */
 	struct kl_task *zombies;	/* dead, stacks to free */
 	struct kl_task *timers;		/* blocked until a time, soonest first */
 	u64 slice_at;			/* the armed slice check's time; 0: none */
@@ -49,6 +53,10 @@ struct kl_cpu {
 
 /* What a wake leaves its caller to do once the lock is dropped. */
 enum kl_after { KL_AFTER_NOTHING, KL_AFTER_PREEMPT, KL_AFTER_KICK };
+
+/* sched.c: the running vCPU's; the task tid names, its vCPU's lock held (NULL: none) */
+struct kl_cpu *kl_this_cpu(void);
+struct kl_task *kl_lock_task(kl_tid_t tid, struct kl_cpu **cp);
 
 /* sched.c: make t, blocked or new, ready on c; c's lock held. */
 enum kl_after kl_ready_locked(struct kl_cpu *c, struct kl_cpu *me, struct kl_task *t);
