@@ -103,7 +103,22 @@ func (b *book) quote(suite, text string) (use, error) {
 	if err != nil {
 		return use{}, err
 	}
+	if b.c.runDate != "" && !b.holds(s.Logs[0].File, text) {
+		// As for a figure: a stored run kept before its suite printed
+		// the line cannot judge the sentence that quotes it.
+		return use{}, fmt.Errorf("no line of %s holds %q: %w", b.rel(s.Logs[0].File), text, errPredates)
+	}
 	return b.quoteLines(s.Logs[0].File, text)
+}
+
+// holds says whether a line of the log name holds text.
+func (b *book) holds(name, text string) bool {
+	found := false
+	_ = b.eachLine(name, func(_ int, l string) error {
+		found = found || strings.Contains(l, text)
+		return nil
+	})
+	return found
 }
 
 // quoteLines renders the lines of the log or record name that hold text.
