@@ -141,6 +141,13 @@ run jobs 0 sh -c /bin/jobs
 /bin/timers || fail "timers on Linux"
 run timers 0 sh -c /bin/timers
 run timers_pie 0 sh -c /bin/timers-pie
+# CPU time (prototype/linuxabi/cputime.c): the CPU clocks of the process,
+# its threads and a child; getrusage, times and wait4's rusage, a child's
+# time its parent's once reaped; ITIMER_VIRTUAL and ITIMER_PROF.  On Linux
+# first.
+/bin/cputime || fail "cputime on Linux"
+run cputime 0 sh -c /bin/cputime
+run cputime_pie 0 sh -c /bin/cputime-pie
 # Time slices and sleeps (prototype/linuxabi/slices.c): two threads that
 # only compute share the one vCPU, one spinning for a flag the other sets;
 # two processes spin their turns through shared memory; a timer's handler

@@ -270,6 +270,8 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		lp->stopped = false;	/* a stop is the parent's, not its child's */
 		lp->alarm_at = 0;	/* a timer is not inherited */
 		lp->alarm_every = 0;
+		vostd_memset(lp->cpu_timer_at, 0, sizeof(lp->cpu_timer_at));
+		vostd_memset(lp->cpu_timer_every, 0, sizeof(lp->cpu_timer_every));
 		timers_clear_locked(lp);	/* the child is in no table yet */
 	} else {
 		struct lx_file *con = file_new(&lx_console_fops);
@@ -324,6 +326,7 @@ void lx_proc_exit(struct proc *p)
 	lx_hup_orphans(p);	/* a stopped group it orphans is woken */
 	procs_lock();		/* its timers fire no more (itimer.c, timers.c) */
 	lxp(p)->alarm_at = 0;
+	vostd_memset(lxp(p)->cpu_timer_at, 0, sizeof(lxp(p)->cpu_timer_at));
 	timers_clear_locked(lxp(p));
 	procs_unlock();
 	console_flush(p);

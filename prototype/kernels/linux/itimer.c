@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A process's real-time interval timer, ITIMER_REAL, which alarm and
- * setitimer arm and getitimer reads: when it expires the process gets
- * SIGALRM, and an interval arms it again.  The ticker fires the POSIX
+ * A process's interval timers, which setitimer arms and getitimer reads:
+ * ITIMER_REAL, which alarm arms too, sends SIGALRM when its time passes;
+ * ITIMER_VIRTUAL and ITIMER_PROF send SIGVTALRM and SIGPROF when the
+ * process's user or all CPU time (cputime.c) has grown by theirs.  An
+ * interval arms each again.  The ticker fires the POSIX
  * timers too (timers.c): a task of the kernel's own that sleeps on the
  * kernelet's timer (kl_block_until) until the soonest armed timer of any
  * process, and without one until an arming wakes it.  It is made at the first
@@ -17,9 +19,14 @@
 #include "syscalls.h"
 
 #define ITIMER_REAL	0
+#define ITIMER_VIRTUAL	1
 #define ITIMER_PROF	2
 #define LX_SIGALRM	14
+#define LX_SIGVTALRM	26
+#define LX_SIGPROF	27
 #define NS_PER_USEC	1000ULL
+/* Signals a process's timers may send in one round: SIGALRM, the CPU timers', the POSIX ones' */
+#define ITIMER_SENDS	(3 + LX_TIMERS_MAX)
 
 /* Linux's struct itimerval: the interval, then the time left. */
 struct lx_itimerval {
@@ -42,6 +49,61 @@ static int itimer_fire_locked(struct proc *c, u64 now, int *kick)
 	return lx_send_locked(c, NULL, &info, kick);
 }
 
+/* The sooner of two times, 0 being none. */
+static u64 lx_soonest(u64 a, u64 b)
+{
+	return !a || (b && b < a) ? b : a;
+}
+
+/* c's CPU time that CPU timer i counts (0: VIRTUAL, user; 1: PROF, all), in ns. */
+static u64 cpu_timer_used(const struct proc_cpu *cpu, int i)
+{
+	return vostd_cycles_to_ns(i ? cpu->run : cpu->user);
+}
+
+/*
+ * c's CPU-time timers, ITIMER_VIRTUAL and ITIMER_PROF, if they have
+ * expired: SIGVTALRM or SIGPROF, and each armed again by its interval
+ * from when it was due, as Linux's check_cpu_itimer does.  The table's
+ * lock held.  Returns when the ticker is to look again, on lx_now_ns's
+ * clock (0: no timer is armed): the CPU time left can pass no faster than
+ * on every vCPU at once, and a process that does not run must not wake
+ * the ticker more often than once a tick.
+ */
+static u64 cpu_timers_fire_locked(struct proc *c, u64 now, struct lx_sends *s)
+{
+	static const struct ksiginfo info[2] = {
+		{ .signo = LX_SIGVTALRM, .code = SI_KERNEL },
+		{ .signo = LX_SIGPROF, .code = SI_KERNEL },
+	};
+	struct lx_proc *lp = c->os;
+	struct proc_cpu cpu;
+	u64 next = 0;
+	int i;
+
+	if (!lp || (!lp->cpu_timer_at[0] && !lp->cpu_timer_at[1]))
+		return 0;
+	lx_proc_cpu_locked(c, &cpu);
+	for (i = 0; i < 2; i++) {
+		u64 at = lp->cpu_timer_at[i], used = cpu_timer_used(&cpu, i);
+		int kick = -1, ret;
+
+		if (!at)
+			continue;
+		if (used >= at) {
+			at = lp->cpu_timer_every[i] ? at + lp->cpu_timer_every[i] : 0;
+			lp->cpu_timer_at[i] = at;
+			ret = lx_send_locked(c, NULL, &info[i], &kick);
+			lx_sends_keep(s, c, info[i].signo, ret, kick);
+			if (!at)
+				continue;
+		}
+		next = lx_soonest(next, now + max((at > used ? at - used : 0) / vostd_nr_cpus(),
+						  LX_TICK_NS));
+	}
+	return next;
+}
+
 /* t's process has a timer due at now: it fires, off the common return path. */
 static noinline void itimer_fire_due(struct thread *t, u64 now)
 {
@@ -52,6 +114,7 @@ static noinline void itimer_fire_due(struct thread *t, u64 now)
 	ret = itimer_fire_locked(t->p, now, &kick);
 	lx_sends_keep(&sends, t->p, LX_SIGALRM, ret, kick);
 	timers_fire_locked(t->p, now, &sends);
+	cpu_timers_fire_locked(t->p, now, &sends);
 	procs_unlock();
 	lx_sends_done(&sends, 0);
 }
@@ -67,19 +130,15 @@ void lx_itimer_check(struct thread *t)
 {
 	struct lx_proc *lp = lxp(t->p);
 	u64 alarm = READ_ONCE(lp->alarm_at), next = READ_ONCE(lp->timer_next), now;
+	/* A CPU timer's time is a sum over threads: armed, it is looked at every time. */
+	bool cpu = READ_ONCE(lp->cpu_timer_at[0]) || READ_ONCE(lp->cpu_timer_at[1]);
 
-	if (!alarm && !next)
+	if (!alarm && !next && !cpu)
 		return;
 	now = lx_now_ns();
-	if ((!alarm || now < alarm) && (!next || now < next))
+	if (!cpu && (!alarm || now < alarm) && (!next || now < next))
 		return;
 	itimer_fire_due(t, now);
-}
-
-/* The sooner of two times, 0 being none. */
-static u64 lx_soonest(u64 a, u64 b)
-{
-	return !a || (b && b < a) ? b : a;
 }
 
 /*
@@ -104,13 +163,14 @@ static void ticker(void *arg)
 		for (c = procs()->list; c; c = c->next) {
 			int kick = -1, ret;
 
-			if (sends.n + 1 + LX_TIMERS_MAX > LX_PROCS_MAX) {
+			if (sends.n + ITIMER_SENDS > LX_PROCS_MAX) {
 				next = now;	/* no room for c's sends: at once */
 				break;
 			}
 			ret = itimer_fire_locked(c, now, &kick);
 			lx_sends_keep(&sends, c, LX_SIGALRM, ret, kick);
 			timers_fire_locked(c, now, &sends);
+			next = lx_soonest(next, cpu_timers_fire_locked(c, now, &sends));
 			if (c->os)
 				next = lx_soonest(lx_soonest(next, lxp(c)->alarm_at),
 						  lxp(c)->timer_next);
@@ -226,7 +286,51 @@ static long from_timeval(s64 sec, s64 usec, u64 *ns)
 	return 0;
 }
 
-LX_PARTIAL(setitimer, "ITIMER_REAL alone: the CPU-time timers are -EINVAL");
+/*
+ * CPU timer i of p as getitimer gives it: the CPU time left, a tick if it
+ * is due and not yet fired, and the interval, as Linux's get_cpu_itimer
+ * does.  The table's lock held.
+ */
+static void cpu_itimer_read_locked(struct proc *p, int i, struct lx_itimerval *v)
+{
+	struct lx_proc *lp = lxp(p);
+	u64 at = lp->cpu_timer_at[i], used;
+	struct proc_cpu cpu;
+
+	lx_proc_cpu_locked(p, &cpu);
+	used = cpu_timer_used(&cpu, i);
+	to_timeval(!at ? 0 : at > used ? at - used : LX_TICK_NS, &v->value_sec, &v->value_usec);
+	to_timeval(lp->cpu_timer_every[i], &v->interval_sec, &v->interval_usec);
+}
+
+/*
+ * Arm t's process's CPU timer i to expire when the CPU time it counts has
+ * grown by value ns, and a tick more, as Linux's set_cpu_itimer adds, then
+ * every interval ns (a value of 0 disarms; the interval is kept either
+ * way, as Linux keeps it), and say what it was in *old.
+ */
+static long cpu_itimer_set(struct thread *t, int i, u64 value, u64 interval,
+			   struct lx_itimerval *old)
+{
+	struct lx_proc *lp = lxp(t->p);
+	struct proc_cpu cpu;
+
+	procs_lock();
+	cpu_itimer_read_locked(t->p, i, old);
+	lx_proc_cpu_locked(t->p, &cpu);
+	lp->cpu_timer_at[i] = value ? cpu_timer_used(&cpu, i) + value + LX_TICK_NS : 0;
+	lp->cpu_timer_every[i] = interval;
+	procs_unlock();
+	/* The ticker looks at it: a thread that computes may never return to look itself. */
+	if (value && lx_ticker_start(t)) {
+		procs_lock();
+		lp->cpu_timer_at[i] = 0;
+		procs_unlock();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 LX_SYSCALL_DEFINE3(setitimer, int, which, unsigned long, unew, unsigned long, uold)
 {
 	struct lx_itimerval nv = {}, ov;
@@ -238,28 +342,29 @@ LX_SYSCALL_DEFINE3(setitimer, int, which, unsigned long, unew, unsigned long, uo
 		return -EFAULT;
 	err = from_timeval(nv.value_sec, nv.value_usec, &value) ?:
 	      from_timeval(nv.interval_sec, nv.interval_usec, &interval);
-	if (!err && which != ITIMER_REAL)
+	if (!err && (which < ITIMER_REAL || which > ITIMER_PROF))
 		err = -EINVAL;
-	err = err ?: itimer_set(t, value, interval, &ov);
+	if (!err)
+		err = which == ITIMER_REAL ? itimer_set(t, value, interval, &ov) :
+		      cpu_itimer_set(t, which - 1, value, interval, &ov);
 	if (err)
 		return err;
 	return put_user_bytes(t, uold, &ov, sizeof(ov));
 }
 
-LX_PARTIAL(getitimer, "the CPU-time timers always read as disarmed");
 LX_SYSCALL_DEFINE2(getitimer, int, which, unsigned long, uval)
 {
-	struct lx_proc *lp = lxp(t->p);
-	struct lx_itimerval v = {};
+	struct lx_itimerval v;
 	u64 now = lx_now_ns();
 
 	if (which < ITIMER_REAL || which > ITIMER_PROF)
 		return -EINVAL;
-	if (which == ITIMER_REAL) {
-		procs_lock();
-		itimer_read_locked(lp, now, &v);
-		procs_unlock();
-	}
+	procs_lock();
+	if (which == ITIMER_REAL)
+		itimer_read_locked(lxp(t->p), now, &v);
+	else
+		cpu_itimer_read_locked(t->p, which - 1, &v);
+	procs_unlock();
 	return mem_user_copy(t->p, uval, &v, sizeof(v), MEM_WRITE) ? -EFAULT : 0;
 }
 

@@ -259,6 +259,11 @@ struct lx_proc {
 	struct ksiginfo siginfo[LX_NSIG];
 	/* ITIMER_REAL (itimer.c): when, in lx_now_ns's ns (0: disarmed), and how often */
 	u64 alarm_at, alarm_every;
+	/*
+	 * ITIMER_VIRTUAL's and ITIMER_PROF's (itimer.c), by which - 1: when,
+	 * in the process's user or all CPU time in ns (0: disarmed), and how often
+	 */
+	u64 cpu_timer_at[2], cpu_timer_every[2];
 	struct lx_timer timers[LX_TIMERS_MAX];
 	u64 timer_next;			/* the earliest armed timer's at; 0: none */
 	u32 umask;
@@ -511,6 +516,7 @@ struct lx_stack {
 long lx_thread_add(struct thread *t);
 void lx_thread_remove(struct thread *t);
 struct thread *lx_thread_find(struct proc *p, long tid);
+struct proc *lx_pid_find(long pid);		/* sys.c */
 int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *info,
 		   int *kick);
 void lx_send_done(struct proc *p, int sig, int ret, int kick, long from);
@@ -562,6 +568,14 @@ long lx_set_altstack(struct thread *t, struct lx_stack *ss);	/* sys_signal.c */
 #define LX_SLEEP_MAX_S	1000000000ULL
 u64 lx_now_ns(void);
 u64 lx_cycles_at(u64 ns);
+/* A tick of the guest's Linux (CONFIG_HZ 250): its coarse clocks' resolution */
+#define LX_TICK_NS	(NS_PER_SEC / 250)
+
+/* cputime.c */
+#define LX_RUSAGE_WORDS	18		/* Linux's struct rusage, in u64s */
+void lx_proc_cpu_locked(struct proc *p, struct proc_cpu *cpu);
+long lx_clock_read(struct thread *t, s32 clk, u64 *ns);
+void lx_rusage(const struct proc_cpu *cpu, u64 ru[LX_RUSAGE_WORDS]);
 
 /* ipc.c, and each kind's file */
 u64 ipc_now(void);

@@ -44,7 +44,7 @@ LX_SYSCALL_DEFINE0(getegid)
  * reaped, as a zombie is found in Linux.  The caller holds the table's
  * lock.
  */
-static struct proc *pid_find(long pid)
+struct proc *lx_pid_find(long pid)
 {
 	struct proc *c;
 
@@ -68,7 +68,7 @@ LX_SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 	if (pgid < 0)
 		return -EINVAL;
 	procs_lock();
-	p = pid_find(pid);
+	p = lx_pid_find(pid);
 	if (!p || (p != t->p && p->parent != t->p))
 		err = -ESRCH;
 	else if (p != t->p && lxp(p)->sid != self->sid)
@@ -104,7 +104,7 @@ static long pid_group(struct thread *t, long pid, bool sid)
 	if (!pid)
 		pid = t->p->pid;
 	procs_lock();
-	p = pid_find(pid);
+	p = lx_pid_find(pid);
 	r = !p ? -ESRCH : sid ? lxp(p)->sid : lxp(p)->pgid;
 	procs_unlock();
 	return r;
@@ -310,7 +310,7 @@ LX_SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, unsigned long
 	if (!len || (len & (sizeof(mask) - 1)))
 		return -EINVAL;
 	procs_lock();
-	found = !pid || pid_find(pid) || lx_thread_find(t->p, pid);
+	found = !pid || lx_pid_find(pid) || lx_thread_find(t->p, pid);
 	procs_unlock();
 	if (!found)
 		return -ESRCH;

@@ -259,13 +259,14 @@ LX_SYSCALL_DEFINE1(exit_group, int, code)
 #define LX_WAIT4_OPTIONS	(WNOHANG | WUNTRACED | WCONTINUED | \
 				 0x20000000 | 0x40000000 | 0x80000000)
 
-LX_PARTIAL(wait4, "rusage comes back zeroed; pid < -1 waits for any child");
+LX_PARTIAL(wait4, "a stop's or continue's rusage is zero; pid < -1 waits for any child");
 LX_SYSCALL_DEFINE4(wait4, int, pid, unsigned long, ustatus, int, options,
 		   unsigned long, urusage)
 {
 	u32 kinds = (options & WUNTRACED ? PROC_REPORT_STOPPED : 0) |
 		    (options & WCONTINUED ? PROC_REPORT_CONTINUED : 0);
-	u64 rusage[18] = {};
+	u64 rusage[LX_RUSAGE_WORDS];
+	struct proc_cpu cpu;
 	bool killed;
 	long code, r;
 	u32 report;
@@ -280,7 +281,7 @@ LX_SYSCALL_DEFINE4(wait4, int, pid, unsigned long, ustatus, int, options,
 	 * lets a kill wake both, and a reap wakes the other, which looks again.
 	 */
 	lx_sleeping(t);
-	r = proc_wait_any(t, pid, !(options & WNOHANG), kinds, &code, &killed, &report);
+	r = proc_wait_any(t, pid, !(options & WNOHANG), kinds, &code, &killed, &report, &cpu);
 	lx_awake(t);
 	if (r > 0 && READ_ONCE(t->p->threads) > 1)
 		lx_wake_sleepers(t->p);
@@ -291,6 +292,7 @@ LX_SYSCALL_DEFINE4(wait4, int, pid, unsigned long, ustatus, int, options,
 	 * the first; or a stop or a continue, as the report has it.
 	 */
 	status = report ? (int)report : killed ? (code - 128) & 0x7f : (code & 0xff) << 8;
+	lx_rusage(&cpu, rusage);
 	if (put_user_bytes(t, ustatus, &status, sizeof(status)) ||
 	    put_user_bytes(t, urusage, rusage, sizeof(rusage)))
 		return -EFAULT;

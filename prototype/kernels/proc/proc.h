@@ -72,6 +72,14 @@ struct area {
 	struct area *next;
 };
 
+/*
+ * CPU time, in cycles of vostd_cycles: all of the runs (run: user mode and
+ * the kernel proper alike) and, of it, the tenant's runs in user mode.
+ */
+struct proc_cpu {
+	u64 run, user;
+};
+
 struct proc {
 	u32 refs;			/* the table's, and each holder's across a lock drop */
 	long pid;
@@ -98,6 +106,8 @@ struct proc {
 	 * for a wait that asks for its kind (PROC_REPORT_*); 0: none.
 	 */
 	u32 report, report_kind;
+	struct proc_cpu cpu_gone;	/* its threads' that have left */
+	struct proc_cpu cpu_children;	/* its reaped children's, and theirs */
 	struct proc *next;		/* in the table */
 	void *os;			/* the kernel's own per-process state (linux: files) */
 };
@@ -167,6 +177,13 @@ struct thread {
 	/* tenant_run's readings of the trap path, after ctx */
 	struct ev_stamp stamps[EV_STAMPS];
 	struct vostd_fpu *fpu;
+	kl_tid_t task;			/* its kernelet task once it runs; 0 once it has left */
+	/*
+	 * Its time in its tenant's runs, ended ones (user_cycles) and the one
+	 * under way since user_since (0: none), which it alone writes but as
+	 * it leaves (thread_exit); thread_cpu_locked reads them.
+	 */
+	u64 user_cycles, user_since;
 	bool exiting;
 	long code;
 	struct trip trip;		/* the timed trip it carries, if any */
@@ -276,8 +293,9 @@ long proc_ppid(struct proc *p);
 void proc_abandon(struct proc *p);
 #define PROC_REPORT_STOPPED	1
 #define PROC_REPORT_CONTINUED	2
+void thread_cpu_locked(struct thread *t, struct proc_cpu *cpu);
 long proc_wait_any(struct thread *t, long pid, bool block, u32 kinds, long *code, bool *killed,
-		   u32 *report);
+		   u32 *report, struct proc_cpu *cpu);
 void proc_report_locked(struct proc *p, u32 kind, u32 status);
 
 /* memory.c */

@@ -193,13 +193,47 @@ void thread_set_fpu(struct thread *t, struct vostd_fpu *fpu)
 	t->fpu = fpu;
 }
 
+/*
+ * t's CPU time so far: its task's run time and its user mode's part.  The
+ * table's lock held, which thread_exit takes to move t's time to its
+ * process's: a reader sees the time in one place or the other.
+ */
+void thread_cpu_locked(struct thread *t, struct proc_cpu *cpu)
+{
+	u64 user, since;
+
+	/*
+	 * A run's end adds to user_cycles, then clears user_since: a reading
+	 * of the two that user_cycles did not change across is one state.
+	 */
+	do {
+		user = READ_ONCE(t->user_cycles);
+		smp_rmb();	/* user_cycles before user_since: thread_main's order reversed */
+		since = READ_ONCE(t->user_since);
+		smp_rmb();	/* and user_since before user_cycles again */
+	} while (READ_ONCE(t->user_cycles) != user);
+	if (since)
+		user += max(vostd_cycles(), since) - since;
+	cpu->user = user;
+	/* Its user time is of runs within its task's: never more. */
+	cpu->run = max(kl_runtime(READ_ONCE(t->task)), user);
+}
+
 static void thread_exit(struct thread *t)
 {
 	struct procs *ps = procs();
 	struct proc *p = t->p;
+	struct proc_cpu cpu;
 	bool last;
 
 	thread_drop_fpu(t);
+	procs_lock();
+	thread_cpu_locked(t, &cpu);
+	p->cpu_gone.run += cpu.run;
+	p->cpu_gone.user += cpu.user;
+	WRITE_ONCE(t->task, 0);
+	WRITE_ONCE(t->user_cycles, 0);	/* not in a run: user_since is 0 */
+	procs_unlock();
 	if (ps->thread_exit_hook)
 		ps->thread_exit_hook(t);
 	proc_lock(p);
@@ -353,7 +387,10 @@ static void thread_main(void *arg)
 	struct proc *p = t->p;
 	struct ev_stamp now;
 	long trap;
+	u64 t0;
 
+	kl_count_runtime();
+	WRITE_ONCE(t->task, kl_self());
 	while (!t->exiting && !READ_ONCE(p->killed)) {
 		thread_enter(t);
 		if (ps->user_hook)
@@ -371,8 +408,14 @@ static void thread_main(void *arg)
 			continue;
 		}
 		trip_mark(&t->trip, PART_KERNEL);
+		t0 = vostd_cycles();
+		WRITE_ONCE(t->user_since, t0);
 		trap = vostd_user_run(p->vs, &t->ctx, EV_STAMPS);
 		now = vostd_stamp();
+		/* User time: the run, with the crossings in and out of it. */
+		WRITE_ONCE(t->user_cycles, t->user_cycles + now.at - t0);
+		smp_wmb();	/* the sum before the run's end: thread_cpu_locked */
+		WRITE_ONCE(t->user_since, 0);
 		kl_guard_end();
 		if (trap != EV_TRAP_SYSCALL)
 			t->trip.set = 0;	/* a trip is of system calls alone */
@@ -584,7 +627,9 @@ void proc_report_locked(struct proc *p, u32 kind, u32 status)
 /*
  * Linux's wait, by thread t: a child of t's process that has exited
  * (pid > 0: that one), reaped, its pid returned and its code and whether
- * it was killed in *code and *killed; or one with a report of a kind in
+ * it was killed in *code and *killed, and its CPU time, its reaped
+ * children's included, in *cpu, which is added to t's process's
+ * children's (Linux's cutime and cstime); or one with a report of a kind in
  * kinds, which the wait takes, its status in *report, and leaves the
  * child be.  *report is 0 unless it was a report.  0 if there is neither
  * and !block; -ECHILD if there is no such child; -ERESTARTSYS if a signal
@@ -593,11 +638,12 @@ void proc_report_locked(struct proc *p, u32 kind, u32 status)
  * wakes it.
  */
 long proc_wait_any(struct thread *t, long pid, bool block, u32 kinds, long *code, bool *killed,
-		   u32 *report)
+		   u32 *report, struct proc_cpu *cpu)
 {
 	struct proc *parent = t->p;
 
 	*report = 0;
+	*cpu = (struct proc_cpu){};
 	for (;;) {
 		struct proc *c, *found = NULL;
 		bool any = false;
@@ -621,6 +667,11 @@ long proc_wait_any(struct thread *t, long pid, bool block, u32 kinds, long *code
 			}
 		}
 		if (found) {
+			/* Its threads have all left: its time and its children's are final. */
+			cpu->run = found->cpu_gone.run + found->cpu_children.run;
+			cpu->user = found->cpu_gone.user + found->cpu_children.user;
+			parent->cpu_children.run += cpu->run;
+			parent->cpu_children.user += cpu->user;
 			proc_unlink(found);
 			procs_unlock();
 			pid = found->pid;
