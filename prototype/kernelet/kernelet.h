@@ -86,9 +86,10 @@ void kl_count_runtime(void);
  * the next switch away, whether in sandbox code or in its tenant's user
  * mode, and with any time Linux took the carrier away meanwhile, which
  * the kernelet cannot see.  0 if tid names no task or one that does not
- * count.
+ * count.  now is the cycle counter to count a run under way to (0: the
+ * clock's now), so that a caller can read another time at the same now.
  */
-u64 kl_runtime(kl_tid_t tid);
+u64 kl_runtime(kl_tid_t tid, u64 now);
 /* Make the task runnable.  -ESRCH if it has ended: its id names no task. */
 int kl_wake(kl_tid_t tid);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A task's run time, for the tasks that count it (kl_count_runtime): the
- * scheduler adds each run that ends to its task (kl_account_locked, in
- * sched.c, which reads the clock only for them), and kl_runtime reads the
- * sum, a run under way included, from any vCPU.
+ * scheduler adds each run that ends to its task (kl_account_locked, which
+ * stays in sched.c's switch and reads the clock only for them), and
+ * kl_runtime reads the sum, a run under way included, from any vCPU.
  */
 #include "sched.h"
 
@@ -22,18 +22,18 @@ void kl_count_runtime(void)
 	vostd_upcall_enable();
 }
 
-u64 kl_runtime(kl_tid_t tid)
+u64 kl_runtime(kl_tid_t tid, u64 now)
 {
 	struct kl_task *t;
 	struct kl_cpu *c;
-	u64 run = 0, now;
+	u64 run = 0;
 
 	vostd_upcall_disable();
 	t = kl_lock_task(tid, &c);
 	if (t) {
 		run = t->run_cycles;
 		/* The counter is one across processors (tsc=reliable), but take no chance. */
-		now = vostd_cycles();
+		now = now ?: vostd_cycles();
 		if (c->curr == t && t->counted && now > c->curr_since)
 			run += now - c->curr_since;
 		vostd_spin_unlock(&c->lock);

@@ -104,6 +104,24 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
+/*
+ * In a thread not the first: its own id names its process's clock for
+ * clock_gettime, as Linux's pid_for_clock allows, but not for clock_getres.
+ */
+static void *own_id(void *arg)
+{
+	struct timespec ts;
+	pid_t tid = syscall(SYS_gettid);
+
+	(void)arg;
+	check(!clock_gettime(PROCESS_CLOCK(tid, CPUCLOCK_SCHED), &ts),
+	      "a thread's own id names its process's clock to read");
+	check_err(clock_getres(PROCESS_CLOCK(tid, CPUCLOCK_SCHED), &ts), EINVAL,
+		  "but not to ask its resolution");
+	check(!clock_getres(THREAD_CLOCK(tid, CPUCLOCK_SCHED), &ts), "its own thread clock");
+	return NULL;
+}
+
 /* The clocks: resolutions, growth while computing and not while asleep, other ids. */
 static void clocks(void)
 {
@@ -153,6 +171,8 @@ static void clocks(void)
 	t1 = clock_ns(other);
 	check(t0 >= 0 && t1 > t0, "another thread's clock grows while it computes");
 	stop_spinner = 1;
+	pthread_join(th, NULL);
+	check(!pthread_create(&th, NULL, own_id, NULL), "pthread_create");
 	pthread_join(th, NULL);
 
 	/* A child's, by its pid. */

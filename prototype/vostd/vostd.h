@@ -146,15 +146,24 @@ static inline bool vostd_is_err(long ret)
 	return (unsigned long)ret >= (unsigned long)-4095;
 }
 
-/* Cycles to nanoseconds, by the rate the endovisor reported. */
+/*
+ * Cycles to nanoseconds, by the rate the endovisor reported, in two parts
+ * so that no product overflows: cycles * 10^6 would at about 2.4 hours of
+ * a 2 GHz counter, which a process's CPU time summed over its threads and
+ * its children reaches sooner.
+ */
 static inline u64 vostd_cycles_to_ns(u64 cycles)
 {
-	return cycles * 1000000ULL / vostd_vcpu()->tsc_khz;
+	u64 khz = vostd_vcpu()->tsc_khz;
+
+	return cycles / khz * 1000000ULL + cycles % khz * 1000000ULL / khz;
 }
 
 static inline u64 vostd_ns_to_cycles(u64 ns)
 {
-	return ns * vostd_vcpu()->tsc_khz / 1000000ULL;
+	u64 khz = vostd_vcpu()->tsc_khz;
+
+	return ns / 1000000ULL * khz + ns % 1000000ULL * khz / 1000000ULL;
 }
 
 /*

@@ -4,10 +4,10 @@
  * processes (clock_gettime, clock_getres), getrusage, times, and wait4's
  * rusage (sys_proc.c); the CPU-time interval timers are itimer.c's.
  *
- * A thread's time is its kernelet task's run time (kl_runtime), which the
- * kernelet reads the clock for at every switch, and, of it, the time its
- * tenant ran in user mode, which thread_main times around each run; the
- * rest is system time.  A process's is its live threads' and that of the
+ * A thread's time is its kernelet task's run time (kl_runtime), for which
+ * the kernelet reads the clock at every switch to or from it, and, of it,
+ * the time its tenant ran in user mode, which thread_main times around
+ * each run; the rest is system time.  A process's is its live threads' and that of the
  * threads that have left (cpu_gone); its children's is what its waits
  * have reaped (cpu_children).  Linux charges whole ticks to user or system
  * and scales them by its scheduler's clock; here both parts are counted
@@ -48,10 +48,11 @@ void lx_proc_cpu_locked(struct proc *p, struct proc_cpu *cpu)
 /*
  * The CPU clock clk of t's view, by Linux's rules (pid_for_clock): the
  * caller's thread or process for an id of 0; a thread only of t's own
- * process; a process by its pid, or by the caller's own thread id.  The
- * reading in ns, or -EINVAL if clk names no clock or nothing that is.
+ * process; a process by its pid, or, to read it (gettime) and not to ask
+ * its resolution, by the caller's own thread id.  The reading in ns, or
+ * -EINVAL if clk names no clock or nothing that is.
  */
-static long cpu_clock_read(struct thread *t, s32 clk, u64 *ns)
+static long cpu_clock_read(struct thread *t, s32 clk, bool gettime, u64 *ns)
 {
 	struct proc_cpu cpu;
 	struct thread *th;
@@ -74,7 +75,7 @@ static long cpu_clock_read(struct thread *t, s32 clk, u64 *ns)
 		else
 			err = -EINVAL;
 	} else {
-		p = !id || id == t->tid ? t->p : lx_pid_find(id);
+		p = !id || (gettime && id == t->tid) ? t->p : lx_pid_find(id);
 		if (p)
 			lx_proc_cpu_locked(p, &cpu);
 		else
@@ -92,11 +93,15 @@ static bool cpu_clock(s32 clk)
 	return clk < 0 || clk == CLOCK_PROCESS_CPUTIME_ID || clk == CLOCK_THREAD_CPUTIME_ID;
 }
 
-/* A clock's reading in ns, the CPU clocks' or lx_now_ns's; -EINVAL for no clock. */
-long lx_clock_read(struct thread *t, s32 clk, u64 *ns)
+/*
+ * A clock's reading in ns, the CPU clocks' or lx_now_ns's; -EINVAL for no
+ * clock.  gettime: for clock_gettime, which finds a process's clock by one
+ * more id than clock_getres does.
+ */
+long lx_clock_read(struct thread *t, s32 clk, bool gettime, u64 *ns)
 {
 	if (cpu_clock(clk))
-		return cpu_clock_read(t, clk, ns);
+		return cpu_clock_read(t, clk, gettime, ns);
 	/* Linux's clocks: 0 to 11 but 10, which it retired (CLOCK_SGI_CYCLE). */
 	if (clk > 11 || clk == 10)
 		return -EINVAL;
@@ -112,7 +117,7 @@ long lx_clock_read(struct thread *t, s32 clk, u64 *ns)
 LX_SYSCALL_DEFINE2(clock_getres, int, clk, unsigned long, ures)
 {
 	u64 ns, ts[2] = { 0, 1 };
-	long err = lx_clock_read(t, clk, &ns);
+	long err = lx_clock_read(t, clk, false, &ns);
 
 	if (err)
 		return err;

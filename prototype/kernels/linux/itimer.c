@@ -299,7 +299,7 @@ static void cpu_itimer_read_locked(struct proc *p, int i, struct lx_itimerval *v
 
 	lx_proc_cpu_locked(p, &cpu);
 	used = cpu_timer_used(&cpu, i);
-	to_timeval(!at ? 0 : at > used ? at - used : LX_TICK_NS, &v->value_sec, &v->value_usec);
+	to_timeval(!at ? 0 : at >= used ? at - used : LX_TICK_NS, &v->value_sec, &v->value_usec);
 	to_timeval(lp->cpu_timer_every[i], &v->interval_sec, &v->interval_usec);
 }
 

@@ -574,7 +574,7 @@ u64 lx_cycles_at(u64 ns);
 /* cputime.c */
 #define LX_RUSAGE_WORDS	18		/* Linux's struct rusage, in u64s */
 void lx_proc_cpu_locked(struct proc *p, struct proc_cpu *cpu);
-long lx_clock_read(struct thread *t, s32 clk, u64 *ns);
+long lx_clock_read(struct thread *t, s32 clk, bool gettime, u64 *ns);
 void lx_rusage(const struct proc_cpu *cpu, u64 ru[LX_RUSAGE_WORDS]);
 
 /* ipc.c, and each kind's file */

@@ -28,7 +28,7 @@ LX_PARTIAL(clock_gettime, "every clock but the CPU clocks counts from the sandbo
 LX_SYSCALL_DEFINE2(clock_gettime, int, clk, unsigned long, uts)
 {
 	u64 ns, ts[2];
-	long err = lx_clock_read(t, clk, &ns);
+	long err = lx_clock_read(t, clk, true, &ns);
 
 	if (err)
 		return err;

@@ -181,9 +181,11 @@ struct thread {
 	/*
 	 * Its time in its tenant's runs, ended ones (user_cycles) and the one
 	 * under way since user_since (0: none), which it alone writes but as
-	 * it leaves (thread_exit); thread_cpu_locked reads them.
+	 * it leaves (thread_exit); thread_cpu_locked reads them, again if
+	 * user_seq, odd while a run's end is counted, changed meanwhile.
 	 */
 	u64 user_cycles, user_since;
+	u32 user_seq;
 	bool exiting;
 	long code;
 	struct trip trip;		/* the timed trip it carries, if any */
@@ -293,10 +295,16 @@ long proc_ppid(struct proc *p);
 void proc_abandon(struct proc *p);
 #define PROC_REPORT_STOPPED	1
 #define PROC_REPORT_CONTINUED	2
-void thread_cpu_locked(struct thread *t, struct proc_cpu *cpu);
 long proc_wait_any(struct thread *t, long pid, bool block, u32 kinds, long *code, bool *killed,
 		   u32 *report, struct proc_cpu *cpu);
 void proc_report_locked(struct proc *p, u32 kind, u32 status);
+
+/* cputime.c */
+void thread_cpu_begin(struct thread *t);
+u64 thread_user_begin(struct thread *t);
+struct ev_stamp thread_user_end(struct thread *t, u64 t0);
+void thread_cpu_locked(struct thread *t, struct proc_cpu *cpu);
+void thread_cpu_leave_locked(struct thread *t);
 
 /* memory.c */
 long mem_load(struct proc *p, const char *image, unsigned long size, unsigned long *entry);

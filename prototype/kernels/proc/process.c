@@ -193,46 +193,15 @@ void thread_set_fpu(struct thread *t, struct vostd_fpu *fpu)
 	t->fpu = fpu;
 }
 
-/*
- * t's CPU time so far: its task's run time and its user mode's part.  The
- * table's lock held, which thread_exit takes to move t's time to its
- * process's: a reader sees the time in one place or the other.
- */
-void thread_cpu_locked(struct thread *t, struct proc_cpu *cpu)
-{
-	u64 user, since;
-
-	/*
-	 * A run's end adds to user_cycles, then clears user_since: a reading
-	 * of the two that user_cycles did not change across is one state.
-	 */
-	do {
-		user = READ_ONCE(t->user_cycles);
-		smp_rmb();	/* user_cycles before user_since: thread_main's order reversed */
-		since = READ_ONCE(t->user_since);
-		smp_rmb();	/* and user_since before user_cycles again */
-	} while (READ_ONCE(t->user_cycles) != user);
-	if (since)
-		user += max(vostd_cycles(), since) - since;
-	cpu->user = user;
-	/* Its user time is of runs within its task's: never more. */
-	cpu->run = max(kl_runtime(READ_ONCE(t->task)), user);
-}
-
 static void thread_exit(struct thread *t)
 {
 	struct procs *ps = procs();
 	struct proc *p = t->p;
-	struct proc_cpu cpu;
 	bool last;
 
 	thread_drop_fpu(t);
 	procs_lock();
-	thread_cpu_locked(t, &cpu);
-	p->cpu_gone.run += cpu.run;
-	p->cpu_gone.user += cpu.user;
-	WRITE_ONCE(t->task, 0);
-	WRITE_ONCE(t->user_cycles, 0);	/* not in a run: user_since is 0 */
+	thread_cpu_leave_locked(t);
 	procs_unlock();
 	if (ps->thread_exit_hook)
 		ps->thread_exit_hook(t);
@@ -389,8 +358,7 @@ static void thread_main(void *arg)
 	long trap;
 	u64 t0;
 
-	kl_count_runtime();
-	WRITE_ONCE(t->task, kl_self());
+	thread_cpu_begin(t);
 	while (!t->exiting && !READ_ONCE(p->killed)) {
 		thread_enter(t);
 		if (ps->user_hook)
@@ -408,14 +376,9 @@ static void thread_main(void *arg)
 			continue;
 		}
 		trip_mark(&t->trip, PART_KERNEL);
-		t0 = vostd_cycles();
-		WRITE_ONCE(t->user_since, t0);
+		t0 = thread_user_begin(t);
 		trap = vostd_user_run(p->vs, &t->ctx, EV_STAMPS);
-		now = vostd_stamp();
-		/* User time: the run, with the crossings in and out of it. */
-		WRITE_ONCE(t->user_cycles, t->user_cycles + now.at - t0);
-		smp_wmb();	/* the sum before the run's end: thread_cpu_locked */
-		WRITE_ONCE(t->user_since, 0);
+		now = thread_user_end(t, t0);
 		kl_guard_end();
 		if (trap != EV_TRAP_SYSCALL)
 			t->trip.set = 0;	/* a trip is of system calls alone */
