@@ -104,6 +104,18 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
+/* Whether clock c, of something that computes while this sleeps, grows. */
+static int grows(clockid_t c)
+{
+	long long t0, t1;
+
+	sleep_ms(30);
+	t0 = clock_ns(c);
+	sleep_ms(30);
+	t1 = clock_ns(c);
+	return t0 >= 0 && t1 > t0;
+}
+
 /*
  * In a thread not the first: its own id names its process's clock for
  * clock_gettime, as Linux's pid_for_clock allows, but not for clock_getres.
@@ -165,11 +177,7 @@ static void clocks(void)
 	stop_spinner = 0;
 	check(!pthread_create(&th, NULL, spinner, NULL), "pthread_create");
 	check(!pthread_getcpuclockid(th, &other), "pthread_getcpuclockid");
-	sleep_ms(30);
-	t0 = clock_ns(other);
-	sleep_ms(30);
-	t1 = clock_ns(other);
-	check(t0 >= 0 && t1 > t0, "another thread's clock grows while it computes");
+	check(grows(other), "another thread's clock grows while it computes");
 	stop_spinner = 1;
 	pthread_join(th, NULL);
 	check(!pthread_create(&th, NULL, own_id, NULL), "pthread_create");
@@ -182,11 +190,7 @@ static void clocks(void)
 			compute();
 	}
 	check(!clock_getcpuclockid(child, &other), "clock_getcpuclockid of a child");
-	sleep_ms(30);
-	t0 = clock_ns(other);
-	sleep_ms(30);
-	t1 = clock_ns(other);
-	check(t0 >= 0 && t1 > t0, "a child's clock grows while it computes");
+	check(grows(other), "a child's clock grows while it computes");
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 

@@ -7,9 +7,9 @@
  * A thread's time is its kernelet task's run time (kl_runtime), for which
  * the kernelet reads the clock at every switch to or from it, and, of it,
  * the time its tenant ran in user mode, which thread_main times around
- * each run; the rest is system time.  A process's is its live threads' and that of the
- * threads that have left (cpu_gone); its children's is what its waits
- * have reaped (cpu_children).  Linux charges whole ticks to user or system
+ * each run; the rest is system time.  A process's is its live threads'
+ * and that of the threads that have left (cpu_gone); its children's is
+ * what its waits have reaped (cpu_children).  Linux charges whole ticks to user or system
  * and scales them by its scheduler's clock; here both parts are counted
  * to the switch.  Neither kernel sees time the machine beneath took away,
  * and here Linux's own preemptions of a carrier count as well: the
@@ -17,13 +17,6 @@
  */
 #include "syscalls.h"
 
-/*
- * A CPU clock's id is negative, in Linux's encoding, whose macros the
- * kernel's headers give (linux/posix-timers_types.h): a pid or thread id
- * (0: the caller's) in the bits above the low three, a bit for per
- * thread, and which time; CLOCK_PROCESS_CPUTIME_ID and
- * CLOCK_THREAD_CPUTIME_ID are the caller's scheduler clocks.
- */
 #define RUSAGE_SELF		0
 #define RUSAGE_CHILDREN		(-1)
 #define RUSAGE_THREAD		1
@@ -46,6 +39,12 @@ void lx_proc_cpu_locked(struct proc *p, struct proc_cpu *cpu)
 }
 
 /*
+ * A CPU clock's id is negative, in Linux's encoding, whose macros the
+ * kernel's headers give (linux/posix-timers_types.h): a pid or thread id
+ * (0: the caller's) in the bits above the low three, a bit for per
+ * thread, and which time; CLOCK_PROCESS_CPUTIME_ID and
+ * CLOCK_THREAD_CPUTIME_ID are the caller's scheduler clocks.
+ *
  * The CPU clock clk of t's view, by Linux's rules (pid_for_clock): the
  * caller's thread or process for an id of 0; a thread only of t's own
  * process; a process by its pid, or, to read it (gettime) and not to ask
@@ -153,16 +152,16 @@ LX_SYSCALL_DEFINE2(getrusage, int, who, unsigned long, uru)
 	u64 ru[LX_RUSAGE_WORDS];
 	struct proc_cpu cpu;
 
+	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
+		return -EINVAL;
 	procs_lock();
 	if (who == RUSAGE_SELF)
 		lx_proc_cpu_locked(t->p, &cpu);
 	else if (who == RUSAGE_CHILDREN)
 		cpu = t->p->cpu_children;
-	else if (who == RUSAGE_THREAD)
+	else
 		thread_cpu_locked(t, &cpu);
 	procs_unlock();
-	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
-		return -EINVAL;
 	lx_rusage(&cpu, ru);
 	return mem_user_copy(t->p, uru, ru, sizeof(ru), MEM_WRITE) ? -EFAULT : 0;
 }

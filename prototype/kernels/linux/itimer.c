@@ -287,18 +287,14 @@ static long from_timeval(s64 sec, s64 usec, u64 *ns)
 }
 
 /*
- * CPU timer i of p as getitimer gives it: the CPU time left, a tick if it
- * is due and not yet fired, and the interval, as Linux's get_cpu_itimer
- * does.  The table's lock held.
+ * CPU timer i of lp as getitimer gives it, when the time it counts is
+ * used ns: the CPU time left, a tick if it is due and not yet fired, and
+ * the interval, as Linux's get_cpu_itimer does.  The table's lock held.
  */
-static void cpu_itimer_read_locked(struct proc *p, int i, struct lx_itimerval *v)
+static void cpu_itimer_read_locked(struct lx_proc *lp, int i, u64 used, struct lx_itimerval *v)
 {
-	struct lx_proc *lp = lxp(p);
-	u64 at = lp->cpu_timer_at[i], used;
-	struct proc_cpu cpu;
+	u64 at = lp->cpu_timer_at[i];
 
-	lx_proc_cpu_locked(p, &cpu);
-	used = cpu_timer_used(&cpu, i);
 	to_timeval(!at ? 0 : at >= used ? at - used : LX_TICK_NS, &v->value_sec, &v->value_usec);
 	to_timeval(lp->cpu_timer_every[i], &v->interval_sec, &v->interval_usec);
 }
@@ -314,11 +310,13 @@ static long cpu_itimer_set(struct thread *t, int i, u64 value, u64 interval,
 {
 	struct lx_proc *lp = lxp(t->p);
 	struct proc_cpu cpu;
+	u64 used;
 
 	procs_lock();
-	cpu_itimer_read_locked(t->p, i, old);
 	lx_proc_cpu_locked(t->p, &cpu);
-	lp->cpu_timer_at[i] = value ? cpu_timer_used(&cpu, i) + value + LX_TICK_NS : 0;
+	used = cpu_timer_used(&cpu, i);
+	cpu_itimer_read_locked(lp, i, used, old);
+	lp->cpu_timer_at[i] = value ? used + value + LX_TICK_NS : 0;
 	lp->cpu_timer_every[i] = interval;
 	procs_unlock();
 	/* The ticker looks at it: a thread that computes may never return to look itself. */
@@ -355,15 +353,18 @@ LX_SYSCALL_DEFINE3(setitimer, int, which, unsigned long, unew, unsigned long, uo
 LX_SYSCALL_DEFINE2(getitimer, int, which, unsigned long, uval)
 {
 	struct lx_itimerval v;
+	struct proc_cpu cpu;
 	u64 now = lx_now_ns();
 
 	if (which < ITIMER_REAL || which > ITIMER_PROF)
 		return -EINVAL;
 	procs_lock();
-	if (which == ITIMER_REAL)
+	if (which == ITIMER_REAL) {
 		itimer_read_locked(lxp(t->p), now, &v);
-	else
-		cpu_itimer_read_locked(t->p, which - 1, &v);
+	} else {
+		lx_proc_cpu_locked(t->p, &cpu);
+		cpu_itimer_read_locked(lxp(t->p), which - 1, cpu_timer_used(&cpu, which - 1), &v);
+	}
 	procs_unlock();
 	return mem_user_copy(t->p, uval, &v, sizeof(v), MEM_WRITE) ? -EFAULT : 0;
 }
