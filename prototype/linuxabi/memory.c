@@ -9,8 +9,8 @@
  * shared anonymous memory and /dev/zero's across fork, with a
  * process-shared semaphore in it; maps of a file, private and shared, and
  * a named semaphore; a
- * hint taken; a deep stack; /proc/self/maps; and the errors of calls
- * made wrongly.  It
+ * hint taken; a deep stack; /proc/self/maps; RLIMIT_AS and RLIMIT_DATA;
+ * and the errors of calls made wrongly.  It
  * prints "memory: ok" and exits 0 if everything held, and names what did
  * not otherwise.  The suite runs it on Linux first.
  */
@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -405,6 +406,52 @@ static void more(void)
 	check_err(munmap((char *)hint + 1, PAGE), EINVAL, "munmap unaligned: EINVAL");
 }
 
+/*
+ * The limits on mapping, as Linux's may_expand_vm applies them, in a
+ * child whose limits go with it.  RLIMIT_DATA 0: a private writable map
+ * and the heap's growth are refused, a read-only or shared map is not.
+ * RLIMIT_AS: a map, PROT_NONE too, or an mremap past it is refused; one
+ * that replaces another (MAP_FIXED) is counted once; munmap gives back.
+ */
+static void limits(void)
+{
+	struct rlimit zero = { 0, 0 }, as = { 1024 * MIB, 1024 * MIB };
+	int status, bad = 0;
+	void *a, *b;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		setrlimit(RLIMIT_DATA, &zero);
+		a = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		bad |= (a != MAP_FAILED || errno != ENOMEM) << 0;
+		a = mmap(NULL, MIB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		bad |= (a == MAP_FAILED || mprotect(a, MIB, PROT_NONE)) << 1;
+		b = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		bad |= (b == MAP_FAILED) << 2;
+		bad |= (sbrk(64 * PAGE) != (void *)-1 || errno != ENOMEM) << 3;
+		setrlimit(RLIMIT_AS, &as);
+		a = mmap(NULL, 512 * MIB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		bad |= (a == MAP_FAILED) << 4;
+		b = mmap(NULL, 600 * MIB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		bad |= (b != MAP_FAILED || errno != ENOMEM) << 5;
+		b = mmap(a, 512 * MIB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		bad |= (b != a) << 6;
+		b = mremap(a, 512 * MIB, 1100 * MIB, MREMAP_MAYMOVE);
+		bad |= (b != MAP_FAILED || errno != ENOMEM) << 7;
+		munmap(a, 512 * MIB);
+		b = mmap(NULL, 600 * MIB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		bad |= (b == MAP_FAILED) << 8;
+		if (bad)
+			printf("memory: FAIL limits, steps %#x\n", bad);
+		fflush(stdout);
+		_exit(bad ? 1 : 0);
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && !WEXITSTATUS(status), "RLIMIT_DATA and RLIMIT_AS, in a child");
+}
+
 int main(void)
 {
 	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_NODEFER };
@@ -418,6 +465,7 @@ int main(void)
 	file_maps();
 	shared_files();
 	more();
+	limits();
 	if (failed)
 		return 1;
 	printf("memory: ok\n");

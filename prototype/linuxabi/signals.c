@@ -11,7 +11,8 @@
  * thread runs its handler on that thread; a write to a pipe no one reads
  * raises SIGPIPE; a child's end sends its parent SIGCHLD; alarm and
  * setitimer send SIGALRM, once or every interval; sigwaitinfo and
- * sigtimedwait take a signal without a handler.  And frames a handler forges: flags it may not have are
+ * sigtimedwait take a signal without a handler; real-time signals queue,
+ * each with its value, up to RLIMIT_SIGPENDING.  And frames a handler forges: flags it may not have are
  * dropped, a return into the kernel is SIGSEGV, and so is one with an
  * MXCSR the processor refuses (checked with the argument "sandbox": see
  * forged_frames).  It prints "signals: ok" and exits 0 if everything
@@ -26,6 +27,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -481,6 +483,99 @@ static void waits(void)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
+static volatile sig_atomic_t rt_hits;
+static volatile int rt_ready, rt_sent;
+
+static void rt_counter(int sig UNUSED, siginfo_t *si UNUSED, void *uc UNUSED)
+{
+	rt_hits++;
+}
+
+/* A thread that takes, once it unblocks it, every SIGRTMIN sent while it blocked it. */
+static void *rt_target(void *arg UNUSED)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	rt_ready = 1;
+	while (!rt_sent)
+		;
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	return NULL;
+}
+
+/*
+ * Real-time signals queue: each one sent while one of its number is
+ * pending comes, with its own value, in the order sent, lowest number
+ * first; a standard one sent three times comes once.  Past
+ * RLIMIT_SIGPENDING sigqueue is EAGAIN and kill's is dropped.  A thread
+ * sent one a hundred times while it blocks it runs its handler a hundred
+ * times (libc-test's raise-race hung on their loss).
+ */
+static void queued(void)
+{
+	struct timespec none = { 0, 0 };
+	int lo = SIGRTMIN, hi = SIGRTMIN + 1, i, ok;
+	struct rlimit old, lim;
+	pthread_t th;
+	sigset_t set;
+	siginfo_t si;
+
+	sigemptyset(&set);
+	sigaddset(&set, lo);
+	sigaddset(&set, hi);
+	sigaddset(&set, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	for (i = 0; i < 3; i++) {
+		sigqueue(getpid(), hi, (union sigval){ .sival_int = 10 + i });
+		sigqueue(getpid(), lo, (union sigval){ .sival_int = i });
+		raise(SIGUSR2);
+	}
+	check(sigwaitinfo(&set, &si) == SIGUSR2, "a standard signal before real-time ones");
+	for (ok = 1, i = 0; i < 3; i++)
+		ok &= sigwaitinfo(&set, &si) == lo && si.si_value.sival_int == i &&
+		      si.si_code == SI_QUEUE;
+	check(ok, "SIGRTMIN three times, in order, each with its value");
+	for (ok = 1, i = 0; i < 3; i++)
+		ok &= sigwaitinfo(&set, &si) == hi && si.si_value.sival_int == 10 + i;
+	check(ok, "then SIGRTMIN+1 three times, in order");
+	check(sigtimedwait(&set, &si, &none) == -1 && errno == EAGAIN,
+	      "a standard signal sent three times is pending once");
+
+	getrlimit(RLIMIT_SIGPENDING, &old);
+	lim = old;
+	lim.rlim_cur = 4;
+	setrlimit(RLIMIT_SIGPENDING, &lim);
+	for (i = 0; i < 8 && !sigqueue(getpid(), lo, (union sigval){ 0 }); i++)
+		;
+	check(i == 4 && errno == EAGAIN, "RLIMIT_SIGPENDING 4: the fifth sigqueue is EAGAIN");
+	check(kill(getpid(), lo) == 0, "kill past RLIMIT_SIGPENDING succeeds");
+	for (i = 0; sigtimedwait(&set, &si, &none) == lo; i++)
+		;
+	check(i == 4, "and what it sent is dropped: four come");
+	setrlimit(RLIMIT_SIGPENDING, &old);
+
+	for (i = 0; i < 50; i++)
+		sigqueue(getpid(), lo, (union sigval){ .sival_int = i });
+	on(lo, rt_counter, 0);
+	rt_hits = 0;
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	check(rt_hits == 50, "fifty queued run the handler fifty times when unblocked");
+
+	rt_hits = 0;
+	pthread_create(&th, NULL, rt_target, NULL);
+	while (!rt_ready)
+		sched_yield();
+	for (i = 0; i < 100; i++)
+		pthread_kill(th, lo);
+	rt_sent = 1;
+	pthread_join(th, NULL);
+	check(rt_hits == 100, "a hundred sent to a thread run its handler a hundred times");
+	signal(lo, SIG_DFL);
+}
+
 int main(int argc, char **argv)
 {
 	strict = argc > 1 && !strcmp(argv[1], "sandbox");
@@ -494,6 +589,7 @@ int main(int argc, char **argv)
 	children();
 	alarms();
 	waits();
+	queued();
 	if (failed)
 		return 1;
 	printf("signals: ok\n");

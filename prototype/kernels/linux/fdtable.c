@@ -267,6 +267,7 @@ long lx_proc_init(struct proc *p, struct proc *parent)
 		for (i = 0; i < LX_THREADS_MAX; i++)
 			lp->threads[i] = NULL;
 		lp->sigpending = 0;
+		lp->sigqueued = NULL;
 		lp->stopped = false;	/* a stop is the parent's, not its child's */
 		lp->alarm_at = 0;	/* a timer is not inherited */
 		lp->alarm_every = 0;
@@ -349,6 +350,9 @@ void lx_proc_free(struct proc *p)
 	if (p->os) {		/* a process that never ran has its directories still */
 		node_put(lxp(p)->cwd);
 		node_put(lxp(p)->root);
+		procs_lock();	/* the sandbox's count of them */
+		lx_sigq_drop_locked(&lxp(p)->sigpending, &lxp(p)->sigqueued, ~0ULL);
+		procs_unlock();
 	}
 	vostd_free(p->os);
 	p->os = NULL;

@@ -254,6 +254,7 @@ struct lx_proc {
 	char comm[16];			/* its name (proc's name), the last byte always 0 */
 	struct lx_sigaction act[LX_NSIG];	/* under the table's lock */
 	u64 sigpending;			/* sent to the process, for any thread to take */
+	struct lx_sigq *sigqueued;	/* real-time ones behind those (sigqueue.c) */
 	bool stopped;			/* by a stop signal, until a SIGCONT (jobctl.c) */
 	u32 conts;			/* SIGCONTs sent: a stop taken before one is void */
 	struct ksiginfo siginfo[LX_NSIG];
@@ -267,7 +268,7 @@ struct lx_proc {
 	struct lx_timer timers[LX_TIMERS_MAX];
 	u64 timer_next;			/* the earliest armed timer's at; 0: none */
 	u32 umask;
-	/* Resource limits, soft and hard (sys.c): only RLIMIT_NOFILE's is acted on */
+	/* Resource limits, soft and hard (sys.c): NOFILE, AS, DATA, SIGPENDING acted on */
 	u64 rlim[RLIM_NLIMITS][2];
 	long pgid, sid;			/* its process group and session (sys.c) */
 	bool execed;			/* it has run execve: setpgid moves it no more */
@@ -353,6 +354,7 @@ struct lx_globals {
 	struct lx_ipc_obj *ipc[LX_IPC_KINDS][LX_IPC_IDS];
 	u16 ipc_seq[LX_IPC_KINDS];	/* the last id's sequence, by kind */
 	unsigned long msg_bytes;	/* messages queued, with their headers (msg.c) */
+	u64 sigqueued;			/* real-time signals pending (sigqueue.c) */
 	struct lx_sem_undo *sem_undos;	/* SEM_UNDO's adjustments, by process (sem.c) */
 };
 
@@ -497,8 +499,11 @@ void lx_kill(struct proc *p, long sig, const char *why, long from);
 #define SI_USER		0
 #define SI_KERNEL	0x80
 #define SI_QUEUE	-1
+#define SI_TIMER	-2
 #define SI_TKILL	-6
 #define LX_SEND_FATAL	1		/* lx_send_locked: the signal ends the process */
+#define LX_SIGRTMIN	32		/* the first real-time signal: these queue */
+#define LX_SIGQUEUE_MAX	1024		/* RLIMIT_SIGPENDING at first */
 
 #define LX_SS_ONSTACK		1
 #define LX_SS_DISABLE		2
@@ -555,6 +560,10 @@ void timers_clear_locked(struct lx_proc *lp);
 void lx_recalc_locked(struct thread *t);
 int lx_dequeue_locked(struct thread *t, u64 allowed, struct ksiginfo *info);
 void lx_set_mask(struct thread *t, u64 mask);
+int lx_sigq_first_locked(struct proc *p, const struct ksiginfo *info);	/* sigqueue.c */
+int lx_sigq_send_locked(struct lx_sigq **q, struct proc *p, const struct ksiginfo *info);
+bool lx_sigq_take_locked(struct lx_sigq **q, int sig, struct ksiginfo *info);
+void lx_sigq_drop_locked(u64 *pending, struct lx_sigq **q, u64 bits);
 void lx_deliver(struct thread *t);
 bool lx_trap_signal(struct thread *t, u32 sig, int code, unsigned long addr);
 void lx_syscall_done(struct thread *t, unsigned long nr, long ret);

@@ -213,6 +213,7 @@ void lx_thread_remove(struct thread *t)
 	for (i = 0; i < LX_THREADS_MAX; i++)
 		if (lp->threads[i] == t)
 			lp->threads[i] = NULL;
+	lx_sigq_drop_locked(&t->sig.pending, &t->sig.queued, ~0ULL);	/* its own go with it */
 	retarget_locked(lp, &kick);	/* what it was to take, another takes */
 	procs_unlock();
 	if (kick >= 0)
@@ -232,10 +233,10 @@ struct thread *lx_thread_find(struct proc *p, long tid)
 
 /*
  * Queue info's signal for p, or for p's thread to, the table's lock held.
- * 0 if it was queued, dropped or coalesced with one pending (signals do
- * not queue here, real-time ones neither); LX_SEND_FATAL if it ends p,
- * which the caller does once the lock is dropped (lx_send_done).  *kick
- * is a vCPU to kick, or stays -1.
+ * 0 if it was queued, dropped or coalesced with one pending;
+ * LX_SEND_FATAL if it ends p, which the caller does once the lock is
+ * dropped (lx_send_done); -EAGAIN if a real-time one found no room.
+ * *kick is a vCPU to kick, or stays -1.
  */
 int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *info, int *kick)
 {
@@ -256,13 +257,17 @@ int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *inf
 		return 0;
 	if (to) {
 		if (to->sig.pending & bit)
-			return 0;
+			return lx_sigq_send_locked(&to->sig.queued, p, info);
+		if (lx_sigq_first_locked(p, info))
+			return -EAGAIN;
 		to->sig.pending |= bit;
 		to->sig.info[sig - 1] = *info;
 		any = to;
 	} else {
 		if (lp->sigpending & bit)
-			return 0;
+			return lx_sigq_send_locked(&lp->sigqueued, p, info);
+		if (lx_sigq_first_locked(p, info))
+			return -EAGAIN;
 		lp->sigpending |= bit;
 		lp->siginfo[sig - 1] = *info;
 		/* Linux's complete_signal: a thread that does not block it, the first if it can. */
@@ -293,6 +298,8 @@ void lx_send_done(struct proc *p, int sig, int ret, int kick, long from)
 /* Keep p's send, if it asks for more once the lock drops; the table's lock held. */
 void lx_sends_keep(struct lx_sends *s, struct proc *p, int sig, int ret, int kick)
 {
+	if (ret < 0)
+		ret = 0;	/* -EAGAIN: nothing more to do, but the kick */
 	if ((!ret && kick < 0) || s->n >= LX_PROCS_MAX)
 		return;
 	proc_get(p);
@@ -375,8 +382,8 @@ bool lx_trap_signal(struct thread *t, u32 sig, int code, unsigned long addr)
 	struct ksiginfo info = { .signo = sig, .code = code, .f0 = addr };
 	u64 h;
 
-	if (!sig || sig > LX_NSIG)
-		return false;
+	if (!sig || sig >= LX_SIGRTMIN)
+		return false;	/* an exception's are standard ones, which are not counted */
 	procs_lock();
 	h = lxp(t->p)->act[sig - 1].handler;
 	if (h == LX_SIG_DFL || h == LX_SIG_IGN || (t->sig.mask & LX_SIGBIT(sig))) {
@@ -445,14 +452,17 @@ int lx_dequeue_locked(struct thread *t, u64 allowed, struct ksiginfo *info)
 	u64 mine = t->sig.pending & allowed, shared = lp->sigpending & allowed;
 	int sig;
 
+	/* The next queued behind it, if any, takes its place, and it stays pending. */
 	if (mine) {
 		sig = __builtin_ctzll(mine) + 1;
-		t->sig.pending &= ~LX_SIGBIT(sig);
 		*info = t->sig.info[sig - 1];
+		if (!lx_sigq_take_locked(&t->sig.queued, sig, &t->sig.info[sig - 1]))
+			t->sig.pending &= ~LX_SIGBIT(sig);
 	} else if (shared) {
 		sig = __builtin_ctzll(shared) + 1;
-		lp->sigpending &= ~LX_SIGBIT(sig);
 		*info = lp->siginfo[sig - 1];
+		if (!lx_sigq_take_locked(&lp->sigqueued, sig, &lp->siginfo[sig - 1]))
+			lp->sigpending &= ~LX_SIGBIT(sig);
 	} else {
 		sig = 0;
 	}

@@ -190,14 +190,17 @@ void lx_rlimit_init(struct lx_proc *lp)
 	rlim_set(lp, RLIMIT_MSGQUEUE, 819200, 819200);
 	rlim_set(lp, RLIMIT_NICE, 0, 0);
 	rlim_set(lp, RLIMIT_RTPRIO, 0, 0);
+	rlim_set(lp, RLIMIT_SIGPENDING, LX_SIGQUEUE_MAX, LX_SIGQUEUE_MAX);
 }
 
 /*
  * prlimit64, in Linux's order: the new limit copied in, the process
  * found, the resource and the new limit checked, the old one given back.
- * Every limit is kept and inherited; only RLIMIT_NOFILE's is acted on
+ * Every limit is kept and inherited.  RLIMIT_NOFILE's is acted on
  * (fdtable.c's fd_limit), and a hard one past LX_FDS is -EPERM, as one
- * past Linux's nr_open is.  The caller is root: it may raise a hard limit.
+ * past Linux's nr_open is; so are RLIMIT_AS's and RLIMIT_DATA's
+ * (sys_mm.c's may_expand) and RLIMIT_SIGPENDING's (sigqueue.c).  The
+ * caller is root: it may raise a hard limit.
  */
 static long do_prlimit(struct thread *t, long pid, long res, unsigned long unew,
 		       unsigned long uold)
@@ -235,7 +238,7 @@ LX_SYSCALL_DEFINE2(setrlimit, int, res, unsigned long, unew)
 	return do_prlimit(t, 0, res, unew, 0);
 }
 
-LX_PARTIAL(prlimit64, "only RLIMIT_NOFILE is acted on; another process's pid is -ESRCH");
+LX_PARTIAL(prlimit64, "only NOFILE, AS, DATA and SIGPENDING bind; another's pid is -ESRCH");
 LX_SYSCALL_DEFINE4(prlimit64, int, pid, int, res, unsigned long, unew, unsigned long, uold)
 {
 	return do_prlimit(t, pid, res, unew, uold);

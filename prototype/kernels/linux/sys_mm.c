@@ -41,11 +41,45 @@ static u8 ev_prot(unsigned long prot)
 }
 
 /*
- * brk, as Linux's: below the heap's start, or past what it may grow to,
- * or into another area, the break stays where it was.  The heap is an
- * area like any other, filled as it is touched.
+ * Linux's may_expand_vm, for len bytes more at va: past RLIMIT_AS in all,
+ * or past RLIMIT_DATA in data (private writable memory but the stack), a
+ * process may not map.  data < 0: the memory is data if the area at va
+ * is.  replace: the new map replaces what is at va (MAP_FIXED), which
+ * is not counted twice.  Both limits are infinite at first, and only a
+ * finite one costs a count of the areas.  Another thread may map between
+ * the count and the map, where Linux's mmap_lock would keep it out: a
+ * race a process can only win against its own limits.
  */
-LX_PARTIAL(brk, "the heap grows to 256 MiB at most, though RLIMIT_DATA reports no limit");
+static long may_expand(struct thread *t, unsigned long va, unsigned long len, bool replace,
+		       int data)
+{
+	struct lx_proc *lp = lxp(t->p);
+	u64 as = READ_ONCE(lp->rlim[RLIMIT_AS][0]);
+	u64 dl = READ_ONCE(lp->rlim[RLIMIT_DATA][0]), dl_max = READ_ONCE(lp->rlim[RLIMIT_DATA][1]);
+	unsigned long all, mine, gone = 0, gone_mine = 0, pages = len / PAGE;
+
+	if (as == RLIM_INFINITY && (dl == RLIM_INFINITY || !data))
+		return 0;
+	if (data < 0)
+		data = mem_count_pages(t->p, va, va + PAGE, &mine) && mine;
+	all = mem_count_pages(t->p, 0, ~0UL, &mine);
+	if (replace)
+		gone = mem_count_pages(t->p, va, va + len, &gone_mine);
+	if (all - gone + pages > as / PAGE)
+		return -ENOMEM;
+	/* A soft limit of 0 is taken as the hard one, as Linux takes it. */
+	if (data && mine - gone_mine + pages > (dl ?: dl_max) / PAGE)
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * brk, as Linux's: below the heap's start, or past what it may grow to
+ * (RLIMIT_DATA, and our LX_BRK_MAX), or into another area, the break
+ * stays where it was.  The heap is an area like any other, filled as it
+ * is touched.
+ */
+LX_PARTIAL(brk, "the heap grows to 256 MiB at most");
 LX_SYSCALL_DEFINE1(brk, unsigned long, want)
 {
 	struct lx_proc *lp = lxp(t->p);
@@ -55,7 +89,11 @@ LX_SYSCALL_DEFINE1(brk, unsigned long, want)
 
 	if (want < lp->brk_start || want - lp->brk_start > LX_BRK_MAX)
 		return lp->brk;
-	if (new > old && mem_map_area(t->p, &heap, 0, 0, AREA_NOREPLACE, false) < 0)
+	/* Linux's check_data_rlimit, of the heap alone: its data segment is not kept. */
+	if (want - lp->brk_start > READ_ONCE(lp->rlim[RLIMIT_DATA][0]))
+		return lp->brk;
+	if (new > old && (may_expand(t, old, new - old, false, true) ||
+			  mem_map_area(t->p, &heap, 0, 0, AREA_NOREPLACE, false) < 0))
 		return lp->brk;
 	if (new < old && mem_unmap_area(t->p, new, old - new))
 		return lp->brk;
@@ -135,6 +173,10 @@ static long do_mmap(struct thread *t, unsigned long addr, unsigned long len,
 	if ((flags & MAP_TYPE) == MAP_PRIVATE ? (prot & 2) && !(flags & MAP_NORESERVE) : !nd)
 		if (len / PAGE > EV_GRANT_QUOTA)
 			return -ENOMEM;
+	err = may_expand(t, addr, len, how == AREA_FIXED,
+			 (flags & MAP_TYPE) == MAP_PRIVATE && (prot & 2));
+	if (err)
+		return err;
 	if (nd && (flags & MAP_SHARED)) {
 		/* Past the largest file, as Linux's file_mmap_ok refuses one. */
 		if (off / PAGE + len / PAGE > LX_FILE_MAX / PAGE)
@@ -259,6 +301,12 @@ LX_SYSCALL_DEFINE5(mremap, unsigned long, va, unsigned long, old_len,
 	}
 	if (new_len > EV_TENANT_SIZE)
 		return -ENOMEM;		/* no range is that long: get_unmapped_area's answer */
+	if (new_len > old_len) {
+		long err = may_expand(t, va, new_len - old_len, false, -1);
+
+		if (err)
+			return err;
+	}
 	return lx_mm_err(mem_remap(t->p, va, old_len, new_len, flags & MREMAP_MAYMOVE, new_va,
 				LX_MMAP_BASE, LX_MMAP_END));
 }

@@ -38,7 +38,7 @@ static long do_kill(struct thread *t, long pid, long tgid, bool thread,
 		    const struct ksiginfo *info)
 {
 	struct lx_sends sends = {};
-	long sig = info->signo;
+	long sig = info->signo, err = 0;
 	bool found = false;
 	struct proc *c;
 
@@ -60,16 +60,17 @@ static long do_kill(struct thread *t, long pid, long tgid, bool thread,
 				continue;	/* a zombie's id: taken, and nothing done */
 		}
 		ret = lx_send_locked(c, to, info, &kick);
+		if (ret == -EAGAIN)
+			err = ret;	/* a real-time signal found no room */
 		lx_sends_keep(&sends, c, sig, ret, kick);
 	}
 	procs_unlock();
 	lx_sends_done(&sends, t->p->pid);
 	if (!found)
 		return -ESRCH;
-	return sig < 0 || sig > LX_NSIG ? -EINVAL : 0;
+	return sig < 0 || sig > LX_NSIG ? -EINVAL : err;
 }
 
-LX_PARTIAL(kill, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
 	struct ksiginfo info = lx_sent_by(t, sig, SI_USER);
@@ -85,13 +86,11 @@ static long do_tkill(struct thread *t, long tgid, long tid, long sig)
 	return tid <= 0 ? -EINVAL : do_kill(t, tid, tgid, true, &info);
 }
 
-LX_PARTIAL(tkill, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE2(tkill, int, tid, int, sig)
 {
 	return do_tkill(t, -1, tid, sig);
 }
 
-LX_PARTIAL(tgkill, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE3(tgkill, int, tgid, int, tid, int, sig)
 {
 	return tgid <= 0 ? -EINVAL : do_tkill(t, tgid, tid, sig);
@@ -118,13 +117,11 @@ static long do_sigqueue(struct thread *t, long tgid, long pid, long sig, unsigne
 	return do_kill(t, pid, tgid, thread, &info);
 }
 
-LX_PARTIAL(rt_sigqueueinfo, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE3(rt_sigqueueinfo, int, pid, int, sig, unsigned long, uinfo)
 {
 	return pid <= 0 ? -ESRCH : do_sigqueue(t, 0, pid, sig, uinfo, false);
 }
 
-LX_PARTIAL(rt_tgsigqueueinfo, "a real-time signal already pending is not queued a second time");
 LX_SYSCALL_DEFINE4(rt_tgsigqueueinfo, int, tgid, int, tid, int, sig, unsigned long, uinfo)
 {
 	if (tgid <= 0 || tid <= 0)
@@ -162,10 +159,12 @@ LX_SYSCALL_DEFINE4(rt_sigaction, int, sig, unsigned long, uact, unsigned long, u
 		act.mask &= ~LX_UNBLOCKABLE;
 		lp->act[sig - 1] = act;
 		if (lx_handler_ignores(act.handler, sig)) {
-			lp->sigpending &= ~LX_SIGBIT(sig);
+			lx_sigq_drop_locked(&lp->sigpending, &lp->sigqueued, LX_SIGBIT(sig));
 			for (i = 0; i < LX_THREADS_MAX; i++)
 				if (lp->threads[i]) {
-					lp->threads[i]->sig.pending &= ~LX_SIGBIT(sig);
+					lx_sigq_drop_locked(&lp->threads[i]->sig.pending,
+							    &lp->threads[i]->sig.queued,
+							    LX_SIGBIT(sig));
 					lx_recalc_locked(lp->threads[i]);
 				}
 		}

@@ -17,7 +17,6 @@
 #define SIGEV_NONE		1
 #define SIGEV_THREAD		2
 #define SIGEV_THREAD_ID		4
-#define SI_TIMER		-2
 #define LX_SIGALRM		14
 
 /* Linux's struct sigevent on x86-64. */

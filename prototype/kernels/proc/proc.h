@@ -166,6 +166,7 @@ struct thread_sig {
 	bool wake;		/* one it does not block is pending: its sleeps end */
 	kl_tid_t sleeper;	/* its task, while it sleeps where a signal ends the sleep */
 	long restart;		/* its call's -ERESTART*, settled before user mode; its own */
+	struct lx_sigq *queued;	/* real-time ones behind those pending (sigqueue.c) */
 	struct ksiginfo info[PROC_NSIG];
 };
 
@@ -358,6 +359,8 @@ long mem_remap(struct proc *p, unsigned long old, unsigned long old_len, unsigne
 #define ADVISE_DROP	1
 #define ADVISE_FILL	2
 long mem_advise(struct proc *p, unsigned long va, unsigned long len, int what);
+unsigned long mem_count_pages(struct proc *p, unsigned long lo, unsigned long hi,
+			      unsigned long *data);
 struct mem_shared *shm_new(void);
 bool shm_get_unless_zero(struct mem_shared *shm);
 void shm_put(struct mem_shared *shm);

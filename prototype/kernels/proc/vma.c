@@ -411,6 +411,31 @@ long mem_map_area(struct proc *p, const struct vma *want, unsigned long lo, unsi
 	return err ?: (long)v.start;
 }
 
+/*
+ * The pages of p's areas within [lo, hi), and in *data those of them that
+ * are data as Linux's is_data_mapping says: private, writable, not the
+ * stack.  For the limits a map is checked against (Linux's may_expand_vm).
+ */
+unsigned long mem_count_pages(struct proc *p, unsigned long lo, unsigned long hi,
+			      unsigned long *data)
+{
+	unsigned long total = 0, n;
+	unsigned int i;
+
+	*data = 0;
+	proc_lock(p);
+	for (i = area_index(p, lo); i < p->nvmas && p->vmas[i].start < hi; i++) {
+		const struct vma *v = &p->vmas[i];
+
+		n = (min(v->end, hi) - max(v->start, lo)) / PAGE;
+		total += n;
+		if ((v->prot & EV_PROT_WRITE) && !(v->flags & (VMA_SHARED | VMA_STACK)))
+			*data += n;
+	}
+	proc_unlock(p);
+	return total;
+}
+
 long mem_unmap_area(struct proc *p, unsigned long va, unsigned long len)
 {
 	long err;
