@@ -408,8 +408,9 @@ static void more(void)
 
 /*
  * The limits on mapping, as Linux's may_expand_vm applies them, in a
- * child whose limits go with it.  RLIMIT_DATA 0: a private writable map
- * and the heap's growth are refused, a read-only or shared map is not.
+ * child whose limits go with it.  RLIMIT_DATA 0: a private writable map,
+ * a private one made writable and the heap's growth are refused, a
+ * read-only or shared map is not.
  * RLIMIT_AS: a map, PROT_NONE too, or an mremap past it is refused; one
  * that replaces another (MAP_FIXED) is counted once; munmap gives back.
  */
@@ -427,7 +428,8 @@ static void limits(void)
 		a = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		bad |= (a != MAP_FAILED || errno != ENOMEM) << 0;
 		a = mmap(NULL, MIB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		bad |= (a == MAP_FAILED || mprotect(a, MIB, PROT_NONE)) << 1;
+		bad |= (a == MAP_FAILED || mprotect(a, MIB, PROT_READ | PROT_WRITE) != -1 ||
+			errno != ENOMEM || mprotect(a, MIB, PROT_NONE)) << 1;
 		b = mmap(NULL, MIB, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		bad |= (b == MAP_FAILED) << 2;
 		bad |= (sbrk(64 * PAGE) != (void *)-1 || errno != ENOMEM) << 3;

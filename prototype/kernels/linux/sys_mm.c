@@ -40,6 +40,12 @@ static u8 ev_prot(unsigned long prot)
 	return prot & (EV_PROT_READ | EV_PROT_WRITE | EV_PROT_EXEC);
 }
 
+/* RLIMIT_DATA, the soft limit, in pages; one of 0 is taken as the hard one, as Linux takes it. */
+static unsigned long data_limit(struct lx_proc *lp)
+{
+	return (READ_ONCE(lp->rlim[RLIMIT_DATA][0]) ?: READ_ONCE(lp->rlim[RLIMIT_DATA][1])) / PAGE;
+}
+
 /*
  * Linux's may_expand_vm, for len bytes more at va: past RLIMIT_AS in all,
  * or past RLIMIT_DATA in data (private writable memory but the stack), a
@@ -55,22 +61,43 @@ static long may_expand(struct thread *t, unsigned long va, unsigned long len, bo
 {
 	struct lx_proc *lp = lxp(t->p);
 	u64 as = READ_ONCE(lp->rlim[RLIMIT_AS][0]);
-	u64 dl = READ_ONCE(lp->rlim[RLIMIT_DATA][0]), dl_max = READ_ONCE(lp->rlim[RLIMIT_DATA][1]);
-	unsigned long all, mine, gone = 0, gone_mine = 0, pages = len / PAGE;
+	struct mem_count all, gone = {};
+	unsigned long pages = len / PAGE;
 
-	if (as == RLIM_INFINITY && (dl == RLIM_INFINITY || !data))
+	if (as == RLIM_INFINITY && (READ_ONCE(lp->rlim[RLIMIT_DATA][0]) == RLIM_INFINITY || !data))
 		return 0;
-	if (data < 0)
-		data = mem_count_pages(t->p, va, va + PAGE, &mine) && mine;
-	all = mem_count_pages(t->p, 0, ~0UL, &mine);
+	if (data < 0) {
+		mem_count_pages(t->p, va, va + PAGE, &all);
+		data = all.data > 0;
+	}
+	mem_count_pages(t->p, 0, ~0UL, &all);
 	if (replace)
-		gone = mem_count_pages(t->p, va, va + len, &gone_mine);
-	if (all - gone + pages > as / PAGE)
+		mem_count_pages(t->p, va, va + len, &gone);
+	/* As Linux's, both count the new pages less all those replaced. */
+	pages -= min(pages, gone.all);
+	if (all.all + pages > as / PAGE)
 		return -ENOMEM;
-	/* A soft limit of 0 is taken as the hard one, as Linux takes it. */
-	if (data && mine - gone_mine + pages > (dl ?: dl_max) / PAGE)
+	if (data && all.data + pages > data_limit(lp))
 		return -ENOMEM;
 	return 0;
+}
+
+/*
+ * Linux's mprotect_fixup: private memory made writable becomes data, and
+ * past RLIMIT_DATA it may not.
+ */
+static long may_write(struct thread *t, unsigned long va, unsigned long len)
+{
+	struct lx_proc *lp = lxp(t->p);
+	struct mem_count all, range;
+
+	if (READ_ONCE(lp->rlim[RLIMIT_DATA][0]) == RLIM_INFINITY)
+		return 0;
+	mem_count_pages(t->p, va, va + len, &range);
+	if (range.priv == range.data)
+		return 0;
+	mem_count_pages(t->p, 0, ~0UL, &all);
+	return all.data + range.priv - range.data > data_limit(lp) ? -ENOMEM : 0;
 }
 
 /*
@@ -264,6 +291,8 @@ LX_SYSCALL_DEFINE3(mprotect, unsigned long, va, unsigned long, len, unsigned lon
 		return -ENOMEM;
 	if (prot & ~(unsigned long)(EV_PROT_READ | EV_PROT_WRITE | EV_PROT_EXEC | PROT_SEM))
 		return -EINVAL;
+	if ((prot & EV_PROT_WRITE) && may_write(t, va, len))
+		return -ENOMEM;
 	return lx_mm_err(mem_protect_area(t->p, va, len, ev_prot(prot)));
 }
 

@@ -359,8 +359,11 @@ long mem_remap(struct proc *p, unsigned long old, unsigned long old_len, unsigne
 #define ADVISE_DROP	1
 #define ADVISE_FILL	2
 long mem_advise(struct proc *p, unsigned long va, unsigned long len, int what);
-unsigned long mem_count_pages(struct proc *p, unsigned long lo, unsigned long hi,
-			      unsigned long *data);
+struct mem_count {
+	unsigned long all, priv, data;	/* pages; private but the stack's; writable of those */
+};
+
+void mem_count_pages(struct proc *p, unsigned long lo, unsigned long hi, struct mem_count *n);
 struct mem_shared *shm_new(void);
 bool shm_get_unless_zero(struct mem_shared *shm);
 void shm_put(struct mem_shared *shm);

@@ -412,28 +412,29 @@ long mem_map_area(struct proc *p, const struct vma *want, unsigned long lo, unsi
 }
 
 /*
- * The pages of p's areas within [lo, hi), and in *data those of them that
- * are data as Linux's is_data_mapping says: private, writable, not the
- * stack.  For the limits a map is checked against (Linux's may_expand_vm).
+ * The pages of p's areas within [lo, hi): all of them; the private ones
+ * but the stack's, which are data as Linux's is_data_mapping says if
+ * writable; and those that are.  For the limits a map is checked against
+ * (Linux's may_expand_vm).
  */
-unsigned long mem_count_pages(struct proc *p, unsigned long lo, unsigned long hi,
-			      unsigned long *data)
+void mem_count_pages(struct proc *p, unsigned long lo, unsigned long hi, struct mem_count *n)
 {
-	unsigned long total = 0, n;
 	unsigned int i;
 
-	*data = 0;
+	*n = (struct mem_count){};
 	proc_lock(p);
 	for (i = area_index(p, lo); i < p->nvmas && p->vmas[i].start < hi; i++) {
 		const struct vma *v = &p->vmas[i];
+		unsigned long k = (min(v->end, hi) - max(v->start, lo)) / PAGE;
 
-		n = (min(v->end, hi) - max(v->start, lo)) / PAGE;
-		total += n;
-		if ((v->prot & EV_PROT_WRITE) && !(v->flags & (VMA_SHARED | VMA_STACK)))
-			*data += n;
+		n->all += k;
+		if (v->flags & (VMA_SHARED | VMA_STACK))
+			continue;
+		n->priv += k;
+		if (v->prot & EV_PROT_WRITE)
+			n->data += k;
 	}
 	proc_unlock(p);
-	return total;
 }
 
 long mem_unmap_area(struct proc *p, unsigned long va, unsigned long len)
