@@ -126,6 +126,25 @@ func packInitramfs(p *Pipeline, kos, progs []string) error {
 	return c.finish(f, tmp, name)
 }
 
+// linkApplets links each of busybox's applets in bin/ to it, as the
+// guest's /init does with busybox --install -s /bin, so that a program
+// that runs a command by its name or path (/bin/sh for popen and system,
+// echo for posix_spawnp) finds it where it would on the guest's Linux; a
+// name taken stays as it is.
+func linkApplets(c *cpio, bb string, seen map[string]bool) error {
+	list, err := output("", nil, bb, "--list")
+	if err != nil {
+		return err
+	}
+	for _, name := range strings.Fields(list) {
+		if !seen["bin/"+name] {
+			c.entry("bin/"+name, modeLink|0o777, 0, 0, []byte("busybox"))
+			seen["bin/"+name] = true
+		}
+	}
+	return nil
+}
+
 // buildLinuxPrograms builds each prototype/linuxabi/NAME.c with the guest
 // toolchain's C library, twice: NAME, static, and NAME-pie, static-PIE, so
 // that the linux kernel proper's loader meets both kinds.  A program that
@@ -189,8 +208,8 @@ func sourceLDFlags(src string) ([]string, error) {
 
 // packRootfs writes .build/tenants/rootfs.cpio, the linux kernel proper's
 // file system's first contents: every directory, file and symbolic link
-// under prototype/rootfs/, Debian's busybox as /bin/busybox, the devices
-// and /tmp.
+// under prototype/rootfs/, Debian's busybox as /bin/busybox with a link
+// to it for each applet, the devices and /tmp.
 // The linux kernel's module carries it (kernels/linux/rootfs.S).
 func packRootfs(p *Pipeline) (string, error) {
 	bb, err := busyboxPath()
@@ -242,10 +261,7 @@ func packRootfs(p *Pipeline) (string, error) {
 		}
 	}
 	c.file("bin/busybox", bb, 0o755)
-	// The shell programs name by its path (popen, system).
-	if !seen["bin/sh"] {
-		c.entry("bin/sh", modeLink|0o777, 0, 0, []byte("busybox"))
-	}
+	seen["bin/busybox"] = true
 	progs, err := buildLinuxPrograms(p)
 	if err != nil {
 		f.Close()
@@ -253,6 +269,11 @@ func packRootfs(p *Pipeline) (string, error) {
 	}
 	for _, pr := range progs {
 		c.file("bin/"+filepath.Base(pr), pr, 0o755)
+		seen["bin/"+filepath.Base(pr)] = true
+	}
+	if err := linkApplets(c, bb, seen); err != nil {
+		f.Close()
+		return "", err
 	}
 	// The devices the kernel proper has (kernels/linux/dev.c), by Linux's numbers.
 	for _, d := range []struct {
