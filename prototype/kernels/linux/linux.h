@@ -560,9 +560,10 @@ void timers_clear_locked(struct lx_proc *lp);
 void lx_recalc_locked(struct thread *t);
 int lx_dequeue_locked(struct thread *t, u64 allowed, struct ksiginfo *info);
 void lx_set_mask(struct thread *t, u64 mask);
-int lx_sigq_first_locked(struct proc *p, const struct ksiginfo *info);	/* sigqueue.c */
-int lx_sigq_send_locked(struct lx_sigq **q, struct proc *p, const struct ksiginfo *info);
-bool lx_sigq_take_locked(struct lx_sigq **q, int sig, struct ksiginfo *info);
+int lx_sigq_send_locked(u64 *pending, struct lx_sigq **q, struct ksiginfo *slots,
+			struct proc *p, const struct ksiginfo *info);	/* sigqueue.c */
+void lx_sigq_take_locked(u64 *pending, struct lx_sigq **q, struct ksiginfo *slots, int sig,
+			 struct ksiginfo *info);
 void lx_sigq_drop_locked(u64 *pending, struct lx_sigq **q, u64 bits);
 void lx_deliver(struct thread *t);
 bool lx_trap_signal(struct thread *t, u32 sig, int code, unsigned long addr);

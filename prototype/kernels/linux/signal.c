@@ -241,9 +241,9 @@ struct thread *lx_thread_find(struct proc *p, long tid)
 int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *info, int *kick)
 {
 	struct lx_proc *lp = lxp(p);
-	int sig = info->signo, i;
+	int sig = info->signo, i, ret;
 	u64 bit = LX_SIGBIT(sig);
-	struct thread *th, *any = NULL;
+	struct thread *th, *any;
 
 	/* sig 0 only checks the target; a zombie takes a signal and does nothing. */
 	if (!sig || p->exited || READ_ONCE(p->killed))
@@ -255,27 +255,17 @@ int lx_send_locked(struct proc *p, struct thread *to, const struct ksiginfo *inf
 	th = to ?: lx_thread_find(p, p->pid);
 	if (sig_ignored(p, sig) && !(th && blocks(th, bit)))
 		return 0;
-	if (to) {
-		if (to->sig.pending & bit)
-			return lx_sigq_send_locked(&to->sig.queued, p, info);
-		if (lx_sigq_first_locked(p, info))
-			return -EAGAIN;
-		to->sig.pending |= bit;
-		to->sig.info[sig - 1] = *info;
-		any = to;
-	} else {
-		if (lp->sigpending & bit)
-			return lx_sigq_send_locked(&lp->sigqueued, p, info);
-		if (lx_sigq_first_locked(p, info))
-			return -EAGAIN;
-		lp->sigpending |= bit;
-		lp->siginfo[sig - 1] = *info;
-		/* Linux's complete_signal: a thread that does not block it, the first if it can. */
-		for (i = 0; i < LX_THREADS_MAX && !any; i++) {
-			th = lp->threads[i];
-			if (th && !(th->sig.mask & bit))
-				any = th;
-		}
+	if (to)
+		ret = lx_sigq_send_locked(&to->sig.pending, &to->sig.queued, to->sig.info, p, info);
+	else
+		ret = lx_sigq_send_locked(&lp->sigpending, &lp->sigqueued, lp->siginfo, p, info);
+	if (ret)
+		return ret < 0 ? ret : 0;	/* one was pending already: nothing more */
+	/* Linux's complete_signal: the thread, or the first one that does not block it. */
+	for (any = to, i = 0; i < LX_THREADS_MAX && !any; i++) {
+		th = lp->threads[i];
+		if (th && !(th->sig.mask & bit))
+			any = th;
 	}
 	if (!any || (any->sig.mask & bit))
 		return 0;	/* blocked: pending until a mask lets it through */
@@ -452,17 +442,12 @@ int lx_dequeue_locked(struct thread *t, u64 allowed, struct ksiginfo *info)
 	u64 mine = t->sig.pending & allowed, shared = lp->sigpending & allowed;
 	int sig;
 
-	/* The next queued behind it, if any, takes its place, and it stays pending. */
 	if (mine) {
 		sig = __builtin_ctzll(mine) + 1;
-		*info = t->sig.info[sig - 1];
-		if (!lx_sigq_take_locked(&t->sig.queued, sig, &t->sig.info[sig - 1]))
-			t->sig.pending &= ~LX_SIGBIT(sig);
+		lx_sigq_take_locked(&t->sig.pending, &t->sig.queued, t->sig.info, sig, info);
 	} else if (shared) {
 		sig = __builtin_ctzll(shared) + 1;
-		*info = lp->siginfo[sig - 1];
-		if (!lx_sigq_take_locked(&lp->sigqueued, sig, &lp->siginfo[sig - 1]))
-			lp->sigpending &= ~LX_SIGBIT(sig);
+		lx_sigq_take_locked(&lp->sigpending, &lp->sigqueued, lp->siginfo, sig, info);
 	} else {
 		sig = 0;
 	}

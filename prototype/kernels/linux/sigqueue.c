@@ -42,62 +42,68 @@ static int charge_locked(struct proc *p, const struct ksiginfo *info, bool first
 	return 0;
 }
 
-/* The first of info's signal pending for p: 0, or -EAGAIN (charge_locked). */
-int lx_sigq_first_locked(struct proc *p, const struct ksiginfo *info)
-{
-	if (info->signo < LX_SIGRTMIN)
-		return 0;
-	return charge_locked(p, info, true);
-}
-
 /*
- * A second of info's signal while one is pending on *q's owner, p or one
- * of its threads: a real-time one queues behind it, another is the same
- * signal.  0, or -EAGAIN (charge_locked).
+ * info's signal sent to *q's owner, p or one of its threads, whose
+ * pending set is *pending and siginfo slots slots: 0 if it is pending
+ * now and was not; 1 if one of its number was pending already, behind
+ * which a real-time one queues and into which another coalesces (or a
+ * kill's past the limit is dropped); -EAGAIN (charge_locked).
  */
-int lx_sigq_send_locked(struct lx_sigq **q, struct proc *p, const struct ksiginfo *info)
+int lx_sigq_send_locked(u64 *pending, struct lx_sigq **q, struct ksiginfo *slots,
+			struct proc *p, const struct ksiginfo *info)
 {
+	int sig = info->signo, ret;
 	struct lx_sigq *e;
-	int ret;
 
-	if (info->signo < LX_SIGRTMIN)
+	if (!(*pending & LX_SIGBIT(sig))) {
+		ret = sig < LX_SIGRTMIN ? 0 : charge_locked(p, info, true);
+		if (ret)
+			return ret;
+		*pending |= LX_SIGBIT(sig);
+		slots[sig - 1] = *info;
 		return 0;
+	}
+	if (sig < LX_SIGRTMIN)
+		return 1;
 	ret = charge_locked(p, info, false);
 	if (ret)
-		return ret < 0 ? ret : 0;
+		return ret;
 	e = vostd_alloc(sizeof(*e), false);
 	if (!e) {
 		lx()->sigqueued--;
-		return info->code == SI_USER ? 0 : -EAGAIN;
+		return info->code == SI_USER ? 1 : -EAGAIN;
 	}
 	e->info = *info;
 	e->next = NULL;
 	while (*q)
 		q = &(*q)->next;
 	*q = e;
-	return 0;
+	return 1;
 }
 
 /*
- * sig, pending, is taken: true if another waits behind it, now in *info
- * (its slot), and sig stays pending; false if none does.
+ * sig, pending as *pending says, is taken into *info from its slot; the
+ * next one queued behind it, if any, takes the slot, and sig stays
+ * pending.
  */
-bool lx_sigq_take_locked(struct lx_sigq **q, int sig, struct ksiginfo *info)
+void lx_sigq_take_locked(u64 *pending, struct lx_sigq **q, struct ksiginfo *slots, int sig,
+			 struct ksiginfo *info)
 {
 	struct lx_sigq *e;
 
-	if (sig < LX_SIGRTMIN)
-		return false;
-	lx()->sigqueued--;
-	for (; (e = *q); q = &e->next) {
-		if (e->info.signo != sig)
-			continue;
-		*q = e->next;
-		*info = e->info;
-		vostd_free(e);
-		return true;
+	*info = slots[sig - 1];
+	if (sig >= LX_SIGRTMIN) {
+		lx()->sigqueued--;
+		for (; (e = *q); q = &e->next) {
+			if (e->info.signo != sig)
+				continue;
+			*q = e->next;
+			slots[sig - 1] = e->info;
+			vostd_free(e);
+			return;
+		}
 	}
-	return false;
+	*pending &= ~LX_SIGBIT(sig);
 }
 
 /*
