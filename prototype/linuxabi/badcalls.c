@@ -326,6 +326,19 @@ static void futexes(void)
 	     syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 0, UNMAPPED, NULL, 0), EFAULT);
 	want("futex wait of a millisecond that nobody wakes",
 	     syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 0, &ms, NULL, 0), ETIMEDOUT);
+	want("futex requeue of a negative count",
+	     syscall(SYS_futex, word, FUTEX_REQUEUE_PRIVATE, 0, -1L, word, 0), EINVAL);
+	want("futex requeue to a misaligned word",
+	     syscall(SYS_futex, word, FUTEX_REQUEUE_PRIVATE, 0, 1L, (char *)word + 2, 0), EINVAL);
+	want("futex compare-and-requeue of a word that holds another value",
+	     syscall(SYS_futex, word, FUTEX_CMP_REQUEUE_PRIVATE, 0, 1L, word, 1), EAGAIN);
+	want("futex wake-op on an unmapped word",
+	     syscall(SYS_futex, word, FUTEX_WAKE_OP_PRIVATE, 1, 1L, UNMAPPED,
+		     FUTEX_OP(FUTEX_OP_SET, 0, FUTEX_OP_CMP_EQ, 0)), EFAULT);
+	want("futex wake-op with an operation that does not exist",
+	     syscall(SYS_futex, word, FUTEX_WAKE_OP_PRIVATE, 1, 1L, word, 7 << 28), ENOSYS);
+	want("futex wake-op with a comparison that does not exist",
+	     syscall(SYS_futex, word, FUTEX_WAKE_OP_PRIVATE, 1, 1L, word, 15 << 24), ENOSYS);
 	want("futex with an operation that does not exist",
 	     syscall(SYS_futex, word, 99, 0, NULL, NULL, 0), ENOSYS);
 }

@@ -10,7 +10,10 @@
  * and a robust mutex whose owner ends holding it comes to the next locker
  * with EOWNERDEAD, whether that locker was waiting for it or came after,
  * plain or priority-inheritance; and a priority-inheritance mutex is
- * contended, tried and relocked.
+ * contended, tried and relocked, and comes to its sleeper, marked, when its
+ * owner ends; and a futex's waiter, moved to another
+ * word by FUTEX_CMP_REQUEUE, is woken there by FUTEX_WAKE_OP and not at
+ * its first word.
  * It prints "threads: ok" and exits 0 if everything held, and names what
  * did not otherwise.  The suite runs it on Linux and in the sandbox.
  */
@@ -176,8 +179,17 @@ static int child_status(char how)
 	return status;
 }
 
+static int word_a, word_b;
+static long waited = -1;
+
+static long futex(int *uaddr, int op, int val, long val2, int *uaddr2, int val3)
+{
+	return syscall(SYS_futex, uaddr, op, val, val2, uaddr2, val3);
+}
+
 static pthread_mutex_t pi;
 static long pi_counter;
+static int pi_word;
 
 /* Adds under the priority-inheritance mutex, holding it across a yield. */
 static void *pi_adder(void *arg)
@@ -230,6 +242,44 @@ static void pi_mutexes(void)
 	      errno == ENOSYS, "FUTEX_LOCK_PI with FUTEX_CLOCK_REALTIME is not ENOSYS");
 }
 
+/*
+ * Owns pi_word, as a user-space lock does, until the first thread sleeps
+ * on it; then marks it as musl's pthread_exit marks a robust mutex its
+ * thread ends holding (no owner, the owner died) and ends.
+ */
+static void *pi_word_owner(void *arg)
+{
+	int i;
+
+	(void)arg;
+	__atomic_store_n(&pi_word, (int)syscall(SYS_gettid), __ATOMIC_SEQ_CST);
+	for (i = 0; i < 100000 && !(__atomic_load_n(&pi_word, __ATOMIC_SEQ_CST) & FUTEX_WAITERS); i++)
+		sched_yield();
+	__atomic_exchange_n(&pi_word, FUTEX_OWNER_DIED, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/*
+ * The sleeper on a priority-inheritance lock whose owner ends gets it,
+ * marked that its owner died, though the owner cleared its tid from the
+ * word first: the kernel knows the owner it slept for, as Linux's
+ * pi_state does.
+ */
+static void pi_owner_ends(void)
+{
+	pthread_t x;
+	int tid = (int)syscall(SYS_gettid);
+
+	check(!pthread_create(&x, NULL, pi_word_owner, NULL), "pthread_create of the PI word's owner");
+	while (!__atomic_load_n(&pi_word, __ATOMIC_SEQ_CST))
+		sched_yield();
+	check(futex(&pi_word, FUTEX_LOCK_PI_PRIVATE, 0, 0, NULL, 0) == 0,
+	      "FUTEX_LOCK_PI after its owner ended");
+	check((pi_word & FUTEX_TID_MASK) == tid && (pi_word & FUTEX_OWNER_DIED),
+	      "a PI lock whose owner ended is not its sleeper's, marked");
+	check(!pthread_join(x, NULL), "pthread_join of the PI word's owner");
+}
+
 /* Takes the robust mutex and ends holding it, after a while if asked. */
 static void *robust_owner(void *wait)
 {
@@ -273,6 +323,40 @@ static void robust_mutexes(int protocol)
 	      "a robust mutex made consistent locks again");
 }
 
+static void *word_waiter(void *arg)
+{
+	(void)arg;
+	waited = futex(&word_a, FUTEX_WAIT_PRIVATE, 0, 0, NULL, 0);
+	return NULL;
+}
+
+/*
+ * A waiter on word_a moved to word_b, as a condition variable hands its
+ * waiters to its mutex: a wake of word_a finds nobody, and FUTEX_WAKE_OP,
+ * setting word_b to 1 and seeing 0 before, wakes it there.
+ */
+static void futex_requeue_and_wake_op(void)
+{
+	pthread_t w;
+	long moved = 0;
+	int i;
+
+	check(!pthread_create(&w, NULL, word_waiter, NULL), "pthread_create of the word waiter");
+	for (i = 0; i < 10000 && moved == 0; i++) {
+		moved = futex(&word_a, FUTEX_CMP_REQUEUE_PRIVATE, 0, 1, &word_b, 0);
+		if (moved == 0)
+			sched_yield();
+	}
+	check(moved == 1, "FUTEX_CMP_REQUEUE did not move the waiter");
+	check(futex(&word_a, FUTEX_WAKE_PRIVATE, 1, 0, NULL, 0) == 0,
+	      "a wake of the first word found a moved waiter");
+	check(futex(&word_a, FUTEX_WAKE_OP_PRIVATE, 1, 1, &word_b,
+		    FUTEX_OP(FUTEX_OP_SET, 1, FUTEX_OP_CMP_EQ, 0)) == 1,
+	      "FUTEX_WAKE_OP did not wake the moved waiter");
+	check(!pthread_join(w, NULL), "pthread_join of the word waiter");
+	check(waited == 0 && word_b == 1, "the moved waiter or FUTEX_WAKE_OP's word is wrong");
+}
+
 int main(void)
 {
 	pthread_t t[ADDERS], p;
@@ -310,6 +394,8 @@ int main(void)
 	robust_mutexes(PTHREAD_PRIO_NONE);
 	robust_mutexes(PTHREAD_PRIO_INHERIT);
 	pi_mutexes();
+	pi_owner_ends();
+	futex_requeue_and_wake_op();
 	st = child_status('e');
 	check(WIFEXITED(st) && WEXITSTATUS(st) == 9, "exit in a thread did not end the process with 9");
 	st = child_status('m');

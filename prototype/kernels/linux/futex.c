@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Where the linux kernel's threads sleep: futexes, which glibc's threads
- * wait on (a lock's word, a thread's id as it ends), and the mark through
- * which a kill finds every sleeping thread of a process, and a signal the
- * one it is for, on a futex, a pipe or in a wait, and wakes it.  A futex
- * is its process's and its address's, or a shared object's (futex_key).
+ * Futexes, which glibc's and musl's threads wait on (a lock's word, a
+ * thread's id as it ends) and move between (requeue, a condition
+ * variable's waiters).  A futex is its process's and its address's, or a
+ * shared object's (futex_key); its waiters sleep as sleep.c's do.
  * Priority-inheritance locks, handed from owner to sleeper.  And the
  * robust list of each thread, walked as it ends, so that a mutex it died
  * holding is marked so and its next waiter woken.
@@ -13,6 +12,9 @@
 
 #define FUTEX_WAIT		0
 #define FUTEX_WAKE		1
+#define FUTEX_REQUEUE		3
+#define FUTEX_CMP_REQUEUE	4
+#define FUTEX_WAKE_OP		5
 #define FUTEX_LOCK_PI		6
 #define FUTEX_UNLOCK_PI		7
 #define FUTEX_TRYLOCK_PI	8
@@ -43,129 +45,9 @@ struct lx_futex_waiter {
 	kl_tid_t tid;
 	bool woken;
 	long pi_tid;		/* a FUTEX_LOCK_PI waiter's Linux tid; 0: not one */
+	long pi_owner;		/* the tid of the lock's owner it waits for */
 	struct lx_futex_waiter *next;
 };
-
-/* Queue w, on its task's stack, on *q for the task: under the lock that covers *q. */
-void lx_queue(struct lx_waiter **q, struct lx_waiter *w)
-{
-	w->tid = kl_self();
-	w->next = *q;
-	w->queued = true;
-	*q = w;
-}
-
-/* Take w off *q if no wake took it first: under the lock that covers *q. */
-void lx_unqueue(struct lx_waiter **q, struct lx_waiter *w)
-{
-	struct lx_waiter **pw;
-
-	for (pw = q; w->queued && *pw; pw = &(*pw)->next) {
-		if (*pw == w) {
-			*pw = w->next;
-			w->queued = false;
-			break;
-		}
-	}
-}
-
-/*
- * Wake every task queued on *q, under the lock that covers it: each looks
- * again at what it waits for when it runs.  A guard, which that lock is
- * held in, holds their switches until the unlock.
- */
-void lx_wake_all(struct lx_waiter **q)
-{
-	struct lx_waiter *w;
-
-	for (w = *q; w; w = w->next) {
-		w->queued = false;
-		kl_wake(w->tid);
-	}
-	*q = NULL;
-}
-
-/*
- * Sleep on *q, covered by lock, which the caller holds in a guard, until
- * a wake, a kill or a signal; back with the lock held and off the queue.
- * w is on this stack: a waker touches it only under lock, which is taken
- * again before w goes.  What *q belongs to must outlive the sleep: the
- * caller's file holds it.
- */
-void lx_block_on(struct thread *t, vostd_spinlock_t *lock, struct lx_waiter **q)
-{
-	struct lx_waiter w;
-
-	lx_queue(q, &w);
-	kl_spin_unlock(lock);
-	lx_sleeping(t);
-	if (!thread_interrupted(t))
-		kl_block();
-	lx_awake(t);
-	kl_spin_lock(lock);
-	lx_unqueue(q, &w);
-}
-
-/*
- * t sleeps until *flag is until (no flag: never), a kill or a signal for
- * it, or deadline (lx_now_ns's ns; 0: none) passes; a waker sets the flag
- * before its wake.  A timed sleep blocks on the kernelet's timer
- * (kl_block_until).
- */
-void lx_sleep_until(struct thread *t, const bool *flag, bool until, u64 deadline)
-{
-	u64 at = deadline ? lx_cycles_at(deadline) : 0;
-
-	lx_sleeping(t);
-	while ((!flag || READ_ONCE(*flag) != until) && !thread_interrupted(t)) {
-		if (deadline && lx_now_ns() >= deadline)
-			break;
-		kl_block_until(at);
-	}
-	lx_awake(t);
-}
-
-/*
- * The calling thread t is about to sleep: a kill (lx_wake_sleepers) or a
- * signal for it (signal.c) wakes it from now on.  It checks
- * thread_interrupted after this and before it sleeps; the waker sets its
- * mark before it looks, under the same lock, so one of the two sees the
- * other.
- */
-void lx_sleeping(struct thread *t)
-{
-	procs_lock();
-	t->sig.sleeper = kl_self();
-	procs_unlock();
-}
-
-void lx_awake(struct thread *t)
-{
-	procs_lock();
-	t->sig.sleeper = 0;
-	procs_unlock();
-}
-
-/* Wake every thread of p that sleeps, the table's lock held. */
-void lx_wake_sleepers_locked(struct proc *p)
-{
-	struct thread *th;
-	int i;
-
-	for (i = 0; p->os && i < LX_THREADS_MAX; i++) {
-		th = lxp(p)->threads[i];
-		if (th && th->sig.sleeper)
-			kl_wake(th->sig.sleeper);
-	}
-}
-
-/* Wake every thread of p that sleeps: p is ending, and each must see it. */
-void lx_wake_sleepers(struct proc *p)
-{
-	procs_lock();
-	lx_wake_sleepers_locked(p);
-	procs_unlock();
-}
 
 /* The key of p's futex at uaddr: in a shared area's object if shared asks and it is in one. */
 static void futex_key(struct proc *p, unsigned long uaddr, bool shared,
@@ -179,33 +61,207 @@ static void futex_key(struct proc *p, unsigned long uaddr, bool shared,
 	}
 }
 
-/* Wake up to n waiters on p's futex at uaddr whose bitset meets bitset: how many. */
-static long futex_wake(struct proc *p, unsigned long uaddr, bool shared, long n, u32 bitset)
+/* Take *pw, a waiter, off the list and wake it, under the table's lock. */
+static void futex_wake_one(struct lx_futex_waiter **pw)
 {
-	struct lx_futex_waiter **pw, *w, at;
+	struct lx_futex_waiter *w = *pw;
+	kl_tid_t tid = w->tid;
+
+	*pw = w->next;
+	/* The waiter may return once woken is set; it takes the lock first. */
+	WRITE_ONCE(w->woken, true);
+	kl_wake(tid);
+}
+
+/*
+ * Wake waiters on the futex at's key names whose bitset meets bitset, up
+ * to nr_wake, and at least one, as Linux's futex_wake counts: how many,
+ * or -EINVAL at a priority-inheritance lock's waiter, which only its
+ * unlock may wake, as in Linux.  Under the table's lock.
+ */
+static long futex_wake_locked(const struct lx_futex_waiter *at, long nr_wake, u32 bitset)
+{
+	struct lx_futex_waiter **pw, *w;
 	long woken = 0;
 
-	futex_key(p, uaddr, shared, &at);
-	procs_lock();
-	for (pw = &lx()->futexes; (w = *pw) && woken < n;) {
-		kl_tid_t tid = w->tid;
-
-		if (w->key != at.key || w->off != at.off || !(w->bitset & bitset)) {
+	for (pw = &lx()->futexes; (w = *pw);) {
+		if (w->key != at->key || w->off != at->off || !(w->bitset & bitset)) {
 			pw = &w->next;
 			continue;
 		}
-		if (w->pi_tid) {	/* a lock's: only its unlock wakes it, as in Linux */
-			woken = -EINVAL;
+		if (w->pi_tid)
+			return -EINVAL;
+		futex_wake_one(pw);
+		if (++woken >= nr_wake)
 			break;
-		}
-		*pw = w->next;
-		/* The waiter may return once woken is set; it takes the lock first. */
-		WRITE_ONCE(w->woken, true);
-		kl_wake(tid);
-		woken++;
 	}
+	return woken;
+}
+
+/*
+ * Wake nr_wake waiters on the futex at's key names and move up to
+ * nr_requeue more to the futex to names, each keeping its place in the
+ * list (Linux's futex_requeue without PI): how many it woke and moved,
+ * or -EINVAL at a priority-inheritance lock's waiter.  Under the table's
+ * lock.
+ */
+static long futex_requeue_locked(const struct lx_futex_waiter *at, long nr_wake,
+				 const struct lx_futex_waiter *to, long nr_requeue)
+{
+	struct lx_futex_waiter **pw, *w;
+	long count = 0;
+
+	for (pw = &lx()->futexes; (w = *pw) && count - nr_wake < nr_requeue;) {
+		if (w->key != at->key || w->off != at->off) {
+			pw = &w->next;
+			continue;
+		}
+		if (w->pi_tid)
+			return -EINVAL;
+		if (++count <= nr_wake) {
+			futex_wake_one(pw);
+			continue;
+		}
+		w->key = to->key;
+		w->off = to->off;
+		w->uaddr = to->uaddr;
+		pw = &w->next;
+	}
+	return count;
+}
+
+/* Wake up to n waiters on p's futex at uaddr whose bitset meets bitset: how many. */
+static long futex_wake(struct proc *p, unsigned long uaddr, bool shared, long n, u32 bitset)
+{
+	struct lx_futex_waiter at;
+	long woken;
+
+	futex_key(p, uaddr, shared, &at);
+	procs_lock();
+	woken = futex_wake_locked(&at, n, bitset);
 	procs_unlock();
 	return woken;
+}
+
+/*
+ * FUTEX_REQUEUE and FUTEX_CMP_REQUEUE (cmp: the word at uaddr must still
+ * hold val3, else -EAGAIN): wake nr_wake waiters on uaddr and move up to
+ * nr_requeue others to uaddr2, where a wake of uaddr2 finds them, as a
+ * condition variable hands its waiters to its mutex.  The word is read
+ * under the table's lock, and a waiter is queued under it before it reads
+ * its word, so no wait slips between the comparison and the move.
+ */
+static long futex_requeue(struct proc *p, unsigned long uaddr, unsigned long uaddr2, bool shared,
+			  int nr_wake, int nr_requeue, bool cmp, u32 val3)
+{
+	struct lx_futex_waiter at, to;
+	long ret;
+	u32 cur;
+
+	if (nr_wake < 0 || nr_requeue < 0)
+		return -EINVAL;
+	futex_key(p, uaddr, shared, &at);
+	futex_key(p, uaddr2, shared, &to);
+	procs_lock();
+	if (cmp && mem_user_copy(p, uaddr, &cur, sizeof(cur), MEM_READ))
+		ret = -EFAULT;
+	else if (cmp && cur != val3)
+		ret = -EAGAIN;
+	else
+		ret = futex_requeue_locked(&at, nr_wake, &to, nr_requeue);
+	procs_unlock();
+	return ret;
+}
+
+/* FUTEX_WAKE_OP's encoding (include/uapi/linux/futex.h). */
+enum { FUTEX_OP_SET, FUTEX_OP_ADD, FUTEX_OP_OR, FUTEX_OP_ANDN, FUTEX_OP_XOR };
+enum {
+	FUTEX_OP_CMP_EQ, FUTEX_OP_CMP_NE, FUTEX_OP_CMP_LT,
+	FUTEX_OP_CMP_LE, FUTEX_OP_CMP_GT, FUTEX_OP_CMP_GE
+};
+
+#define FUTEX_OP_OPARG_SHIFT	8
+
+static int sign_extend12(u32 v)
+{
+	return (int)(v << 20) >> 20;
+}
+
+/*
+ * Apply FUTEX_WAKE_OP's operation, encoded in op, to the word at uaddr
+ * (Linux's futex_atomic_op_inuser): whether its old value passes the
+ * comparison, or an errno.  As in Linux, the word is written before a
+ * bad comparison is refused.  The read and the write are one step under
+ * the table's lock: the sandbox's other threads run on its one vCPU only
+ * when this one yields.
+ */
+static int futex_op_locked(struct proc *p, unsigned long uaddr, u32 op)
+{
+	int oparg = sign_extend12(op >> 12), cmparg = sign_extend12(op), old, new;
+
+	if (op & (FUTEX_OP_OPARG_SHIFT << 28))
+		oparg = 1 << (oparg & 31);	/* Linux masks a bad shift too */
+	if (mem_user_copy(p, uaddr, &old, sizeof(old), MEM_READ))
+		return -EFAULT;
+	switch ((op >> 28) & 7) {
+	case FUTEX_OP_SET:
+		new = oparg;
+		break;
+	case FUTEX_OP_ADD:
+		new = (int)((u32)old + (u32)oparg);
+		break;
+	case FUTEX_OP_OR:
+		new = old | oparg;
+		break;
+	case FUTEX_OP_ANDN:
+		new = old & ~oparg;
+		break;
+	case FUTEX_OP_XOR:
+		new = old ^ oparg;
+		break;
+	default:
+		return -ENOSYS;
+	}
+	if (mem_user_copy(p, uaddr, &new, sizeof(new), MEM_WRITE))
+		return -EFAULT;
+	switch ((op >> 24) & 15) {
+	case FUTEX_OP_CMP_EQ:
+		return old == cmparg;
+	case FUTEX_OP_CMP_NE:
+		return old != cmparg;
+	case FUTEX_OP_CMP_LT:
+		return old < cmparg;
+	case FUTEX_OP_CMP_LE:
+		return old <= cmparg;
+	case FUTEX_OP_CMP_GT:
+		return old > cmparg;
+	case FUTEX_OP_CMP_GE:
+		return old >= cmparg;
+	}
+	return -ENOSYS;
+}
+
+/*
+ * FUTEX_WAKE_OP: change the word at uaddr2 by op, wake nr_wake waiters
+ * on uaddr, and, if the word's old value passed op's comparison,
+ * nr_wake2 on uaddr2 (Linux's futex_wake_op): how many it woke.
+ */
+static long futex_wake_op(struct proc *p, unsigned long uaddr, unsigned long uaddr2, bool shared,
+			  int nr_wake, int nr_wake2, u32 op)
+{
+	struct lx_futex_waiter at, at2;
+	long woken, woken2 = 0;
+	int pass;
+
+	futex_key(p, uaddr, shared, &at);
+	futex_key(p, uaddr2, shared, &at2);
+	procs_lock();
+	pass = futex_op_locked(p, uaddr2, op);
+	woken = pass < 0 ? pass : futex_wake_locked(&at, nr_wake, ~0U);
+	if (woken >= 0 && pass > 0)
+		woken2 = futex_wake_locked(&at2, nr_wake2, ~0U);
+	procs_unlock();
+	return woken2 < 0 ? woken2 : woken + woken2;
 }
 
 static void futex_unqueue(struct lx_futex_waiter *me)
@@ -278,7 +334,21 @@ static struct lx_futex_waiter **pi_first_locked(struct proc *p, unsigned long ua
 	return first;
 }
 
-/* The lock goes to its first sleeper, if any, with bits: whether it did. */
+/* The sleepers on p's lock at uaddr wait for owner from now on. */
+static void pi_reown_locked(struct proc *p, unsigned long uaddr, long owner)
+{
+	struct lx_futex_waiter *w;
+
+	for (w = lx()->futexes; w; w = w->next)
+		if (w->pi_tid && w->p == p && w->uaddr == uaddr)
+			w->pi_owner = owner;
+}
+
+/*
+ * The lock goes to its first sleeper, if any, with bits: whether it did.
+ * Its other sleepers wait for the new owner from now on, as Linux's
+ * pi_state changes owner.
+ */
 static bool pi_handoff_locked(struct proc *p, unsigned long uaddr, u32 bits, long *err)
 {
 	struct lx_futex_waiter **pw = pi_first_locked(p, uaddr), *w;
@@ -293,6 +363,7 @@ static bool pi_handoff_locked(struct proc *p, unsigned long uaddr, u32 bits, lon
 		*err = -EFAULT;
 		return false;
 	}
+	pi_reown_locked(p, uaddr, w->pi_tid);
 	*pw = w->next;
 	WRITE_ONCE(w->woken, true);
 	kl_wake(w->tid);
@@ -327,6 +398,7 @@ static long futex_lock_pi(struct thread *t, unsigned long uaddr, u64 deadline, b
 		if (want != val && mem_user_copy(p, uaddr, &want, sizeof(want), MEM_WRITE)) {
 			err = -EFAULT;
 		} else {
+			me.pi_owner = val & FUTEX_TID_MASK;
 			me.next = lx()->futexes;
 			lx()->futexes = &me;
 		}
@@ -359,7 +431,7 @@ static long futex_unlock_pi(struct thread *t, unsigned long uaddr)
 	return err;
 }
 
-LX_PARTIAL(futex, "requeue, wake-op and the requeue-PI ops -ENOSYS; no priority is lent");
+LX_PARTIAL(futex, "the requeue-PI ops -ENOSYS; no priority is lent");
 LX_SYSCALL_DEFINE6(futex, unsigned long, uaddr, int, op, u32, val, unsigned long, utime,
 		   unsigned long, uaddr2, u32, val3)
 {
@@ -393,6 +465,19 @@ LX_SYSCALL_DEFINE6(futex, unsigned long, uaddr, int, op, u32, val, unsigned long
 		if (cmd == FUTEX_WAKE_BITSET && !val3)
 			return -EINVAL;
 		return futex_wake(t->p, uaddr, shared, (int)val, cmd == FUTEX_WAKE ? ~0U : val3);
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_WAKE_OP:
+		/* Their utime is a count (Linux's val2), and uaddr2 a futex's. */
+		if (uaddr2 & 3)
+			return -EINVAL;
+		if (uaddr2 >= LX_USER_END)
+			return -EFAULT;
+		if (cmd == FUTEX_WAKE_OP)
+			return futex_wake_op(t->p, uaddr, uaddr2, shared, (int)val, (int)utime,
+					     val3);
+		return futex_requeue(t->p, uaddr, uaddr2, shared, (int)val, (int)utime,
+				     cmd == FUTEX_CMP_REQUEUE, val3);
 	case FUTEX_LOCK_PI:
 	case FUTEX_LOCK_PI2:
 		if (utime) {
@@ -409,7 +494,7 @@ LX_SYSCALL_DEFINE6(futex, unsigned long, uaddr, int, op, u32, val, unsigned long
 	case FUTEX_UNLOCK_PI:
 		return futex_unlock_pi(t, uaddr);
 	}
-	/* requeue, wake-op and requeue-PI: glibc's threads do without */
+	/* the requeue-PI ops: neither glibc's threads nor musl's use them */
 	return -ENOSYS;
 }
 
@@ -517,9 +602,12 @@ LX_SYSCALL_DEFINE3(get_robust_list, int, pid, unsigned long, uhead, unsigned lon
 }
 
 /*
- * t ends holding priority-inheritance locks: each one someone sleeps on
- * goes to its first sleeper, as Linux's exit_pi_state_list hands them
- * on; one nobody sleeps on keeps the dead tid, and a lock of it is
+ * t ends owning priority-inheritance locks: each one someone sleeps on
+ * goes to its first sleeper, marked as its owner died, as Linux's
+ * exit_pi_state_list hands them on.  The sleeper waits for the owner it
+ * found when it went to sleep, not for the tid now in the word: musl's
+ * pthread_exit marks its robust mutexes' words before the thread ends.
+ * A lock nobody sleeps on keeps the dead tid, and a lock of it is
  * -ESRCH, as in Linux.
  */
 static void pi_owner_exit(struct thread *t)
@@ -530,14 +618,17 @@ static void pi_owner_exit(struct thread *t)
 
 	procs_lock();
 	for (w = lx()->futexes; w;) {
-		if (w->pi_tid && w->p == t->p &&
-		    !mem_user_copy(t->p, w->uaddr, &val, sizeof(val), MEM_READ) &&
-		    (val & FUTEX_TID_MASK) == (u32)t->tid &&
-		    pi_handoff_locked(t->p, w->uaddr, 0, &err)) {
-			w = lx()->futexes;	/* the list changed: again from its start */
+		if (!w->pi_tid || w->p != t->p || w->pi_owner != t->tid ||
+		    mem_user_copy(t->p, w->uaddr, &val, sizeof(val), MEM_READ)) {
+			w = w->next;
 			continue;
 		}
-		w = w->next;
+		if ((val & FUTEX_TID_MASK) && (val & FUTEX_TID_MASK) != (u32)t->tid)
+			/* Another took the word as t let it go: its unlock hands it on. */
+			pi_reown_locked(t->p, w->uaddr, val & FUTEX_TID_MASK);
+		else if (!pi_handoff_locked(t->p, w->uaddr, FUTEX_OWNER_DIED, &err))
+			pi_reown_locked(t->p, w->uaddr, 0);	/* a word it cannot write */
+		w = lx()->futexes;	/* the list may have changed: again from its start */
 	}
 	procs_unlock();
 }

@@ -607,7 +607,7 @@ void sem_obj_free(struct lx_ipc_obj *o);
 void msg_obj_free(struct lx_ipc_obj *o);
 void sem_proc_exit(struct proc *p);
 
-/* futex.c */
+/* sleep.c */
 void lx_queue(struct lx_waiter **q, struct lx_waiter *w);
 void lx_unqueue(struct lx_waiter **q, struct lx_waiter *w);
 void lx_wake_all(struct lx_waiter **q);
@@ -617,6 +617,8 @@ void lx_sleeping(struct thread *t);
 void lx_awake(struct thread *t);
 void lx_wake_sleepers(struct proc *p);
 void lx_wake_sleepers_locked(struct proc *p);
+
+/* futex.c */
 void lx_thread_exit(struct thread *t);
 
 #endif /* LINUX_H */
