@@ -126,9 +126,24 @@ func kbuild(k *kernel, m module, extraSymbols string, extra ...string) error {
 		return fmt.Errorf("building %s:\n%s", m.name, out)
 	}
 	if w := warnings(out); w != "" {
+		forgetWarned(w)
 		return fmt.Errorf("building %s: warnings are errors here:\n%s", m.name, w)
 	}
 	return nil
+}
+
+// warnedSource matches a compiler's diagnostic: the C file it is about.
+var warnedSource = regexp.MustCompile(`^(/\S+)\.c:\d+:\d+: `)
+
+// forgetWarned removes the object of each C file the compiler warned
+// about.  Make keeps an object whose compiler only warned, so without
+// this the next build would find it up to date and pass in silence.
+func forgetWarned(w string) {
+	for _, l := range strings.Split(w, "\n") {
+		if m := warnedSource.FindStringSubmatch(l); m != nil {
+			os.Remove(m[1] + ".o")
+		}
+	}
 }
 
 // Sparse runs sparse, the kernel's checker of its own annotations (__user,
