@@ -20,6 +20,8 @@
 #include <asm/processor-flags.h>
 
 /*
+ * 11: a sandbox may have 128 address spaces (EV_MAX_VMS), which the linux
+ * kernel proper's processes need;
  * 10: the upcall entry zeroes upcall_ip once it has read it, and the
  * stats tell a preemption at the entry from one in a masked section;
  * 9: the shared page's timer (timer_at), which the endovisor kicks by;
@@ -30,7 +32,7 @@
  * the FS base; 4: the trap path's readings left it for tenant_run's
  * optional trailer
  */
-#define EV_ABI_VERSION		10
+#define EV_ABI_VERSION		11
 #define EV_KERNEL_NAME_MAX	32
 #define EV_MAX_VCPUS		16
 
@@ -113,7 +115,7 @@ enum ev_service {
 /* 4 MiB: where x86-64 links non-PIE executables */
 #define EV_TENANT_BASE		_AC(0x400000, UL)
 #define EV_TENANT_SIZE		_AC(0x1000000000, UL)	/* 64 GiB of it */
-#define EV_MAX_VMS		64
+#define EV_MAX_VMS		128
 /*
  * What a sandbox's spaces may make Linux hold, all of them together: pages
  * mapped (a frame mapped twice counts twice), and pages of page tables as

@@ -51,7 +51,7 @@
 #define LX_STRS_MAX	4096		/* their bytes */
 #define LX_PATH_MAX	256
 #define LX_NSIG		64
-#define LX_PROCS_MAX	64		/* live processes per sandbox: a fork bomb's bound */
+#define LX_PROCS_MAX	EV_MAX_VMS	/* live processes: one per space a sandbox may have */
 #define LX_THREADS_MAX	16		/* threads per process */
 #define LX_CHUNK	256		/* bytes a read or write copies on the stack at once */
 
@@ -528,14 +528,15 @@ void lx_send_done(struct proc *p, int sig, int ret, int kick, long from);
 
 /*
  * Sends decided under the table's lock and finished after it (a kill's
- * targets, the ticker's): each process held by a reference between.
+ * targets, the ticker's): the processes a signal ends, each held by a
+ * reference between, and the vCPUs to kick, one bit each.  It lives on
+ * the sender's stack, hence no more than a process and a byte a send.
  */
 struct lx_sends {
 	unsigned int n;
-	struct {
-		struct proc *p;
-		int sig, ret, kick;
-	} hit[LX_PROCS_MAX];
+	u8 sig[LX_PROCS_MAX];
+	struct proc *fatal[LX_PROCS_MAX];
+	u64 kicks;
 };
 
 void lx_sends_keep(struct lx_sends *s, struct proc *p, int sig, int ret, int kick);

@@ -288,15 +288,15 @@ void lx_send_done(struct proc *p, int sig, int ret, int kick, long from)
 /* Keep p's send, if it asks for more once the lock drops; the table's lock held. */
 void lx_sends_keep(struct lx_sends *s, struct proc *p, int sig, int ret, int kick)
 {
-	if (ret < 0)
-		ret = 0;	/* -EAGAIN: nothing more to do, but the kick */
-	if ((!ret && kick < 0) || s->n >= LX_PROCS_MAX)
-		return;
-	proc_get(p);
-	s->hit[s->n].p = p;
-	s->hit[s->n].sig = sig;
-	s->hit[s->n].ret = ret;
-	s->hit[s->n++].kick = kick;
+	static_assert(EV_MAX_VCPUS <= 64);	/* a bit of kicks each */
+
+	if (ret == LX_SEND_FATAL && s->n < LX_PROCS_MAX) {
+		proc_get(p);
+		s->fatal[s->n] = p;
+		s->sig[s->n++] = sig;
+	} else if (kick >= 0) {
+		s->kicks |= 1ULL << kick;
+	}
 }
 
 /* Finish the sends kept, the table's lock dropped, and let their processes go. */
@@ -305,9 +305,12 @@ void lx_sends_done(struct lx_sends *s, long from)
 	unsigned int i;
 
 	for (i = 0; i < s->n; i++) {
-		lx_send_done(s->hit[i].p, s->hit[i].sig, s->hit[i].ret, s->hit[i].kick, from);
-		proc_put(s->hit[i].p);
+		lx_send_done(s->fatal[i], s->sig[i], LX_SEND_FATAL, -1, from);
+		proc_put(s->fatal[i]);
 	}
+	for (i = 0; s->kicks; i++, s->kicks >>= 1)
+		if (s->kicks & 1)
+			vostd_kick(i);
 	s->n = 0;
 }
 
