@@ -328,6 +328,10 @@ static void futexes(void)
 	     syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 0, &ms, NULL, 0), ETIMEDOUT);
 	want("futex requeue of a negative count",
 	     syscall(SYS_futex, word, FUTEX_REQUEUE_PRIVATE, 0, -1L, word, 0), EINVAL);
+	want("futex requeue of a negative count to a word in the kernel",
+	     syscall(SYS_futex, word, FUTEX_REQUEUE_PRIVATE, -1, 1L, KERNEL_VA, 0), EINVAL);
+	want("futex requeue to a word in the kernel",
+	     syscall(SYS_futex, word, FUTEX_REQUEUE_PRIVATE, 0, 1L, KERNEL_VA, 0), EFAULT);
 	want("futex requeue to a misaligned word",
 	     syscall(SYS_futex, word, FUTEX_REQUEUE_PRIVATE, 0, 1L, (char *)word + 2, 0), EINVAL);
 	want("futex compare-and-requeue of a word that holds another value",

@@ -146,7 +146,8 @@ static long futex_wake(struct proc *p, unsigned long uaddr, bool shared, long n,
 /*
  * FUTEX_REQUEUE and FUTEX_CMP_REQUEUE (cmp: the word at uaddr must still
  * hold val3, else -EAGAIN): wake nr_wake waiters on uaddr and move up to
- * nr_requeue others to uaddr2, where a wake of uaddr2 finds them, as a
+ * nr_requeue others (neither count negative: the caller has refused
+ * that) to uaddr2, where a wake of uaddr2 finds them, as a
  * condition variable hands its waiters to its mutex.  The word is read
  * under the table's lock, and a waiter is queued under it before it reads
  * its word, so no wait slips between the comparison and the move.
@@ -158,8 +159,6 @@ static long futex_requeue(struct proc *p, unsigned long uaddr, unsigned long uad
 	long ret;
 	u32 cur;
 
-	if (nr_wake < 0 || nr_requeue < 0)
-		return -EINVAL;
 	futex_key(p, uaddr, shared, &at);
 	futex_key(p, uaddr2, shared, &to);
 	procs_lock();
@@ -469,6 +468,8 @@ LX_SYSCALL_DEFINE6(futex, unsigned long, uaddr, int, op, u32, val, unsigned long
 	case FUTEX_CMP_REQUEUE:
 	case FUTEX_WAKE_OP:
 		/* Their utime is a count (Linux's val2), and uaddr2 a futex's. */
+		if (cmd != FUTEX_WAKE_OP && ((int)val < 0 || (int)utime < 0))
+			return -EINVAL;		/* before uaddr2, as Linux's futex_requeue */
 		if (uaddr2 & 3)
 			return -EINVAL;
 		if (uaddr2 >= LX_USER_END)
