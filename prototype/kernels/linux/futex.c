@@ -61,6 +61,12 @@ static void futex_key(struct proc *p, unsigned long uaddr, bool shared,
 	}
 }
 
+/* Whether w waits on the futex at's key names. */
+static bool futex_match(const struct lx_futex_waiter *w, const struct lx_futex_waiter *at)
+{
+	return w->key == at->key && w->off == at->off;
+}
+
 /* Take *pw, a waiter, off the list and wake it, under the table's lock. */
 static void futex_wake_one(struct lx_futex_waiter **pw)
 {
@@ -85,7 +91,7 @@ static long futex_wake_locked(const struct lx_futex_waiter *at, long nr_wake, u3
 	long woken = 0;
 
 	for (pw = &lx()->futexes; (w = *pw);) {
-		if (w->key != at->key || w->off != at->off || !(w->bitset & bitset)) {
+		if (!futex_match(w, at) || !(w->bitset & bitset)) {
 			pw = &w->next;
 			continue;
 		}
@@ -112,7 +118,7 @@ static long futex_requeue_locked(const struct lx_futex_waiter *at, long nr_wake,
 	long count = 0;
 
 	for (pw = &lx()->futexes; (w = *pw) && count - nr_wake < nr_requeue;) {
-		if (w->key != at->key || w->off != at->off) {
+		if (!futex_match(w, at)) {
 			pw = &w->next;
 			continue;
 		}
@@ -363,9 +369,7 @@ static bool pi_handoff_locked(struct proc *p, unsigned long uaddr, u32 bits, lon
 		return false;
 	}
 	pi_reown_locked(p, uaddr, w->pi_tid);
-	*pw = w->next;
-	WRITE_ONCE(w->woken, true);
-	kl_wake(w->tid);
+	futex_wake_one(pw);
 	return true;
 }
 
